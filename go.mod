@@ -1,0 +1,3 @@
+module oanquan
+
+go 1.26.8

@@ -1,0 +1,152 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Repetitions is how many times the same position may arise before the
+// game ends: the third occurrence ends it.
+const Repetitions = 3
+
+// ErrGameOver is returned by Game.Play once the game has ended.
+var ErrGameOver = errors.New("the game is over")
+
+// Game is a game in progress: a start position, the moves played, and the
+// history the repetition rule needs. The zero Game is not usable; create
+// one with NewGame. A Game is not safe for concurrent use.
+type Game struct {
+	rules Rules
+	start Position
+	pos   Position
+	moves []Move
+	// keys holds the key of every position since the last irreversible
+	// change (see Position.key), the current one last: the only positions
+	// the current one could repeat.
+	keys  [][2]uint64
+	irrev uint64 // the current position's irreversible part
+	end   End
+}
+
+// NewGame starts a game from start under r. The start counts as the first
+// occurrence of itself for the repetition rule. It returns start's
+// validation error, if any.
+func NewGame(r Rules, start Position) (*Game, error) {
+	if err := start.Validate(); err != nil {
+		return nil, err
+	}
+	g := &Game{}
+	g.Reset(r, start)
+	return g, nil
+}
+
+// Reset starts g again from start under r, keeping its storage. It does not
+// validate start.
+func (g *Game) Reset(r Rules, start Position) {
+	g.rules = r
+	g.start = start
+	g.pos = start
+	g.moves = g.moves[:0]
+	g.keys = g.keys[:0]
+	g.irrev = start.irreversible()
+	g.end = start.Status()
+	g.remember()
+}
+
+// remember adds the current position to the history and returns how
+// often it has arisen, itself included.
+func (g *Game) remember() int {
+	if irrev := g.pos.irreversible(); irrev != g.irrev {
+		g.irrev = irrev
+		g.keys = g.keys[:0]
+	}
+	k := g.pos.key()
+	n := 1
+	// Every turn changes the side to move, so only every other position
+	// can be equal to the current one.
+	for i := len(g.keys) - 2; i >= 0; i -= 2 {
+		if g.keys[i] == k {
+			n++
+		}
+	}
+	g.keys = append(g.keys, k)
+	return n
+}
+
+// Rules returns the rules g is played under.
+func (g *Game) Rules() Rules { return g.rules }
+
+// Start returns the position g started from.
+func (g *Game) Start() Position { return g.start }
+
+// Position returns the current position. Once the game is over it is the
+// position the game ended in, before the final sweep (see Final).
+func (g *Game) Position() Position { return g.pos }
+
+// Moves returns the moves played so far. The slice is g's own: do not
+// modify it.
+func (g *Game) Moves() []Move { return g.moves }
+
+// End returns how the game ended, or EndNone while it goes on.
+func (g *Game) End() End { return g.end }
+
+// Over reports whether the game has ended.
+func (g *Game) Over() bool { return g.end != EndNone }
+
+// Result returns the final count. It is meaningful once the game is over.
+func (g *Game) Result() Result { return g.pos.Count(g.end) }
+
+// Final returns the position after the final sweep: each row's pebbles in
+// its owner's store.
+func (g *Game) Final() Position {
+	p := g.pos
+	p.Sweep()
+	return p
+}
+
+// LegalMoves appends the legal moves to buf; none once the game is over.
+func (g *Game) LegalMoves(buf []Move) []Move {
+	if g.Over() {
+		return buf
+	}
+	return g.pos.LegalMoves(buf)
+}
+
+// Play plays m, appending its events to tr (which may be nil), and returns
+// how the game ended (EndNone if it goes on). An illegal move returns an
+// error and changes nothing.
+func (g *Game) Play(m Move, tr *Trace) (End, error) {
+	if g.Over() {
+		return g.end, fmt.Errorf("move %v: %w", m, ErrGameOver)
+	}
+	if err := g.pos.Legal(m); err != nil {
+		return EndNone, err
+	}
+	g.play(m, tr)
+	return g.end, nil
+}
+
+// play plays a legal move; checks at the end of a turn run in the order of
+// RULES.md: mandarin squares, refill (both in Position.Play), repetition.
+func (g *Game) play(m Move, tr *Trace) {
+	g.end = g.pos.Play(m, &g.rules, tr)
+	g.moves = append(g.moves, m)
+	if g.remember() >= Repetitions && g.end == EndNone {
+		g.end = EndRepetition
+		if tr != nil {
+			tr.add(Event{Kind: EvEnd, Player: g.pos.ToMove, Cell: -1, Reason: uint8(EndRepetition)})
+		}
+	}
+}
+
+// Undo takes back the last n moves (all of them if n is larger) by
+// replaying the rest from the start, and returns how many it took back.
+func (g *Game) Undo(n int) int {
+	n = min(n, len(g.moves))
+	keep := append([]Move(nil), g.moves[:len(g.moves)-n]...)
+	g.Reset(g.rules, g.start)
+	for _, m := range keep {
+		g.play(m, nil)
+	}
+	return n
+}

@@ -1,0 +1,385 @@
+package rules
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// Dir is a sowing direction along the ring.
+type Dir uint8
+
+// The two directions. Right is toward higher square numbers
+// (9 → right mandarin → 0), the same ring direction for both players.
+const (
+	Left  Dir = 0
+	Right Dir = 1
+)
+
+// String returns "L" or "R".
+func (d Dir) String() string { return "LR"[d : d+1] }
+
+// Move is a citizen square (0–9) and a direction, packed in a byte.
+type Move uint8
+
+// NoMove is a Move value no square can have.
+const NoMove Move = 0xff
+
+// MakeMove returns the move sowing square s (0–9) in direction d.
+func MakeMove(s int, d Dir) Move { return Move(s<<1) | Move(d) }
+
+// Square returns the move's citizen square number (0–9).
+func (m Move) Square() int { return int(m >> 1) }
+
+// Dir returns the move's direction.
+func (m Move) Dir() Dir { return Dir(m & 1) }
+
+// Cell returns the ring cell of the move's square.
+func (m Move) Cell() int { return SquareCell(m.Square()) }
+
+// String returns the move in notation, such as "7R".
+func (m Move) String() string {
+	if m.Square() >= NumSquares {
+		return "none"
+	}
+	return string('0'+byte(m.Square())) + m.Dir().String()
+}
+
+// MaxSowings bounds the sowings (the first and every relay) of one move.
+//
+// No move can reach it under these rules: a relay only ever moves forward
+// around the ring, and it cannot pass a mandarin square without dropping a
+// pebble there (a mandarin square is never picked up, and one that comes
+// right after the last pebble ends the relay). Pebbles on a mandarin square
+// stay until captured, so each lap of the ring moves two pebbles off the
+// citizen squares for good, and a move makes at most 35 laps of at most 10
+// relays. The bound is a guard for that argument: should a move ever reach
+// it, the turn ends there with StopRelayLimit, the position stays valid,
+// and the game goes on. TestRelayLimit plays a position with a lowered
+// limit to check that path.
+const MaxSowings = 512
+
+// maxSowings is MaxSowings, lowered by tests of the guard.
+var maxSowings = MaxSowings
+
+// Legal returns nil if m can be played in p, or an error saying why not.
+func (p *Position) Legal(m Move) error {
+	if st := p.Status(); st != EndNone {
+		return fmt.Errorf("move %v: the game is over (%v)", m, st)
+	}
+	if m.Square() >= NumSquares || m.Dir() > Right {
+		return fmt.Errorf("move %d: no such move", m)
+	}
+	c := m.Cell()
+	if owner, _ := Owner(c); owner != p.ToMove {
+		return fmt.Errorf("move %v: square %d belongs to player %d, and player %d is to move", m, m.Square(), owner, p.ToMove)
+	}
+	if p.Cells[c] == 0 {
+		return fmt.Errorf("move %v: square %d is empty", m, m.Square())
+	}
+	return nil
+}
+
+// MoveSet is the legal moves of a position as a small value: Moves[:N],
+// for each non-empty square of the side to move from the lowest number,
+// left then right.
+type MoveSet struct {
+	Moves [2 * 5]Move
+	N     uint8
+}
+
+// moveSets[pl][mask] lists pl's moves when mask has a bit set for each of
+// pl's non-empty squares, the lowest square first.
+var moveSets = func() (t [2][32]MoveSet) {
+	for pl := range 2 {
+		first := CellSquare(rowStart[pl])
+		for mask := range 32 {
+			s := &t[pl][mask]
+			for i := range 5 {
+				if mask&(1<<i) != 0 {
+					m := MakeMove(first+i, Left)
+					s.Moves[s.N], s.Moves[s.N+1] = m, m|Move(Right)
+					s.N += 2
+				}
+			}
+		}
+	}
+	return t
+}()
+
+// rowMaskBits returns a bit for each non-empty square of pl's row, the
+// lowest square number in bit 0.
+func (p *Position) rowMaskBits(pl Player) uint {
+	b := loadLanes(&p.Cells)
+	row := b[0] // the top row: cells 0–4
+	if pl == Player0 {
+		row = b[0]>>48 | b[1]<<16 // cells 6–10
+	}
+	// Counts are below 128: adding 0x7f sets a byte's high bit exactly
+	// when it is not zero. The multiply gathers those five bits, which
+	// land without carries at bits 40–44.
+	hi := (row&0xffffffffff + 0x7f7f7f7f7f) & 0x8080808080
+	return uint((hi>>7)*(1<<40|1<<33|1<<26|1<<19|1<<12)>>40) & 31
+}
+
+// Moves returns the legal moves of p; none if both mandarin squares are
+// empty.
+func (p *Position) Moves() *MoveSet {
+	if p.MandarinsEmpty() {
+		return &moveSets[0][0]
+	}
+	return &moveSets[p.ToMove][p.rowMaskBits(p.ToMove)]
+}
+
+// LegalMoves appends the legal moves of p to buf and returns it, in the
+// order of MoveSet.
+func (p *Position) LegalMoves(buf []Move) []Move {
+	s := p.Moves()
+	return append(buf, s.Moves[:s.N]...)
+}
+
+// Play plays the legal move m in place under rules r and appends what
+// happens to tr (which may be nil). It returns EndNone, or how the game
+// ended: both mandarin squares emptied, or no refill possible for the next
+// mover. It knows nothing of the game's history, so repetition is left to
+// Game.
+//
+// After the sowing and captures, the side to move changes, the ply
+// advances, and the next mover's row is refilled if it is empty. Play does
+// not check that m is legal (see Legal); an illegal move leaves a position
+// that breaks the invariants. Play does not allocate when tr is nil or has
+// room.
+func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
+	p.sow(m, r, tr)
+	p.ToMove ^= 1
+	p.Ply++
+	end := EndNone
+	switch {
+	case p.MandarinsEmpty():
+		end = EndMandarins
+	case p.rowEmpty(p.ToMove) && !p.refill(tr):
+		end = EndNoRefill
+	}
+	if end != EndNone && tr != nil {
+		tr.add(Event{Kind: EvEnd, Player: p.ToMove, Cell: -1, Reason: uint8(end)})
+	}
+	return end
+}
+
+// After returns the position after playing m in p, and how the game ended
+// (EndNone if it goes on): Play as a value.
+func (p Position) After(m Move, r *Rules, tr *Trace) (Position, End) {
+	end := p.Play(m, r, tr)
+	return p, end
+}
+
+// nextCell[d][c] is the cell after c in direction d.
+var nextCell = [2][NumCells]uint8{
+	{11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10},
+	{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0},
+}
+
+// step returns the cell after c in direction d.
+func step(c int, d Dir) int { return int(nextCell[d&1][c]) }
+
+// lanes holds the twelve cell counts as byte lanes of two words (cells
+// 0–7, cells 8–11), so that a whole sowing is one addition and the turn
+// never mixes byte and word accesses to the same memory. No cell ever holds
+// more than 70, so lanes never carry into each other.
+type lanes [2]uint64
+
+func loadLanes(c *[NumCells]uint8) lanes {
+	return lanes{binary.LittleEndian.Uint64(c[0:8]), uint64(binary.LittleEndian.Uint32(c[8:12]))}
+}
+
+func (l *lanes) store(c *[NumCells]uint8) {
+	binary.LittleEndian.PutUint64(c[0:8], l[0])
+	binary.LittleEndian.PutUint32(c[8:12], uint32(l[1]))
+}
+
+func (l *lanes) get(c int) uint8 { return uint8(l[c>>3] >> (uint(c&7) << 3)) }
+
+// take empties cell c and returns what it held.
+func (l *lanes) take(c int) uint8 {
+	sh := uint(c&7) << 3
+	n := uint8(l[c>>3] >> sh)
+	l[c>>3] &^= 0xff << sh
+	return n
+}
+
+func (l *lanes) inc(c int) { l[c>>3] += 1 << (uint(c&7) << 3) }
+
+// A span is what sowing fewer than 12 pebbles does to the cells: one more
+// pebble on each cell it covers, where the last one falls, and the cell
+// after that.
+type span struct {
+	add        lanes
+	last, next int
+}
+
+// spans[d][c][n] is the span of n pebbles (0–11) sown from cell c in
+// direction d.
+var spans = func() (t [2][NumCells][NumCells]span) {
+	for d := Left; d <= Right; d++ {
+		for c := range NumCells {
+			for n := range NumCells {
+				s := &t[d][c][n]
+				s.last = c
+				for range n {
+					s.last = step(s.last, d)
+					s.add[s.last/8] += 1 << (8 * (s.last % 8))
+				}
+				s.next = step(s.last, d)
+			}
+		}
+	}
+	return t
+}()
+
+// drop drops n pebbles one by one on the cells after c in direction d, all
+// at once, and returns the cell the last one fell on and the one after.
+func (l *lanes) drop(c int, d Dir, n uint8) (last, next int) {
+	if n >= NumCells {
+		// Whole laps put a pebble on every cell, the emptied one included.
+		laps := uint64(n / NumCells)
+		l[0] += laps * 0x0101010101010101
+		l[1] += laps * 0x01010101
+		n %= NumCells
+	}
+	s := &spans[d&1][c][n]
+	l[0] += s.add[0]
+	l[1] += s.add[1]
+	return s.last, s.next
+}
+
+// sow performs the sowing, relays and captures of move m.
+func (p *Position) sow(m Move, r *Rules, tr *Trace) {
+	b := loadLanes(&p.Cells)
+	why, at := p.sowLanes(&b, m, r, tr)
+	b.store(&p.Cells)
+	if tr != nil {
+		tr.add(Event{Kind: EvStop, Player: p.ToMove, Cell: int8(at), Reason: uint8(why)})
+	}
+}
+
+// sowLanes is sow on the cells b, returning why and where the turn
+// stopped. It is the hot loop of every search and playout, so it is one
+// function on purpose; the tracing lines cost a predictable branch when tr
+// is nil.
+func (p *Position) sowLanes(b *lanes, m Move, r *Rules, tr *Trace) (StopReason, int) {
+	me := p.ToMove
+	d := m.Dir()
+	c := m.Cell()
+	n := b.take(c)
+	if tr != nil {
+		tr.add(Event{Kind: EvPickUp, Player: me, Cell: int8(c), Count: n})
+	}
+	for sowings := 1; ; sowings++ {
+		var next int
+		if tr == nil {
+			c, next = b.drop(c, d, n)
+		} else {
+			for ; n > 0; n-- {
+				c = step(c, d)
+				b.inc(c)
+				tr.add(Event{Kind: EvDrop, Player: me, Cell: int8(c), Count: b.get(c)})
+			}
+			next = step(c, d)
+		}
+		if IsMandarin(next) {
+			if b.get(next) != 0 || p.Stone[stoneIndex(next)] {
+				return StopMandarin, next
+			}
+			if r.StrictMandarinStop {
+				return StopStrictMandarin, next
+			}
+		} else if b.get(next) != 0 {
+			if sowings >= maxSowings {
+				return StopRelayLimit, next
+			}
+			c = next
+			n = b.take(c)
+			if tr != nil {
+				tr.add(Event{Kind: EvRelay, Player: me, Cell: int8(c), Count: n})
+			}
+			continue
+		}
+		return p.capture(b, next, d, r, tr)
+	}
+}
+
+// capture runs the capture chain that starts at the empty cell e.
+func (p *Position) capture(b *lanes, e int, d Dir, r *Rules, tr *Trace) (StopReason, int) {
+	st := &p.Stores[p.ToMove]
+	reason := StopDoubleEmpty
+	for {
+		t := step(e, d)
+		mandarin := IsMandarin(t)
+		stone := mandarin && p.Stone[stoneIndex(t)]
+		if b.get(t) == 0 && !stone {
+			return reason, t
+		}
+		if stone && p.Ply < r.YoungPlies && b.get(t) < r.YoungMin {
+			return StopYoungMandarin, t
+		}
+		n := b.take(t)
+		st.Pebbles += n
+		points := n
+		if stone {
+			p.Stone[stoneIndex(t)] = false
+			st.Mandarins++
+			points += StoneValue
+		}
+		if tr != nil {
+			tr.add(Event{Kind: EvCapture, Player: p.ToMove, Cell: int8(t), Count: n, Stone: stone, Points: points})
+		}
+		reason = StopAfterCapture
+		e = step(t, d)
+		if b.get(e) != 0 || (IsMandarin(e) && p.Stone[stoneIndex(e)]) {
+			return reason, e
+		}
+	}
+}
+
+// refill makes the thả cá for the side to move, whose row is empty:
+// exchanging a captured mandarin, then borrowing from the other player if
+// need be. It reports false, changing nothing, when the two stores cannot
+// supply five pebbles.
+func (p *Position) refill(tr *Trace) bool {
+	if !p.canRefill() {
+		return false
+	}
+	me := p.ToMove
+	mine, theirs := &p.Stores[me], &p.Stores[me^1]
+	exchange := func(pl Player, s *Store) {
+		s.Mandarins--
+		s.Pebbles += StoneValue
+		if tr != nil {
+			tr.add(Event{Kind: EvExchange, Player: pl, Cell: -1, Count: StoneValue})
+		}
+	}
+	if mine.Pebbles < RowPebbles && mine.Mandarins > 0 {
+		exchange(me, mine)
+	}
+	if mine.Pebbles >= RowPebbles {
+		mine.Pebbles -= RowPebbles
+	} else {
+		short := RowPebbles - mine.Pebbles
+		if theirs.Pebbles < short {
+			exchange(me^1, theirs)
+		}
+		theirs.Pebbles -= short
+		mine.Pebbles = 0
+		mine.Debt += uint16(short)
+		if tr != nil {
+			tr.add(Event{Kind: EvBorrow, Player: me, Cell: -1, Count: short})
+		}
+	}
+	s := rowStart[me]
+	for i := s; i < s+5; i++ {
+		p.Cells[i]++
+	}
+	if tr != nil {
+		tr.add(Event{Kind: EvRefill, Player: me, Cell: int8(s), Count: RowPebbles})
+	}
+	return true
+}

@@ -150,3 +150,18 @@ func (g *Game) Undo(n int) int {
 	}
 	return n
 }
+
+// History returns every position of the game in order, the start first
+// and the current position last: what a search needs to know about the
+// repetition rule. It replays the moves, so it costs a game's worth of
+// turns.
+func (g *Game) History() []Position {
+	h := make([]Position, 0, len(g.moves)+1)
+	p := g.start
+	h = append(h, p)
+	for _, m := range g.moves {
+		p.Play(m, &g.rules, nil)
+		h = append(h, p)
+	}
+	return h
+}

@@ -20,11 +20,7 @@ type Game struct {
 	start Position
 	pos   Position
 	moves []Move
-	// keys holds the key of every position since the last irreversible
-	// change (see Position.key), the current one last: the only positions
-	// the current one could repeat.
-	keys  [][2]uint64
-	irrev uint64 // the current position's irreversible part
+	seen  history
 	end   End
 }
 
@@ -47,30 +43,9 @@ func (g *Game) Reset(r Rules, start Position) {
 	g.start = start
 	g.pos = start
 	g.moves = g.moves[:0]
-	g.keys = g.keys[:0]
-	g.irrev = start.irreversible()
+	g.seen.reset()
+	g.seen.push(&g.pos)
 	g.end = start.Status()
-	g.remember()
-}
-
-// remember adds the current position to the history and returns how
-// often it has arisen, itself included.
-func (g *Game) remember() int {
-	if irrev := g.pos.irreversible(); irrev != g.irrev {
-		g.irrev = irrev
-		g.keys = g.keys[:0]
-	}
-	k := g.pos.key()
-	n := 1
-	// Every turn changes the side to move, so only every other position
-	// can be equal to the current one.
-	for i := len(g.keys) - 2; i >= 0; i -= 2 {
-		if g.keys[i] == k {
-			n++
-		}
-	}
-	g.keys = append(g.keys, k)
-	return n
 }
 
 // Rules returns the rules g is played under.
@@ -131,7 +106,7 @@ func (g *Game) Play(m Move, tr *Trace) (End, error) {
 func (g *Game) play(m Move, tr *Trace) {
 	g.end = g.pos.Play(m, &g.rules, tr)
 	g.moves = append(g.moves, m)
-	if g.remember() >= Repetitions && g.end == EndNone {
+	if g.seen.push(&g.pos) >= Repetitions && g.end == EndNone {
 		g.end = EndRepetition
 		if tr != nil {
 			tr.add(Event{Kind: EvEnd, Player: g.pos.ToMove, Cell: -1, Reason: uint8(EndRepetition)})

@@ -101,6 +101,23 @@ func (g *Game) Play(m Move, tr *Trace) (End, error) {
 	return g.end, nil
 }
 
+// MoveSet returns the legal moves, without allocating; none once the game
+// is over.
+func (g *Game) MoveSet() *MoveSet {
+	if g.Over() {
+		return &moveSets[0][0]
+	}
+	return g.pos.Moves()
+}
+
+// PlayLegal is Play without the legality check, for callers that took m
+// from the position's own legal moves (searches, playouts): a move that
+// is not legal leaves the game broken.
+func (g *Game) PlayLegal(m Move, tr *Trace) End {
+	g.play(m, tr)
+	return g.end
+}
+
 // play plays a legal move; checks at the end of a turn run in the order of
 // RULES.md: mandarin squares, refill (both in Position.Play), repetition.
 func (g *Game) play(m Move, tr *Trace) {

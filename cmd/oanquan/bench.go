@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"time"
+
+	"oanquan/rules"
+)
+
+func init() {
+	commands["bench"] = command{
+		usage: "[--seconds S]",
+		doc:   "random playouts from the start on one core; one JSON line of figures",
+		run:   runBench,
+	}
+}
+
+// playout plays one game from the start of r to its end with uniformly
+// random legal moves from rng, reusing g, and returns its number of turns.
+func playout(g *rules.Game, r rules.Rules, rng *rand.PCG) int {
+	g.Reset(r, r.Start())
+	turns := 0
+	for !g.Over() {
+		ms := g.MoveSet()
+		// Lemire's multiply-shift picks uniformly from N moves without a division.
+		g.PlayLegal(ms.Moves[(rng.Uint64()>>32)*uint64(ms.N)>>32], nil)
+		turns++
+	}
+	return turns
+}
+
+type benchResult struct {
+	Playouts       int     `json:"playouts"`
+	Turns          int     `json:"turns"`
+	Seconds        float64 `json:"seconds"`
+	PlayoutsPerSec float64 `json:"playouts_per_sec"`
+	TurnsPerSec    float64 `json:"turns_per_sec"`
+}
+
+func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	seconds := fs.Float64("seconds", 5, "how long to run")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 || !(*seconds > 0 && *seconds <= 3600) {
+		return usagef("bench: want [--seconds S] with 0 < S <= 3600")
+	}
+	// One goroutine on one thread: the figures are for one core.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var r rules.Rules
+	g, _ := rules.NewGame(r, r.Start())
+	rng := rand.NewPCG(1, 2)
+	var res benchResult
+	deadline := time.Duration(*seconds * float64(time.Second))
+	start := time.Now()
+	var elapsed time.Duration
+	for elapsed < deadline && ctx.Err() == nil {
+		for range 1000 {
+			res.Turns += playout(g, r, rng)
+		}
+		res.Playouts += 1000
+		elapsed = time.Since(start)
+	}
+	res.Seconds = elapsed.Seconds()
+	res.PlayoutsPerSec = float64(res.Playouts) / res.Seconds
+	res.TurnsPerSec = float64(res.Turns) / res.Seconds
+	return json.NewEncoder(stdout).Encode(res)
+}

@@ -1,0 +1,266 @@
+package e2e
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+var startCells = []int{5, 5, 5, 5, 5, 0, 5, 5, 5, 5, 5, 0}
+
+const movesShown = `document.querySelectorAll('#moves li:not(.none)').length`
+
+// playByKeyboard makes one move with ←/→ and Z or X, and waits until the
+// page is ready for the next human move or the game is over.
+func playByKeyboard(p *page, rng *rand.Rand) {
+	p.t.Helper()
+	before := eval[int](p, movesShown)
+	keys := strings.Repeat(kb.ArrowRight, 1+rng.IntN(5))
+	if rng.IntN(2) == 0 {
+		keys += "z"
+	} else {
+		keys += "x"
+	}
+	p.do(chromedp.KeyEvent(keys))
+	p.wait(fmt.Sprintf(`(%s) !== %d && (%s)`, movesShown, before, ready), 30*time.Second)
+}
+
+// playByClicks clicks a highlighted square, then one of its arrows.
+func playByClicks(p *page, rng *rand.Rand) {
+	p.t.Helper()
+	before := eval[int](p, movesShown)
+	cells := eval[[]int](p, `[...document.querySelectorAll('#game-board button.cell.legal')].map(b => Number(b.dataset.cell))`)
+	if len(cells) == 0 {
+		p.t.Fatal("no highlighted square to click")
+	}
+	c := cells[rng.IntN(len(cells))]
+	dir := []string{"left", "right"}[rng.IntN(2)]
+	p.do(
+		chromedp.Click(chromedp.CSS(fmt.Sprintf(`#game-board button.cell[data-cell="%d"]`, c))),
+		chromedp.WaitVisible(chromedp.CSS(`.arrows .arrow[data-dir="`+dir+`"]`)),
+		chromedp.Click(chromedp.CSS(`.arrows .arrow[data-dir="`+dir+`"]`)),
+	)
+	p.wait(fmt.Sprintf(`(%s) !== %d && (%s)`, movesShown, before, ready), 30*time.Second)
+}
+
+// checkFinalCount checks that the final count shows each player's sum as
+// in seed 001 (mandarins + pebbles + swept − debt = total), with the
+// server's totals, and a winner line.
+func checkFinalCount(p *page) {
+	p.t.Helper()
+	st := p.gameState()
+	if st["over"] != true {
+		p.t.Fatalf("the page shows the final count but the server says the game is not over")
+	}
+	lines := eval[[]string](p, `[...document.querySelectorAll('#tallies .tally')].map(l => l.textContent)`)
+	totals := eval[[]string](p, `[...document.querySelectorAll('#tallies .term.total b')].map(b => b.textContent)`)
+	players := st["result"].(map[string]any)["players"].([]any)
+	if len(lines) != 2 || len(totals) != 2 {
+		p.t.Fatalf("final count lines = %q, want two", lines)
+	}
+	for i, l := range lines {
+		if !strings.Contains(l, "+") || !strings.Contains(l, "=") {
+			p.t.Errorf("final count line %q has no sum", l)
+		}
+		want := fmt.Sprint(players[i].(map[string]any)["total"])
+		if totals[i] != want {
+			p.t.Errorf("player %d total shown %s, server says %s", i, totals[i], want)
+		}
+	}
+	if w := eval[string](p, `document.getElementById('winner').textContent`); w == "" {
+		p.t.Error("no winner line")
+	}
+}
+
+func checkShownMatchesServer(p *page) {
+	p.t.Helper()
+	st := p.gameState()
+	var want []int
+	for _, v := range st["cells"].([]any) {
+		want = append(want, int(v.(float64)))
+	}
+	if st["over"] == true {
+		return // the board after the final sweep
+	}
+	if got := p.shownCells(); !slices.Equal(got, want) {
+		p.t.Errorf("board shows %v, server has %v", got, want)
+	}
+}
+
+func TestKeyboardGameAgainstEasy(t *testing.T) {
+	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	rng := rand.New(rand.NewPCG(1, 2))
+	p.wait(ready, 20*time.Second)
+	for i := 0; !p.over(); i++ {
+		if i == 200 {
+			t.Fatal("no end after 200 moves")
+		}
+		playByKeyboard(p, rng)
+		if i%10 == 0 {
+			checkShownMatchesServer(p)
+		}
+	}
+	checkFinalCount(p)
+	// The final count has focus; Tab reaches "New game", Enter starts one.
+	p.do(chromedp.KeyEvent(kb.Tab + kb.Enter))
+	p.wait(movesShown+` === 0 && document.getElementById('result').hidden`, 10*time.Second)
+	p.wait(ready, 10*time.Second)
+}
+
+func TestTwoPlayersByClicksOnPhone(t *testing.T) {
+	p := newPage(t, 360, 740, `{"mode":"local","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	p.wait(ready, 20*time.Second)
+	if w := eval[int](p, `document.documentElement.scrollWidth`); w > 360 {
+		t.Errorf("page is %d px wide in a 360 px viewport", w)
+	}
+	small := eval[[]string](p, `[...document.querySelectorAll('button, select, a.btn, input')].filter(e => e.offsetParent).map(e => [e, e.getBoundingClientRect()]).filter(([e, r]) => e.type === 'checkbox' ? (e.closest('label').getBoundingClientRect().height < 44) : (r.width < 44 || r.height < 44)).map(([e, r]) => (e.id || e.className || e.textContent) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))`)
+	if len(small) > 0 {
+		t.Errorf("touch targets under 44 px: %q", small)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; !p.over(); i++ {
+		if i == 300 {
+			t.Fatal("no end after 300 moves")
+		}
+		// Both players play on this device, by turns.
+		toMove := p.gameState()["toMove"].(float64)
+		if top := eval[bool](p, `document.querySelector('#game-board button.cell.legal').dataset.cell < 5`); top != (toMove == 1) {
+			t.Fatalf("move %d: highlighted row is top=%v, but player %v is to move", i, top, toMove)
+		}
+		playByClicks(p, rng)
+	}
+	checkFinalCount(p)
+}
+
+func TestAnimationOffAndSkip(t *testing.T) {
+	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.wait(ready, 20*time.Second)
+	rng := rand.New(rand.NewPCG(5, 6))
+
+	// Off: the moves appear at once, no animation to skip.
+	start := time.Now()
+	playByKeyboard(p, rng)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("with animation off a move and its reply took %v", d)
+	}
+	checkShownMatchesServer(p)
+
+	// Normal: the skip button finishes the move in progress at once.
+	p.do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'normal'; s.dispatchEvent(new Event('change')); })(document.getElementById('anim'))`))
+	p.do(chromedp.KeyEvent(kb.ArrowRight + "x"))
+	p.wait(`document.getElementById('skip').matches(':enabled')`, 10*time.Second)
+	if got := eval[string](p, `document.getElementById('status').textContent`); got != "Sowing…" {
+		t.Errorf("status while sowing = %q", got)
+	}
+	p.do(chromedp.Click(chromedp.CSS("#skip")))
+	for !eval[bool](p, ready) {
+		if eval[bool](p, `document.getElementById('skip').matches(':enabled')`) {
+			p.do(chromedp.Click(chromedp.CSS("#skip")))
+		}
+		time.Sleep(50 * time.Millisecond)
+		if time.Since(start) > 40*time.Second {
+			t.Fatal("the page never got ready after skipping")
+		}
+	}
+	checkShownMatchesServer(p)
+	if n := eval[int](p, `document.querySelectorAll('#messages li').length`); n == 0 {
+		t.Error("no messages about the turn")
+	}
+}
+
+func TestUndoHintAndLastMove(t *testing.T) {
+	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.wait(ready, 20*time.Second)
+	rng := rand.New(rand.NewPCG(7, 8))
+	playByKeyboard(p, rng)
+	if n := eval[int](p, movesShown); n != 2 {
+		t.Fatalf("after one move and the reply the list has %d moves", n)
+	}
+	if n := eval[int](p, `document.querySelectorAll('#game-board .cell.last-start').length`); n != 1 {
+		t.Errorf("last move: %d start squares marked, want 1", n)
+	}
+	if n := eval[int](p, `document.querySelectorAll('#game-board .cell.last-path').length`); n == 0 {
+		t.Error("last move: no path marked")
+	}
+
+	p.do(chromedp.Click(chromedp.CSS("#undo")))
+	p.wait(movesShown+` === 0`, 10*time.Second)
+	if got := p.shownCells(); !slices.Equal(got, startCells) {
+		t.Errorf("after undo the board shows %v, want the start", got)
+	}
+	if ply := p.gameState()["ply"].(float64); ply != 0 {
+		t.Errorf("after undo the server is at ply %v", ply)
+	}
+
+	p.do(chromedp.Click(chromedp.CSS("#hint")))
+	p.wait(`document.querySelector('.arrows .arrow.hinted')`, 10*time.Second)
+	if got := eval[string](p, `document.querySelector('.arrows .arrow.hinted').getAttribute('aria-label')`); got != "Sow left" && got != "Sow right" {
+		t.Errorf("hinted arrow named %q", got)
+	}
+}
+
+func TestPersianAndBack(t *testing.T) {
+	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.wait(ready, 20*time.Second)
+	setLang := func(code string) {
+		p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(s => { s.value = %q; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`, code)))
+		p.wait(fmt.Sprintf(`document.documentElement.lang === %q`, code), 10*time.Second)
+	}
+	p.do(chromedp.KeyEvent(kb.ArrowRight))
+	p.wait(`document.querySelector('.arrows .arrow')`, 5*time.Second)
+	if got := eval[string](p, `document.querySelector('.arrows .arrow[data-dir=left]').getAttribute('aria-label')`); got != "Sow left" {
+		t.Errorf("left arrow named %q, want Sow left", got)
+	}
+	if got := eval[string](p, `document.querySelector('#game-board button.cell[data-cell="7"]').getAttribute('aria-label')`); got != "Square 6, yours, 5 pebbles" {
+		t.Errorf("square 6 named %q", got)
+	}
+
+	setLang("fa")
+	if dir := eval[string](p, `document.documentElement.dir`); dir != "rtl" {
+		t.Errorf("Persian page dir = %q, want rtl", dir)
+	}
+	if got := eval[string](p, `document.querySelector('.arrows .arrow[data-dir=left]').getAttribute('aria-label')`); got == "Sow left" || got == "" {
+		t.Errorf("in Persian the left arrow is named %q", got)
+	}
+	// The board keeps its layout: 4 3 2 1 0 on top, 5 … 9 below, left to right.
+	xs := eval[[]float64](p, `[5, 4, 0, 6, 10, 11].map(c => document.querySelector('#game-board .cell[data-cell="'+c+'"]').getBoundingClientRect().left)`)
+	if !slices.IsSorted([]float64{xs[0], xs[1], xs[2]}) || !slices.IsSorted([]float64{xs[0], xs[3], xs[4], xs[5]}) {
+		t.Errorf("in Persian the board is laid out at x = %v", xs)
+	}
+	if got := eval[string](p, `document.getElementById('status').textContent`); got == "Your turn: pick a highlighted square." {
+		t.Errorf("status not translated: %q", got)
+	}
+
+	// Remembered across a reload.
+	p.do(chromedp.Reload())
+	p.waitStarted()
+	p.wait(`document.documentElement.lang === 'fa' && document.documentElement.dir === 'rtl'`, 10*time.Second)
+
+	setLang("en")
+	if dir := eval[string](p, `document.documentElement.dir`); dir != "ltr" {
+		t.Errorf("English page dir = %q", dir)
+	}
+	p.wait(`document.getElementById('status').textContent === 'Your turn: pick a highlighted square.'`, 5*time.Second)
+}
+
+func TestHowToPlay(t *testing.T) {
+	p := newPage(t, 1200, 900, `{"mode":"ai","anim":"off"}`)
+	p.do(chromedp.Click(chromedp.CSS("#nav-howto")))
+	p.wait(`!document.getElementById('howto-view').hidden && document.querySelectorAll('#howto-body figure.mini-board .board.mini').length > 0`, 10*time.Second)
+	n := eval[int](p, `document.querySelectorAll('#howto-body figure.mini-board').length`)
+	drawn := eval[int](p, `document.querySelectorAll('#howto-body figure.mini-board .board.mini').length`)
+	if n != drawn {
+		t.Errorf("%d example boards, %d drawn", n, drawn)
+	}
+	if hl := eval[int](p, `document.querySelectorAll('#howto-body .board.mini .cell.hl').length`); hl == 0 {
+		t.Error("no highlighted square on the example boards")
+	}
+	p.do(chromedp.Click(chromedp.CSS(`#howto-view a[href="#"]`)))
+	p.wait(`!document.getElementById('game-view').hidden`, 5*time.Second)
+}

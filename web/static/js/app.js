@@ -1,0 +1,688 @@
+// The page: settings, the board, moves, the live connection and the
+// how-to-play view. It shows what the server reports and never decides a
+// rule: legal moves come in state.legal, turns come as event lists.
+
+import { LANGS, preferred, setLang, t, plural, num, currentLang } from './i18n.js';
+import { createBoard, updateBoard, renderStore, renderMiniBoards, cellEl, squareOf, cellOf, ownerOf, isMandarin } from './board.js';
+import { api, Live, APIError } from './api.js';
+import { modelOf, applyEvent, delayFor, important } from './play.js';
+
+const $ = (id) => document.getElementById(id);
+const SETTINGS_KEY = 'oanquan.settings';
+const GAME_KEY = 'oanquan.game';
+
+const S = {
+  state: null, // the state on screen (after any animation in progress)
+  model: null, // cells, stones and stores on screen
+  queue: [], // turns waiting to be shown
+  expectPly: 0, // ply of the last state shown or queued
+  animating: false,
+  skipping: false,
+  wake: null, // ends the current pause early
+  selected: null, // selected cell
+  hinted: null, // the hinted move
+  busy: false, // a request is in flight
+  thinking: false,
+  last: null, // last move: {start, path, capture} sets of cells
+  active: null,
+  hand: 0,
+  live: null,
+  settings: loadSettings(),
+};
+
+function loadSettings() {
+  const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
+  const def = { mode: 'ai', level: 'easy', first: 0, anim: reduce ? 'off' : 'normal', variants: [] };
+  try { return { ...def, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) || '{}') }; } catch { return def; }
+}
+
+function saveSettings() {
+  try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings)); } catch { /* storage off */ }
+}
+
+// Names ----------------------------------------------------------------
+
+function isAI() { return S.state && S.state.mode === 'ai'; }
+function human() { return S.state ? S.state.human : 0; }
+
+function playerName(p) {
+  if (isAI()) return t(p === human() ? 'player.you' : 'player.computer');
+  return t(p === 0 ? 'player.p1' : 'player.p2');
+}
+
+function ownerWord(c) {
+  const p = ownerOf(c);
+  if (isAI()) return t(p === human() ? 'owner.yours' : 'owner.computer');
+  return t(p === 0 ? 'owner.p1' : 'owner.p2');
+}
+
+// Legal moves and directions ---------------------------------------------
+
+function legalSet() {
+  if (!S.state || S.animating || S.busy || S.queue.length) return new Set();
+  return new Set(S.state.legal || []);
+}
+
+function legalCells() {
+  const cells = new Set();
+  for (const m of legalSet()) cells.add(cellOf(parseInt(m, 10)));
+  return cells;
+}
+
+// moveFor turns a screen direction into a move. "R" runs toward higher
+// numbers: rightward on the bottom row, leftward on the top row.
+function moveFor(c, screen) {
+  const bottom = c > 5;
+  const letter = (screen === 'right') === bottom ? 'R' : 'L';
+  return `${squareOf(c)}${letter}`;
+}
+
+function screenDir(move) {
+  const c = cellOf(parseInt(move, 10));
+  return move.endsWith('R') === c > 5 ? 'right' : 'left';
+}
+
+// Rendering --------------------------------------------------------------
+
+const board = $('game-board');
+const arrows = document.createElement('div');
+arrows.className = 'arrows';
+arrows.innerHTML = '<button type="button" class="arrow" data-dir="left">◀</button><button type="button" class="arrow" data-dir="right">▶</button>';
+
+function classesFor(c) {
+  const k = [];
+  if (legalCells().has(c)) k.push('legal');
+  if (S.selected === c) k.push('selected');
+  if (S.active === c) k.push('active');
+  if (S.last) {
+    if (S.last.start.has(c)) k.push('last-start');
+    if (S.last.path.has(c)) k.push('last-path');
+    if (S.last.capture.has(c)) k.push('last-capture');
+  }
+  return k;
+}
+
+function render() {
+  if (!S.model) return;
+  updateBoard(board, S.model, { owner: ownerWord, classes: classesFor });
+  const legal = legalCells();
+  for (const b of board.querySelectorAll('button.cell')) {
+    const c = Number(b.dataset.cell);
+    const ok = legal.has(c);
+    b.setAttribute('aria-disabled', ok ? 'false' : 'true');
+    b.tabIndex = ok ? 0 : -1;
+    if (c === S.active && S.animating && S.hand > 0) b.dataset.hand = num(S.hand);
+    else delete b.dataset.hand;
+  }
+  const to = S.state ? S.state.toMove : 0;
+  renderStore($('store-0'), S.model.stores[0], playerName(0), !S.animating && S.state && !S.state.over && to === 0);
+  renderStore($('store-1'), S.model.stores[1], playerName(1), !S.animating && S.state && !S.state.over && to === 1);
+  renderArrows();
+  $('status').textContent = statusText();
+  $('skip').disabled = !S.animating;
+  $('undo').disabled = !S.state || S.state.moves.length === 0 || S.animating;
+  $('hint').disabled = legal.size === 0;
+  board.classList.toggle('busy', S.animating);
+}
+
+function renderArrows() {
+  const legal = legalSet();
+  if (S.selected === null || !legal.size || !legalCells().has(S.selected)) {
+    if (arrows.parentNode) {
+      const had = arrows.contains(document.activeElement);
+      arrows.remove();
+      if (had && S.selected !== null) cellEl(board, S.selected)?.focus();
+    }
+    return;
+  }
+  const slot = cellEl(board, S.selected).parentNode;
+  if (arrows.parentNode !== slot) slot.append(arrows);
+  for (const b of arrows.querySelectorAll('button')) {
+    const move = moveFor(S.selected, b.dataset.dir);
+    b.hidden = !legal.has(move);
+    b.setAttribute('aria-label', t(b.dataset.dir === 'left' ? 'sow.left' : 'sow.right'));
+    b.title = `${t(b.dataset.dir === 'left' ? 'sow.left' : 'sow.right')} (${move})`;
+    b.classList.toggle('hinted', S.hinted === move);
+  }
+}
+
+function statusText() {
+  const st = S.state;
+  if (!st) return t('status.connecting');
+  if (S.animating) return t('status.sowing');
+  if (st.over) return t('status.over');
+  if (isAI()) {
+    if (st.toMove === human()) return t('status.yourTurn');
+    return t(S.thinking || st.thinking ? 'status.thinking' : 'status.computerTurn');
+  }
+  return t('status.playerTurn', { name: playerName(st.toMove) });
+}
+
+function renderMoves() {
+  const ol = $('moves');
+  ol.textContent = '';
+  const st = S.state;
+  if (!st || !st.moves.length) {
+    const li = document.createElement('li');
+    li.className = 'none';
+    li.textContent = t('moves.empty');
+    ol.append(li);
+    return;
+  }
+  const n = st.moves.length;
+  st.moves.forEach((m, i) => {
+    const li = document.createElement('li');
+    const who = document.createElement('span');
+    who.className = 'who';
+    who.textContent = playerName((st.toMove + n - i) % 2);
+    const mv = document.createElement('span');
+    mv.className = 'mv';
+    mv.textContent = m;
+    li.append(who, ' ', mv);
+    if (i === n - 1) li.setAttribute('aria-current', 'true');
+    ol.append(li);
+  });
+  ol.lastElementChild.scrollIntoView?.({ block: 'nearest' });
+}
+
+function renderResult() {
+  const st = S.state;
+  const box = $('result');
+  if (!st || !st.over || !st.result || S.animating || S.queue.length) {
+    box.hidden = true;
+    return;
+  }
+  const tallies = $('tallies');
+  tallies.textContent = '';
+  st.result.players.forEach((tal, p) => {
+    const line = document.createElement('p');
+    line.className = 'tally';
+    line.dataset.player = p;
+    const who = document.createElement('span');
+    who.className = 'who';
+    who.textContent = playerName(p);
+    line.append(who);
+    const term = (value, label, op) => {
+      if (op) line.append(` ${op} `);
+      const s = document.createElement('span');
+      s.className = 'term';
+      const b = document.createElement('b');
+      b.textContent = num(value);
+      const small = document.createElement('small');
+      small.textContent = label;
+      s.append(b, small);
+      line.append(s);
+      return s;
+    };
+    term(10 * tal.mandarins, plural('mandarins', tal.mandarins));
+    term(tal.pebbles, t('result.pebbles'), '+');
+    term(tal.swept, t('result.swept'), '+');
+    if (tal.debt) term(tal.debt, t('result.debt'), '−');
+    if (tal.credit) term(tal.credit, t('result.credit'), '+');
+    term(tal.total, t('result.total'), '=').classList.add('total');
+    tallies.append(line);
+  });
+  const w = st.result.winner;
+  let text = t('result.draw');
+  if (w === 0 || w === 1) {
+    if (isAI()) text = t(w === human() ? 'result.youWin' : 'result.computerWins');
+    else text = t('result.playerWins', { name: playerName(w) });
+  }
+  $('winner').textContent = text;
+  const wasHidden = box.hidden;
+  box.hidden = false;
+  if (wasHidden) $('result-heading').focus();
+}
+
+function log(text, reset) {
+  const ol = $('messages');
+  if (reset) ol.textContent = '';
+  if (!text) return;
+  const li = document.createElement('li');
+  li.textContent = text;
+  ol.append(li);
+  li.scrollIntoView?.({ block: 'nearest' });
+}
+
+function announce(text) {
+  const a = $('announce');
+  a.textContent = '';
+  // A fresh node makes screen readers speak even a repeated text.
+  setTimeout(() => { a.textContent = text; }, 50);
+}
+
+// Showing states and turns -------------------------------------------------
+
+function showState(state) {
+  S.state = state;
+  S.model = modelOf(state);
+  S.thinking = state.thinking;
+  S.expectPly = Math.max(S.expectPly, state.ply);
+  if (S.selected !== null && !legalCells().has(S.selected)) S.selected = null;
+  render();
+  renderMoves();
+  renderResult();
+}
+
+function receiveTurn(turn) {
+  if (!S.state || turn.state.id !== S.state.id) return;
+  if (turn.ply < S.expectPly) return; // already shown
+  if (turn.ply > S.expectPly) { // missed some: show where the game is
+    S.expectPly = turn.state.ply;
+    if (!S.animating) showState(turn.state);
+    else S.queue.push({ state: turn.state, events: [] });
+    return;
+  }
+  S.expectPly = turn.state.ply;
+  S.queue.push(turn);
+  pump();
+}
+
+function receiveState(state) {
+  if (!S.state || state.id !== S.state.id) return;
+  if (S.animating || S.queue.length) {
+    if (state.ply === S.expectPly) { S.thinking = state.thinking; return; }
+    S.queue = [];
+    S.skipping = true;
+    if (S.wake) S.wake();
+    S.pending = state;
+    return;
+  }
+  if (state.ply < S.expectPly) S.last = null; // an undo
+  S.expectPly = state.ply;
+  showState(state);
+}
+
+function pause(ms) {
+  if (!ms || S.skipping) return Promise.resolve();
+  return new Promise((resolve) => {
+    const id = setTimeout(done, ms);
+    function done() { clearTimeout(id); S.wake = null; resolve(); }
+    S.wake = done;
+  });
+}
+
+async function pump() {
+  if (S.animating) return;
+  S.animating = true;
+  while (S.queue.length) {
+    const turn = S.queue.shift();
+    await animate(turn);
+    S.skipping = false;
+    if (S.pending) { const st = S.pending; S.pending = null; S.last = null; S.queue = []; S.expectPly = st.ply; S.animating = false; showState(st); S.animating = true; continue; }
+    S.active = null;
+    S.hand = 0;
+    const last = S.queue.length === 0;
+    if (last) S.animating = false;
+    showState(turn.state);
+    if (last) afterTurn(turn);
+  }
+  S.animating = false;
+  render();
+}
+
+async function animate(turn) {
+  if (!turn.events || !turn.events.length) return;
+  const speed = S.settings.anim;
+  S.last = { start: new Set(), path: new Set(), capture: new Set() };
+  S.selected = null;
+  S.hinted = null;
+  const said = [t('msg.play', { name: playerName(turn.player), move: turn.move })];
+  log(said[0], true);
+  render();
+  let hand = 0;
+  for (const ev of turn.events) {
+    const out = applyEvent(S.model, ev, playerName, hand);
+    hand = out.hand;
+    S.active = out.active;
+    S.hand = hand;
+    if (out.mark && out.active !== null) S.last[out.mark].add(out.active);
+    if (out.message) {
+      log(out.message);
+      if (important(ev.kind)) said.push(out.message);
+    }
+    if (!S.skipping) render();
+    await pause(delayFor(ev.kind, speed));
+  }
+  S.said = said;
+}
+
+function afterTurn() {
+  const parts = S.said || [];
+  S.said = null;
+  parts.push(statusText());
+  announce(parts.join(' '));
+  if (S.state && !S.state.over && legalCells().size && S.focusAfter !== undefined) {
+    const b = cellEl(board, S.focusAfter);
+    if (b && document.activeElement === document.body) b.focus();
+  }
+}
+
+// Actions --------------------------------------------------------------------
+
+function select(c) {
+  if (!legalCells().has(c)) return;
+  S.selected = c;
+  S.hinted = null;
+  render();
+}
+
+async function sow(c, dir) {
+  const move = moveFor(c, dir);
+  if (!legalSet().has(move)) return;
+  S.focusAfter = c;
+  S.busy = true;
+  S.selected = null;
+  cellEl(board, c).focus();
+  render();
+  try {
+    const turn = await api.move(S.state.id, move, S.state.ply);
+    S.busy = false;
+    receiveTurn(turn);
+  } catch (e) {
+    S.busy = false;
+    fail(e);
+    refresh();
+  }
+}
+
+function fail(e) {
+  let text = t('error.generic', { message: e.message });
+  if (e instanceof APIError && e.code === 'illegal_move') text = t('error.illegal');
+  log(text);
+  announce(text);
+  render();
+}
+
+async function refresh() {
+  if (!S.state) return;
+  try { receiveState(await api.get(S.state.id)); } catch { /* the next poll retries */ }
+}
+
+function setGame(state) {
+  if (S.live) S.live.close();
+  S.queue = [];
+  S.last = null;
+  S.selected = null;
+  S.hinted = null;
+  S.expectPly = state.ply;
+  S.state = null;
+  if (S.animating) { S.skipping = true; if (S.wake) S.wake(); S.pending = state; }
+  showState(state);
+  log('', true);
+  $('copy-out').hidden = true;
+  try { localStorage.setItem(GAME_KEY, state.id); } catch { /* storage off */ }
+  S.live = new Live(state.id, (msg) => {
+    if (msg.type === 'turn') receiveTurn(msg.turn);
+    else if (msg.type === 'state') receiveState(msg.state);
+    else if (msg.type === 'thinking') { S.thinking = msg.thinking; if (!S.animating) render(); }
+  });
+  syncControls();
+}
+
+async function newGame() {
+  const s = S.settings;
+  try {
+    setGame(await api.create({ mode: s.mode, level: s.level, human: 0, first: Number(s.first), variants: s.variants }));
+  } catch (e) { fail(e); }
+}
+
+// poll stands in for the WebSocket while it is down: it fetches the state
+// when the computer owes a move.
+function poll() {
+  const st = S.state;
+  if (st && S.live && !S.live.open && !S.animating && !st.over && (st.thinking || (isAI() && st.toMove !== human()))) {
+    api.get(st.id).then((fresh) => {
+      if (fresh.ply > S.expectPly && fresh.moves.length) log(t('msg.play', { name: playerName(st.toMove), move: fresh.moves[fresh.moves.length - 1] }), true);
+      receiveState(fresh);
+    }).catch(() => {});
+  }
+}
+
+async function undo() {
+  if (!S.state) return;
+  try {
+    const st = await api.undo(S.state.id);
+    S.last = null;
+    S.selected = null;
+    S.queue = [];
+    S.expectPly = st.ply;
+    showState(st);
+    log('', true);
+  } catch (e) {
+    if (e instanceof APIError && e.code === 'conflict') { log(t('undo.none')); announce(t('undo.none')); } else fail(e);
+  }
+}
+
+async function hint() {
+  if (!S.state) return;
+  try {
+    const { hints } = await api.hints(S.state.id);
+    if (!hints || !hints.length || !legalSet().has(hints[0].move)) { log(t('hint.none')); return; }
+    const move = hints[0].move;
+    const c = cellOf(parseInt(move, 10));
+    S.selected = c;
+    S.hinted = move;
+    render();
+    const text = t('hint.msg', { move, square: squareOf(c), arrow: screenDir(move) === 'left' ? '◀' : '▶' });
+    log(text, true);
+    announce(text);
+    cellEl(board, c).focus();
+  } catch (e) { fail(e); }
+}
+
+async function copy(kind) {
+  if (!S.state) return;
+  let text = S.state.position;
+  try {
+    if (kind === 'record') text = await api.record(S.state.id);
+  } catch (e) { fail(e); return; }
+  const out = $('copy-out');
+  try {
+    await navigator.clipboard.writeText(text);
+    out.hidden = true;
+    const msg = t(kind === 'record' ? 'copy.record' : 'copy.position');
+    log(msg);
+    announce(msg);
+  } catch {
+    log(t('copy.failed'));
+    out.value = text;
+    out.hidden = false;
+    out.focus();
+    out.select();
+  }
+}
+
+function skip() {
+  if (!S.animating) return;
+  S.skipping = true;
+  if (S.wake) S.wake();
+}
+
+// Settings -------------------------------------------------------------------
+
+function syncControls() {
+  const s = S.settings;
+  $('mode').value = s.mode;
+  $('level').value = s.level;
+  $('first').value = String(s.first);
+  $('anim').value = s.anim;
+  $('level-field').hidden = s.mode !== 'ai';
+  for (const box of document.querySelectorAll('input[name=variant]')) box.checked = s.variants.includes(box.value);
+  const opts = $('first').options;
+  opts[0].textContent = t(s.mode === 'ai' ? 'player.you' : 'player.p1');
+  opts[1].textContent = t(s.mode === 'ai' ? 'player.computer' : 'player.p2');
+}
+
+function inProgress() {
+  return S.state && !S.state.over && S.state.moves.length > 0;
+}
+
+function confirmNewGame() {
+  const dlg = $('confirm');
+  return new Promise((resolve) => {
+    const done = (v) => { dlg.close(); resolve(v); };
+    $('confirm-yes').onclick = () => done(true);
+    $('confirm-no').onclick = () => done(false);
+    dlg.oncancel = (e) => { e.preventDefault(); done(false); };
+    dlg.showModal();
+    $('confirm-no').focus();
+  });
+}
+
+function wireSettings() {
+  $('mode').onchange = (e) => { S.settings.mode = e.target.value; saveSettings(); syncControls(); newGame(); };
+  $('first').onchange = (e) => { S.settings.first = Number(e.target.value); saveSettings(); newGame(); };
+  $('anim').onchange = (e) => { S.settings.anim = e.target.value; saveSettings(); };
+  $('level').onchange = async (e) => {
+    S.settings.level = e.target.value;
+    saveSettings();
+    if (S.state && isAI()) {
+      try { receiveState(await api.level(S.state.id, S.settings.level)); } catch (err) { fail(err); }
+    }
+  };
+  for (const box of document.querySelectorAll('input[name=variant]')) {
+    box.onchange = async () => {
+      if (inProgress() && !(await confirmNewGame())) { syncControls(); return; }
+      S.settings.variants = [...document.querySelectorAll('input[name=variant]:checked')].map((b) => b.value);
+      saveSettings();
+      newGame();
+    };
+  }
+  $('new').onclick = newGame;
+  $('result-new').onclick = newGame;
+  $('undo').onclick = undo;
+  $('hint').onclick = hint;
+  $('skip').onclick = skip;
+  $('copy-position').onclick = () => copy('position');
+  $('copy-record').onclick = () => copy('record');
+}
+
+// Board input ------------------------------------------------------------------
+
+function wireBoard() {
+  createBoard(board, true);
+  board.addEventListener('click', (e) => {
+    const arrow = e.target.closest('.arrow');
+    if (arrow) { sow(S.selected, arrow.dataset.dir); return; }
+    const cell = e.target.closest('button.cell');
+    if (cell) select(Number(cell.dataset.cell));
+  });
+  document.addEventListener('keydown', onKey);
+}
+
+// screenOrder lists the legal cells left to right as drawn, top row first.
+function screenOrder() {
+  const legal = legalCells();
+  return [4, 3, 2, 1, 0, 6, 7, 8, 9, 10].filter((c) => legal.has(c));
+}
+
+function onKey(e) {
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  if (!$('howto-view').hidden || $('confirm').open) return;
+  if (e.target.closest('select, input, textarea')) return;
+  const key = e.key;
+  if (key === 'ArrowLeft' || key === 'ArrowRight') {
+    const order = screenOrder();
+    if (!order.length) return;
+    e.preventDefault();
+    let i = order.indexOf(S.selected);
+    if (i < 0) i = key === 'ArrowRight' ? 0 : order.length - 1;
+    else i = (i + (key === 'ArrowRight' ? 1 : order.length - 1)) % order.length;
+    select(order[i]);
+    cellEl(board, order[i]).focus();
+  } else if ((key === 'z' || key === 'Z' || key === 'x' || key === 'X') && S.selected !== null) {
+    e.preventDefault();
+    sow(S.selected, key.toLowerCase() === 'z' ? 'left' : 'right');
+  } else if (key === 'Escape' && S.selected !== null) {
+    e.preventDefault();
+    const c = S.selected;
+    S.selected = null;
+    S.hinted = null;
+    render();
+    cellEl(board, c)?.focus();
+  }
+}
+
+// Views and language ---------------------------------------------------------------
+
+async function route() {
+  const howto = location.hash === '#howto';
+  $('game-view').hidden = howto;
+  $('howto-view').hidden = !howto;
+  if (howto) {
+    await loadHowto();
+    $('howto-heading').focus();
+  }
+}
+
+let howtoLang = null;
+async function loadHowto() {
+  const lang = currentLang();
+  if (howtoLang === lang) return;
+  const body = $('howto-body');
+  for (const code of [lang, 'en']) {
+    try {
+      const res = await fetch(`howto/${code}.html`);
+      if (!res.ok) continue;
+      body.innerHTML = await res.text();
+      // The fragment's ids live beside the game's: give them a prefix.
+      for (const e of body.querySelectorAll('[id]')) e.id = 'howto-' + e.id;
+      for (const a of body.querySelectorAll('a[href^="#"]')) a.setAttribute('href', '#howto-' + a.getAttribute('href').slice(1));
+      renderMiniBoards(body);
+      howtoLang = lang;
+      return;
+    } catch { /* try English */ }
+  }
+  body.textContent = '';
+  for (const key of ['howto.loadFailed', 'howto.click', 'keys.help', 'help.arrows']) {
+    const p = document.createElement('p');
+    p.textContent = t(key);
+    body.append(p);
+  }
+}
+
+async function changeLang(code) {
+  await setLang(code);
+  syncControls();
+  render();
+  renderMoves();
+  renderResult();
+  if (!$('howto-view').hidden) await loadHowto();
+  else howtoLang = null;
+}
+
+async function start() {
+  const sel = $('lang');
+  for (const [code, name] of LANGS) {
+    const o = document.createElement('option');
+    o.value = code;
+    o.lang = code;
+    o.textContent = name;
+    sel.append(o);
+  }
+  const lang = preferred();
+  sel.value = lang;
+  sel.onchange = () => changeLang(sel.value);
+  await setLang(lang);
+  wireBoard();
+  wireSettings();
+  syncControls();
+  render();
+  window.addEventListener('hashchange', route);
+  route();
+  setInterval(poll, 700);
+  let saved = null;
+  try { saved = localStorage.getItem(GAME_KEY); } catch { /* storage off */ }
+  if (saved) {
+    try {
+      const st = await api.get(saved);
+      Object.assign(S.settings, { mode: st.mode, level: st.level || S.settings.level, variants: st.variants || [] });
+      setGame(st);
+      return;
+    } catch { /* gone: start afresh */ }
+  }
+  await newGame();
+}
+
+start();

@@ -1,0 +1,202 @@
+// Drawing the board: two rows of five squares between two mandarin
+// half-moons. On screen the top row shows squares 4 3 2 1 0 and the bottom
+// row 5 6 7 8 9, whatever the page's writing direction.
+
+import { t, plural, num } from './i18n.js';
+
+export const LEFT = 5;
+export const RIGHT = 11;
+export const TOP = [4, 3, 2, 1, 0]; // cells of the top row, screen order
+export const BOTTOM = [6, 7, 8, 9, 10];
+
+export const squareOf = (c) => (c < 5 ? c : c - 1);
+export const cellOf = (s) => (s < 5 ? s : s + 1);
+export const isMandarin = (c) => c === LEFT || c === RIGHT;
+// ownerOf returns the player whose row holds cell c, or -1.
+export const ownerOf = (c) => (c < 5 ? 1 : c > 5 && c < 11 ? 0 : -1);
+
+const MAX_DOTS = 20;
+
+// Spots for pebbles inside a square, as percentages: a sunflower spiral
+// that looks scattered by hand yet never piles dots on each other.
+const SPOTS = Array.from({ length: MAX_DOTS }, (_, i) => {
+  const r = 34 * Math.sqrt((i + 0.5) / MAX_DOTS);
+  const a = i * 2.39996;
+  return [50 + r * Math.cos(a), 50 + r * Math.sin(a)];
+});
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function drawDots(box, n) {
+  const shown = Math.min(n, MAX_DOTS);
+  if (box.childElementCount === shown) return;
+  box.textContent = '';
+  for (let i = 0; i < shown; i++) {
+    const d = el('span', 'dot');
+    d.style.left = SPOTS[i][0] + '%';
+    d.style.top = SPOTS[i][1] + '%';
+    box.append(d);
+  }
+}
+
+function makeCell(c, interactive) {
+  const mand = isMandarin(c);
+  const cell = el(interactive && !mand ? 'button' : 'div', 'cell');
+  cell.dataset.cell = c;
+  if (mand) {
+    cell.classList.add('mandarin', c === LEFT ? 'left' : 'right');
+    if (interactive) cell.setAttribute('role', 'img');
+  } else {
+    if (interactive) cell.type = 'button';
+    cell.append(el('span', 'num', ''));
+  }
+  const dots = el('span', 'dots');
+  dots.setAttribute('aria-hidden', 'true');
+  cell.append(dots);
+  if (mand) {
+    const stone = el('span', 'stone');
+    stone.setAttribute('aria-hidden', 'true');
+    cell.append(stone);
+  }
+  const count = el('span', 'count');
+  count.setAttribute('aria-hidden', 'true');
+  cell.append(count);
+  return cell;
+}
+
+// createBoard fills box with the twelve cells. Interactive boards get a
+// button per square, each in a slot that can also hold the arrows.
+export function createBoard(box, interactive) {
+  box.textContent = '';
+  const place = (node, col, row, span) => {
+    node.style.gridColumn = String(col);
+    node.style.gridRow = span ? '1 / span 2' : String(row);
+    box.append(node);
+  };
+  place(makeCell(LEFT, interactive), 1, 1, true);
+  TOP.forEach((c, i) => place(slot(c), i + 2, 1));
+  BOTTOM.forEach((c, i) => place(slot(c), i + 2, 2));
+  place(makeCell(RIGHT, interactive), 7, 1, true);
+
+  function slot(c) {
+    const s = el('div', 'slot ' + (c < 5 ? 'row-top' : 'row-bottom'));
+    s.append(makeCell(c, interactive));
+    return s;
+  }
+}
+
+export function cellEl(box, c) {
+  return box.querySelector(`.cell[data-cell="${c}"]`);
+}
+
+// updateBoard shows model ({cells, stones}) on box. opts: owner(c) gives
+// the owner's word for accessible names ("yours"), classes maps a cell to
+// extra class names (legal, last move, active).
+export function updateBoard(box, model, opts = {}) {
+  for (let c = 0; c < 12; c++) {
+    const cell = cellEl(box, c);
+    if (!cell) continue;
+    const n = model.cells[c];
+    drawDots(cell.querySelector('.dots'), n);
+    cell.querySelector('.count').textContent = num(n);
+    const cls = opts.classes ? opts.classes(c) : [];
+    for (const k of ['legal', 'selected', 'last-start', 'last-path', 'last-capture', 'active', 'hl', 'empty']) {
+      cell.classList.toggle(k, cls.includes(k));
+    }
+    cell.classList.toggle('empty', n === 0 && !(isMandarin(c) && model.stones[c === LEFT ? 0 : 1]));
+    if (isMandarin(c)) {
+      const stone = model.stones[c === LEFT ? 0 : 1];
+      cell.classList.toggle('has-stone', stone);
+      if (cell.hasAttribute('role')) cell.setAttribute('aria-label', mandarinName(c, n, stone));
+    } else {
+      cell.querySelector('.num').textContent = num(squareOf(c));
+      if (cell.tagName === 'BUTTON') {
+        cell.setAttribute('aria-label', t('square.aria', {
+          square: squareOf(c), owner: opts.owner ? opts.owner(c) : '', pebbles: plural('pebbles', n),
+        }));
+      }
+    }
+  }
+}
+
+export function mandarinName(c, n, stone) {
+  const name = t(c === LEFT ? 'mandarin.left' : 'mandarin.right');
+  const contents = stone ? t('mandarin.withStone', { pebbles: plural('pebbles', n) }) : plural('pebbles', n);
+  return t('mandarin.aria', { name, contents });
+}
+
+// parseBoard reads the board field of a position in the notation
+// ("5/5/5/5/5/0*/…") into {cells, stones}, or null.
+export function parseBoard(text) {
+  const parts = (text || '').trim().split(/\s+/)[0].split('/');
+  if (parts.length !== 12) return null;
+  const cells = [];
+  const stones = [false, false];
+  for (let c = 0; c < 12; c++) {
+    const m = /^(\d+)(\*?)$/.exec(parts[c]);
+    if (!m) return null;
+    cells.push(Number(m[1]));
+    if (m[2]) stones[c === LEFT ? 0 : 1] = true;
+  }
+  return { cells, stones };
+}
+
+// renderMiniBoards draws every figure.mini-board under root from its
+// data-position, highlighting the squares in data-highlight (square
+// numbers, or L and R for the mandarin squares).
+export function renderMiniBoards(root) {
+  for (const fig of root.querySelectorAll('figure.mini-board')) {
+    const model = parseBoard(fig.dataset.position);
+    if (!model) continue;
+    const hl = new Set((fig.dataset.highlight || '').split(/\s+/).filter(Boolean).map((h) => {
+      if (h.toUpperCase() === 'L') return LEFT;
+      if (h.toUpperCase() === 'R') return RIGHT;
+      return cellOf(Number(h));
+    }));
+    const box = el('div', 'board mini');
+    box.dir = 'ltr';
+    box.setAttribute('role', 'img');
+    createBoard(box, false);
+    updateBoard(box, model, { classes: (c) => (hl.has(c) ? ['hl'] : []) });
+    const count = (c) => (isMandarin(c) ? mandarinName(c, model.cells[c], model.stones[c === LEFT ? 0 : 1]) : num(model.cells[c]));
+    let label = t('mini.label', {
+      top: TOP.map(count).join(', '), bottom: BOTTOM.map(count).join(', '),
+      left: count(LEFT), right: count(RIGHT),
+    });
+    if (hl.size) {
+      label += ' ' + t('mini.highlight', {
+        cells: [...hl].map((c) => (isMandarin(c) ? t(c === LEFT ? 'mandarin.left' : 'mandarin.right') : num(squareOf(c)))).join(', '),
+      });
+    }
+    box.setAttribute('aria-label', label);
+    fig.querySelector('.board.mini')?.remove();
+    fig.prepend(box);
+  }
+}
+
+// renderStore shows a player's store: mandarin stones drawn large, pebbles
+// counted, and the debt beside the store that owes it.
+export function renderStore(box, store, name, active) {
+  box.textContent = '';
+  box.classList.toggle('to-move', !!active);
+  box.append(el('span', 'store-name', name));
+  const m = el('span', 'store-mandarins');
+  for (let i = 0; i < store.mandarins; i++) {
+    const s = el('span', 'stone');
+    s.setAttribute('aria-hidden', 'true');
+    m.append(s);
+  }
+  m.append(el('span', '', plural('mandarins', store.mandarins)));
+  box.append(m);
+  const p = el('span', 'store-pebbles');
+  const dot = el('span', 'dot');
+  dot.setAttribute('aria-hidden', 'true');
+  p.append(dot, el('span', '', plural('pebbles', store.pebbles)));
+  box.append(p);
+  if (store.debt > 0) box.append(el('span', 'debt', t('store.debt', { n: store.debt })));
+}

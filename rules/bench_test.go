@@ -11,7 +11,7 @@ func playout(g *Game, r Rules, rng *rand.PCG) int {
 	g.Reset(r, r.Start())
 	turns := 0
 	for !g.Over() {
-		ms := g.pos.Moves()
+		ms := g.MoveSet()
 		g.play(ms.Moves[(rng.Uint64()>>32)*uint64(ms.N)>>32], nil)
 		turns++
 	}

@@ -107,7 +107,7 @@ func (g *Game) MoveSet() *MoveSet {
 	if g.Over() {
 		return &moveSets[0][0]
 	}
-	return g.pos.Moves()
+	return g.pos.rowMoves()
 }
 
 // PlayLegal is Play without the legality check, for callers that took m

@@ -1,39 +1,73 @@
 package rules
 
 // history remembers the positions of a line of play for the repetition
-// rule. It only keeps what can still repeat: a position whose debts or
+// rule. It only compares what can still repeat: a position whose debts or
 // board stones differ from the current one's can never come back (both
-// change one way only), so each entry records where its window of
-// comparable positions begins.
+// change one way only), so the history is cut into windows of positions
+// that share them, and a position is compared with its own window only.
 type history struct {
-	entries []entry
+	// entries[:n] are the positions so far. The slice only grows, so that
+	// a push writes an element, not a slice header (which would cost a
+	// write-barrier check on every turn).
+	entries []histEntry
+	n       int
+	windows []window // where each window starts, the current one last
 }
 
-type entry struct {
-	key   [2]uint64
-	irrev uint64 // Position.irreversible
-	from  int    // index of the first entry with the same irrev
+type histEntry struct {
+	key   [2]uint64 // Position.key
+	bloom uint64    // a bit for each key in the window so far, this one included
 }
 
-func (h *history) reset() { h.entries = h.entries[:0] }
+type window struct {
+	start int    // index in entries of the window's first position
+	irrev uint64 // the window's Position.irreversible
+}
 
-// push adds p and returns how many times it has occurred, itself included.
+func (h *history) reset() {
+	h.n, h.windows = 0, h.windows[:0]
+}
+
+// push adds p and returns how many times it has occurred in the line,
+// itself included.
 func (h *history) push(p *Position) int {
-	e := entry{key: p.key(), irrev: p.irreversible(), from: len(h.entries)}
-	if n := len(h.entries); n > 0 && h.entries[n-1].irrev == e.irrev {
-		e.from = h.entries[n-1].from
+	k := p.key()
+	n := h.n
+	var bloom uint64
+	if w, irrev := len(h.windows)-1, p.irreversible(); w < 0 || h.windows[w].irrev != irrev {
+		h.windows = append(h.windows, window{start: n, irrev: irrev})
+	} else {
+		bloom = h.entries[n-1].bloom
+	}
+	// One of 64 bits for the key: while a key's bit is not set in its
+	// window, the key is certainly new there and needs no comparison.
+	bit := uint64(1) << ((k[0] ^ k[1]*0x9e3779b97f4a7c15) >> 58)
+	if n == len(h.entries) {
+		h.entries = append(h.entries, histEntry{})
+		h.entries = h.entries[:cap(h.entries)]
+	}
+	e := &h.entries[n]
+	e.key, e.bloom = k, bloom|bit
+	h.n = n + 1
+	if bloom&bit == 0 {
+		return 1
 	}
 	count := 1
 	// Every turn changes the side to move, so only every other position
 	// can equal p.
-	for i := len(h.entries) - 2; i >= e.from; i -= 2 {
-		if h.entries[i].key == e.key {
+	for i := n - 2; i >= h.windows[len(h.windows)-1].start; i -= 2 {
+		if h.entries[i].key == k {
 			count++
 		}
 	}
-	h.entries = append(h.entries, e)
 	return count
 }
 
 // pop forgets the last position pushed.
-func (h *history) pop() { h.entries = h.entries[:len(h.entries)-1] }
+func (h *history) pop() {
+	n := h.n - 1
+	h.n = n
+	if w := len(h.windows) - 1; h.windows[w].start == n {
+		h.windows = h.windows[:w]
+	}
+}

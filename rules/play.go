@@ -106,14 +106,17 @@ var moveSets = func() (t [2][32]MoveSet) {
 	return t
 }()
 
+// rowShift[pl] shifts the two words of cells to bring pl's row to the low
+// five bytes (a shift by 64 gives 0).
+var rowShift = [2][2]uint{{48, 16}, {0, 64}}
+
 // rowMaskBits returns a bit for each non-empty square of pl's row, the
 // lowest square number in bit 0.
 func (p *Position) rowMaskBits(pl Player) uint {
 	b := loadLanes(&p.Cells)
-	row := b[0] // the top row: cells 0–4
-	if pl == Player0 {
-		row = b[0]>>48 | b[1]<<16 // cells 6–10
-	}
+	// The top row is cells 0–4, the bottom row cells 6–10; the shifts
+	// bring either to the low five bytes without a branch.
+	row := b[0]>>rowShift[pl&1][0] | b[1]<<rowShift[pl&1][1]
 	// Counts are below 128: adding 0x7f sets a byte's high bit exactly
 	// when it is not zero. The multiply gathers those five bits, which
 	// land without carries at bits 40–44.
@@ -127,7 +130,12 @@ func (p *Position) Moves() *MoveSet {
 	if p.MandarinsEmpty() {
 		return &moveSets[0][0]
 	}
-	return &moveSets[p.ToMove][p.rowMaskBits(p.ToMove)]
+	return p.rowMoves()
+}
+
+// rowMoves returns the moves of the side to move's non-empty squares.
+func (p *Position) rowMoves() *MoveSet {
+	return &moveSets[p.ToMove&1][p.rowMaskBits(p.ToMove)]
 }
 
 // LegalMoves appends the legal moves of p to buf and returns it, in the
@@ -172,14 +180,16 @@ func (p Position) After(m Move, r *Rules, tr *Trace) (Position, End) {
 	return p, end
 }
 
-// nextCell[d][c] is the cell after c in direction d.
-var nextCell = [2][NumCells]uint8{
+// nextCell[d][c] is the cell after c in direction d. Tables indexed by
+// cell have 16 entries and are indexed with c&15, which lets the compiler
+// drop the bounds checks in the hot loops.
+var nextCell = [2][16]uint8{
 	{11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10},
 	{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0},
 }
 
 // step returns the cell after c in direction d.
-func step(c int, d Dir) int { return int(nextCell[d&1][c]) }
+func step(c int, d Dir) int { return int(nextCell[d&1][c&15]) }
 
 // lanes holds the twelve cell counts as byte lanes of two words (cells
 // 0–7, cells 8–11), so that a whole sowing is one addition and the turn
@@ -196,17 +206,17 @@ func (l *lanes) store(c *[NumCells]uint8) {
 	binary.LittleEndian.PutUint32(c[8:12], uint32(l[1]))
 }
 
-func (l *lanes) get(c int) uint8 { return uint8(l[c>>3] >> (uint(c&7) << 3)) }
+func (l *lanes) get(c int) uint8 { return uint8(l[c>>3&1] >> (uint(c&7) << 3)) }
 
 // take empties cell c and returns what it held.
 func (l *lanes) take(c int) uint8 {
 	sh := uint(c&7) << 3
-	n := uint8(l[c>>3] >> sh)
-	l[c>>3] &^= 0xff << sh
+	n := uint8(l[c>>3&1] >> sh)
+	l[c>>3&1] &^= 0xff << sh
 	return n
 }
 
-func (l *lanes) inc(c int) { l[c>>3] += 1 << (uint(c&7) << 3) }
+func (l *lanes) inc(c int) { l[c>>3&1] += 1 << (uint(c&7) << 3) }
 
 // A span is what sowing fewer than 12 pebbles does to the cells: one more
 // pebble on each cell it covers, where the last one falls, and the cell
@@ -218,7 +228,7 @@ type span struct {
 
 // spans[d][c][n] is the span of n pebbles (0–11) sown from cell c in
 // direction d.
-var spans = func() (t [2][NumCells][NumCells]span) {
+var spans = func() (t [2][16][16]span) {
 	for d := Left; d <= Right; d++ {
 		for c := range NumCells {
 			for n := range NumCells {
@@ -245,98 +255,138 @@ func (l *lanes) drop(c int, d Dir, n uint8) (last, next int) {
 		l[1] += laps * 0x01010101
 		n %= NumCells
 	}
-	s := &spans[d&1][c][n]
+	s := &spans[d&1][c&15][n&15]
 	l[0] += s.add[0]
 	l[1] += s.add[1]
 	return s.last, s.next
 }
 
 // sow performs the sowing, relays and captures of move m.
+//
+// It is the hot loop of every search and playout, so it is one function on
+// purpose: the cells live in two registers as byte lanes (cells 0–7 in lo,
+// 8–11 in hi), a whole sowing is one addition, and the tracing lines cost a
+// predictable branch when tr is nil.
 func (p *Position) sow(m Move, r *Rules, tr *Trace) {
-	b := loadLanes(&p.Cells)
-	why, at := p.sowLanes(&b, m, r, tr)
-	b.store(&p.Cells)
-	if tr != nil {
-		tr.add(Event{Kind: EvStop, Player: p.ToMove, Cell: int8(at), Reason: uint8(why)})
+	cells := loadLanes(&p.Cells)
+	lo, hi := cells[0], cells[1]
+	// get returns the count of cell c. The word is chosen with a mask,
+	// not a branch: which word a cell is in is hard to predict.
+	get := func(c int) uint8 {
+		hiMask := -(uint64(c) >> 3 & 1) // all ones for cells 8–11
+		return uint8((lo&^hiMask | hi&hiMask) >> (uint(c&7) << 3))
 	}
-}
-
-// sowLanes is sow on the cells b, returning why and where the turn
-// stopped. It is the hot loop of every search and playout, so it is one
-// function on purpose; the tracing lines cost a predictable branch when tr
-// is nil.
-func (p *Position) sowLanes(b *lanes, m Move, r *Rules, tr *Trace) (StopReason, int) {
+	// take empties cell c and returns what it held.
+	take := func(c int) uint8 {
+		hiMask := -(uint64(c) >> 3 & 1)
+		sh := uint(c&7) << 3
+		n := uint8((lo&^hiMask | hi&hiMask) >> sh)
+		lo &^= 0xff << sh &^ hiMask
+		hi &^= 0xff << sh & hiMask
+		return n
+	}
 	me := p.ToMove
-	d := m.Dir()
+	d := m.Dir() & 1
+	next := &nextCell[d]
 	c := m.Cell()
-	n := b.take(c)
+	n := take(c)
 	if tr != nil {
 		tr.add(Event{Kind: EvPickUp, Player: me, Cell: int8(c), Count: n})
 	}
+	why := StopDoubleEmpty
+	var at int
 	for sowings := 1; ; sowings++ {
-		var next int
+		var e int // the cell after the last pebble
 		if tr == nil {
-			c, next = b.drop(c, d, n)
+			if n >= NumCells {
+				// Whole laps put a pebble on every cell, the emptied one
+				// included.
+				laps := uint64(n / NumCells)
+				lo += laps * 0x0101010101010101
+				hi += laps * 0x01010101
+				n %= NumCells
+			}
+			s := &spans[d][c&15][n&15]
+			lo += s.add[0]
+			hi += s.add[1]
+			c, e = s.last, s.next
 		} else {
 			for ; n > 0; n-- {
-				c = step(c, d)
-				b.inc(c)
-				tr.add(Event{Kind: EvDrop, Player: me, Cell: int8(c), Count: b.get(c)})
+				c = int(next[c&15])
+				if c&8 != 0 {
+					hi += 1 << (uint(c&7) << 3)
+				} else {
+					lo += 1 << (uint(c&7) << 3)
+				}
+				tr.add(Event{Kind: EvDrop, Player: me, Cell: int8(c), Count: get(c)})
 			}
-			next = step(c, d)
+			e = int(next[c&15])
 		}
-		if IsMandarin(next) {
-			if b.get(next) != 0 || p.Stone[stoneIndex(next)] {
-				return StopMandarin, next
+		if v := get(e); v != 0 {
+			if IsMandarin(e) {
+				why, at = StopMandarin, e
+				break
 			}
-			if r.StrictMandarinStop {
-				return StopStrictMandarin, next
-			}
-		} else if b.get(next) != 0 {
 			if sowings >= maxSowings {
-				return StopRelayLimit, next
+				why, at = StopRelayLimit, e
+				break
 			}
-			c = next
-			n = b.take(c)
+			c = e
+			n = take(c)
 			if tr != nil {
 				tr.add(Event{Kind: EvRelay, Player: me, Cell: int8(c), Count: n})
 			}
 			continue
 		}
-		return p.capture(b, next, d, r, tr)
+		if IsMandarin(e) {
+			if p.Stone[stoneIndex(e)] {
+				why, at = StopMandarin, e
+				break
+			}
+			if r.StrictMandarinStop {
+				why, at = StopStrictMandarin, e
+				break
+			}
+		}
+		// e is empty: capture while single empty cells alternate with
+		// occupied ones.
+		st := &p.Stores[me]
+		for {
+			t := int(next[e&15])
+			stone := IsMandarin(t) && p.Stone[stoneIndex(t)]
+			v := get(t)
+			if v == 0 && !stone {
+				at = t
+				break
+			}
+			if stone && p.Ply < r.YoungPlies && v < r.YoungMin {
+				why, at = StopYoungMandarin, t
+				break
+			}
+			take(t)
+			st.Pebbles += v
+			points := v
+			if stone {
+				p.Stone[stoneIndex(t)] = false
+				st.Mandarins++
+				points += StoneValue
+			}
+			if tr != nil {
+				tr.add(Event{Kind: EvCapture, Player: me, Cell: int8(t), Count: v, Stone: stone, Points: points})
+			}
+			why = StopAfterCapture
+			e = int(next[t&15])
+			if get(e) != 0 || (IsMandarin(e) && p.Stone[stoneIndex(e)]) {
+				at = e
+				break
+			}
+		}
+		break
 	}
-}
-
-// capture runs the capture chain that starts at the empty cell e.
-func (p *Position) capture(b *lanes, e int, d Dir, r *Rules, tr *Trace) (StopReason, int) {
-	st := &p.Stores[p.ToMove]
-	reason := StopDoubleEmpty
-	for {
-		t := step(e, d)
-		mandarin := IsMandarin(t)
-		stone := mandarin && p.Stone[stoneIndex(t)]
-		if b.get(t) == 0 && !stone {
-			return reason, t
-		}
-		if stone && p.Ply < r.YoungPlies && b.get(t) < r.YoungMin {
-			return StopYoungMandarin, t
-		}
-		n := b.take(t)
-		st.Pebbles += n
-		points := n
-		if stone {
-			p.Stone[stoneIndex(t)] = false
-			st.Mandarins++
-			points += StoneValue
-		}
-		if tr != nil {
-			tr.add(Event{Kind: EvCapture, Player: p.ToMove, Cell: int8(t), Count: n, Stone: stone, Points: points})
-		}
-		reason = StopAfterCapture
-		e = step(t, d)
-		if b.get(e) != 0 || (IsMandarin(e) && p.Stone[stoneIndex(e)]) {
-			return reason, e
-		}
+	cells = lanes{lo, hi}
+	cells.store(&p.Cells)
+	if tr != nil {
+		tr.add(Event{Kind: EvStop, Player: me, Cell: int8(at), Reason: uint8(why)})
 	}
 }
 

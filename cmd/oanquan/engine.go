@@ -127,13 +127,13 @@ func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // drawBoard draws p for a terminal:
 //
-//	               4     3     2     1     0
-//	           +-----+-----+-----+-----+-----+
-//	           |   5 |   5 |   5 |   5 |   5 |     player 1: 0 pebbles, 0 mandarins
-//	  ( M  0 ) +-----+-----+-----+-----+-----+ ( M  0 )
-//	           |   5 |   5 |   5 |   5 |   5 |     player 0: 0 pebbles, 0 mandarins
-//	           +-----+-----+-----+-----+-----+
-//	               5     6     7     8     9
+//	             4     3     2     1     0
+//	         +-----+-----+-----+-----+-----+
+//	         |   5 |   5 |   5 |   5 |   5 |     player 1: 0 pebbles, 0 mandarins
+//	( M  0 ) +-----+-----+-----+-----+-----+ ( M  0 )
+//	         |   5 |   5 |   5 |   5 |   5 |     player 0: 0 pebbles, 0 mandarins
+//	         +-----+-----+-----+-----+-----+
+//	             5     6     7     8     9
 func drawBoard(p rules.Position) string {
 	var b strings.Builder
 	row := func(squares []int) {

@@ -151,7 +151,7 @@ func (p *page) wait(expr string, timeout time.Duration) {
 	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr,
 		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(timeout)))
 	if err != nil {
-		p.t.Fatalf("waiting for %s: %v (status %q)", expr, err, eval[string](p, `document.getElementById('status').textContent`))
+		p.t.Fatalf("waiting for %s: %v\nstatus: %s", expr, err, eval[string](p, `[document.getElementById('status').textContent, document.getElementById('moves').textContent, document.getElementById('messages').textContent, document.activeElement.outerHTML.slice(0, 200)].join('\\n')`))
 	}
 }
 

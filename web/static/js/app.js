@@ -379,6 +379,7 @@ async function sow(c, dir) {
     const turn = await api.move(S.state.id, move, S.state.ply);
     S.busy = false;
     receiveTurn(turn);
+    if (!S.animating) render(); // the socket may have brought the turn first
   } catch (e) {
     S.busy = false;
     fail(e);

@@ -1,0 +1,141 @@
+package notation
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"oanquan/rules"
+)
+
+// playGame plays a whole game by a fixed rule of thumb: the last legal
+// move, or the first every third turn.
+func playGame(t *testing.T, r rules.Rules) *rules.Game {
+	t.Helper()
+	g, err := rules.NewGame(r, r.Start())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; !g.Over(); i++ {
+		moves := g.LegalMoves(nil)
+		m := moves[len(moves)-1]
+		if i%3 == 0 {
+			m = moves[0]
+		}
+		if _, err := g.Play(m, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g
+}
+
+func TestFormatGameRoundTrip(t *testing.T) {
+	for _, variants := range [][]string{nil, {"young-mandarin", "pebble-mandarins"}, {"strict-mandarin-stop"}} {
+		var r rules.Rules
+		for _, v := range variants {
+			r.Enable(v)
+		}
+		r.First = rules.Player(len(variants) % 2)
+		g := playGame(t, r)
+		text := FormatGame(g, map[string]string{"Event": "Test", "Player0": "Lan", "Player1": "Computer (hard)", "Date": "2026.11.30"})
+		rec, err := ParseRecord(text)
+		if err != nil {
+			t.Fatalf("ParseRecord of\n%s\n: %v", text, err)
+		}
+		g2, err := rec.Game()
+		if err != nil {
+			t.Fatalf("Game() of\n%s\n: %v", text, err)
+		}
+		if g2.Position() != g.Position() || g2.Result() != g.Result() || g2.Rules() != g.Rules() {
+			t.Errorf("replayed game differs: %+v vs %+v", g2.Result(), g.Result())
+		}
+		if rec.Tag("Player0") != "Lan" || rec.Tag(TagScore) == "" {
+			t.Errorf("tags lost: %+v", rec.Tags)
+		}
+		if again := rec.Format(); again != text {
+			t.Errorf("Format() of the parsed record:\n%s\nwant\n%s", again, text)
+		}
+	}
+}
+
+func TestParseRecordComments(t *testing.T) {
+	text := "[Event \"x\"]\n\n{opening} 1. 7R {a relay} 3L 2. 5R *\n"
+	rec, err := ParseRecord(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]string{0: "opening", 1: "a relay"}
+	if !reflect.DeepEqual(rec.Comments, want) {
+		t.Errorf("Comments = %v, want %v", rec.Comments, want)
+	}
+	if len(rec.Moves) != 3 || rec.Result != "*" {
+		t.Errorf("Moves = %v, Result = %q", rec.Moves, rec.Result)
+	}
+	if _, err := rec.Game(); err != nil {
+		t.Errorf("Game(): %v", err)
+	}
+}
+
+func TestParseRecordErrors(t *testing.T) {
+	tests := []struct{ name, text, field, says string }{
+		{"unclosed tag", "[Event \"x\"\n1. 7R *", "line 1", "ends with ]"},
+		{"unquoted value", "[Event x]\n1. 7R *", "line 1", "double-quoted"},
+		{"unknown variant", "[Variant \"giant-mandarin\"]\n1. 7R *", "Variant", "unknown variant"},
+		{"bad move", "1. 7R 2X *", "line 1", "want a move"},
+		{"wrong number", "1. 7R 2L 3. 5R *", "line 1", "want the move number 2."},
+		{"open comment", "1. 7R {oops\n2L *", "line 1", "close with }"},
+		{"after the result", "1. 7R * 2L", "line 1", "nothing may follow"},
+		{"result tag disagrees", "[Result \"1-0\"]\n1. 7R *", "Result", "the tag says 1-0"},
+		{"bad start", "[Start \"5/5\"]\n*", "Start", "want 5"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseRecord(tt.text)
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("ParseRecord = %v, want a *ParseError", err)
+			}
+			if pe.Field != tt.field || !strings.Contains(err.Error(), tt.says) {
+				t.Errorf("ParseRecord = %q (field %q), want field %q saying %q", err, pe.Field, tt.field, tt.says)
+			}
+		})
+	}
+}
+
+func TestRecordGameErrors(t *testing.T) {
+	rec, err := ParseRecord("1. 7R 7L *") // square 7 is player 0's, and player 1 is to move
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = rec.Game()
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Field != "move 2" {
+		t.Errorf("Game() = %v, want an error for move 2", err)
+	}
+}
+
+func FuzzRecord(f *testing.F) {
+	f.Add("[Event \"x\"]\n\n1. 7R {c} 2L 2. 5R *\n")
+	f.Add("[First \"1\"]\n[Variant \"young-mandarin\"]\n1... 2L 2. 7R 1-0")
+	f.Fuzz(func(t *testing.T, text string) {
+		rec, err := ParseRecord(text)
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("ParseRecord(%q) = %q: want a one-line *ParseError", text, err)
+			}
+			return
+		}
+		out := rec.Format()
+		rec2, err := ParseRecord(out)
+		if err != nil {
+			t.Fatalf("ParseRecord(Format()) of %q: %v\n%s", text, err, out)
+		}
+		if !reflect.DeepEqual(rec.Moves, rec2.Moves) || !reflect.DeepEqual(rec.Tags, rec2.Tags) ||
+			rec.Result != rec2.Result || rec.Start != rec2.Start || !reflect.DeepEqual(rec.Comments, rec2.Comments) {
+			t.Fatalf("round trip of %q changed the record:\n%+v\n%+v", text, rec, rec2)
+		}
+		rec.Game() // must not panic, legal or not
+	})
+}

@@ -1,0 +1,22 @@
+package main
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"oanquan/rules"
+)
+
+// BenchmarkPlayout measures what `oanquan bench` measures: one random game
+// from the start per op.
+func BenchmarkPlayout(b *testing.B) {
+	var r rules.Rules
+	g, _ := rules.NewGame(r, r.Start())
+	rng := rand.NewPCG(1, 2)
+	turns := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		turns += playout(g, r, rng)
+	}
+	b.ReportMetric(float64(turns)/float64(b.N), "turns/op")
+}

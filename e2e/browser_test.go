@@ -184,7 +184,7 @@ func (p *page) gameState() map[string]any {
 
 // shownCells reads the twelve counts drawn on the board.
 func (p *page) shownCells() []int {
-	return eval[[]int](p, `[...Array(12).keys()].map(c => Number(document.querySelector('#game-board .cell[data-cell="'+c+'"] .count').textContent))`)
+	return eval[[]int](p, `[...Array(12).keys()].map(c => Number(document.querySelector('#game-board .cell[data-cell="'+c+'"] .count').dataset.v))`)
 }
 
 func (p *page) screenshot(file string) {

@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -233,6 +234,9 @@ func TestPersianAndBack(t *testing.T) {
 	if !slices.IsSorted([]float64{xs[0], xs[1], xs[2]}) || !slices.IsSorted([]float64{xs[0], xs[3], xs[4], xs[5]}) {
 		t.Errorf("in Persian the board is laid out at x = %v", xs)
 	}
+	if w := eval[int](p, `document.documentElement.scrollWidth`); w > 1200 {
+		t.Errorf("in Persian the page is %d px wide in a 1200 px viewport", w)
+	}
 	if got := eval[string](p, `document.getElementById('status').textContent`); got == "Your turn: pick a highlighted square." {
 		t.Errorf("status not translated: %q", got)
 	}
@@ -263,4 +267,20 @@ func TestHowToPlay(t *testing.T) {
 	}
 	p.do(chromedp.Click(chromedp.CSS(`#howto-view a[href="#"]`)))
 	p.wait(`!document.getElementById('game-view').hidden`, 5*time.Second)
+}
+
+// TestScreenshot rewrites docs/screenshot.png (a game in progress) when
+// UPDATE_SCREENSHOT is set.
+func TestScreenshot(t *testing.T) {
+	if os.Getenv("UPDATE_SCREENSHOT") == "" {
+		t.Skip("set UPDATE_SCREENSHOT=1 to rewrite docs/screenshot.png")
+	}
+	p := newPage(t, 1000, 760, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.wait(ready, 20*time.Second)
+	rng := rand.New(rand.NewPCG(11, 12))
+	for range 5 {
+		playByKeyboard(p, rng)
+	}
+	p.do(chromedp.KeyEvent(kb.ArrowRight+kb.ArrowRight), chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
+	p.screenshot("../docs/screenshot.png")
 }

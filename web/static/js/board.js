@@ -53,7 +53,9 @@ function makeCell(c, interactive) {
     if (interactive) cell.setAttribute('role', 'img');
   } else {
     if (interactive) cell.type = 'button';
-    cell.append(el('span', 'num', ''));
+    const n = el('span', 'num', '');
+    n.setAttribute('aria-hidden', 'true');
+    cell.append(n);
   }
   const dots = el('span', 'dots');
   dots.setAttribute('aria-hidden', 'true');
@@ -103,7 +105,9 @@ export function updateBoard(box, model, opts = {}) {
     if (!cell) continue;
     const n = model.cells[c];
     drawDots(cell.querySelector('.dots'), n);
-    cell.querySelector('.count').textContent = num(n);
+    // Numbers are drawn by CSS from data-v, so that the visible text does
+    // not compete with the button's accessible name.
+    cell.querySelector('.count').dataset.v = num(n);
     const cls = opts.classes ? opts.classes(c) : [];
     for (const k of ['legal', 'selected', 'last-start', 'last-path', 'last-capture', 'active', 'hl', 'empty']) {
       cell.classList.toggle(k, cls.includes(k));
@@ -114,7 +118,7 @@ export function updateBoard(box, model, opts = {}) {
       cell.classList.toggle('has-stone', stone);
       if (cell.hasAttribute('role')) cell.setAttribute('aria-label', mandarinName(c, n, stone));
     } else {
-      cell.querySelector('.num').textContent = num(squareOf(c));
+      cell.querySelector('.num').dataset.v = num(squareOf(c));
       if (cell.tagName === 'BUTTON') {
         cell.setAttribute('aria-label', t('square.aria', {
           square: squareOf(c), owner: opts.owner ? opts.owner(c) : '', pebbles: plural('pebbles', n),

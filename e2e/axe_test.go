@@ -1,0 +1,70 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// axeRun runs axe-core on the page with the WCAG 2.1 A/AA and
+// best-practice rules and returns the violations, one line each.
+const axeRun = `axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})
+	.then(r => r.violations.map(v => v.id + ' (' + v.impact + '): ' + v.nodes.map(n => n.target.join(' ')).join(', ')))`
+
+// TestAxe audits the page with axe-core when AXE_JS names axe.min.js
+// (it is not part of this repository; see docs/WEB.md).
+func TestAxe(t *testing.T) {
+	file := os.Getenv("AXE_JS")
+	if file == "" {
+		t.Skip("set AXE_JS=/path/to/axe.min.js to run axe-core")
+	}
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	audit := func(p *page, what string) {
+		t.Helper()
+		p.do(chromedp.Evaluate[chromedp.Void](string(src)))
+		for _, v := range eval[[]string](p, axeRun) {
+			t.Errorf("%s: %s", what, v)
+		}
+	}
+	dark := func(on bool) chromedp.Action[chromedp.Void] {
+		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			p := emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}}
+			if on {
+				p.Features[0].Value = "dark"
+			}
+			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, p)
+			return err
+		})
+	}
+	for _, c := range []struct {
+		name string
+		w, h int
+		dark bool
+	}{{"desktop", 1200, 900, false}, {"desktop dark", 1200, 900, true}, {"phone", 360, 740, false}, {"phone dark", 360, 740, true}} {
+		t.Run(c.name, func(t *testing.T) {
+			p := newPage(t, c.w, c.h, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+			p.do(dark(c.dark))
+			p.wait(ready, 20*time.Second)
+			audit(p, "start")
+			p.do(chromedp.KeyEvent(kb.ArrowRight + "x"))
+			p.wait(ready, 20*time.Second)
+			p.do(chromedp.KeyEvent(kb.ArrowRight))
+			audit(p, "in play, square chosen")
+			p.do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'fa'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
+			p.wait(`document.documentElement.dir === 'rtl'`, 5*time.Second)
+			audit(p, "Persian")
+			p.do(chromedp.Evaluate[chromedp.Void](`location.hash = '#howto'`))
+			p.wait(`document.querySelector('#howto-body .board.mini')`, 10*time.Second)
+			audit(p, "how to play")
+		})
+	}
+}

@@ -656,6 +656,7 @@ async function changeLang(code) {
 async function start() {
   const sel = $('lang');
   for (const [code, name] of LANGS) {
+    if (sel.querySelector(`option[value="${code}"]`)) continue;
     const o = document.createElement('option');
     o.value = code;
     o.lang = code;

@@ -5,27 +5,55 @@ import (
 	"testing"
 )
 
-// playout plays random moves from the start of g to the end and returns the
-// number of turns.
-func playout(g *Game, r Rules, rng *rand.PCG) int {
-	g.Reset(r, r.Start())
-	turns := 0
-	for !g.Over() {
-		ms := g.MoveSet()
-		g.play(ms.Moves[(rng.Uint64()>>32)*uint64(ms.N)>>32], nil)
-		turns++
+// BenchmarkPlay measures one turn, Position.Play without a trace, on the
+// turns of 1,000 random games. (oanquan bench and BenchmarkPlayout in
+// cmd/oanquan measure whole games.)
+func BenchmarkPlay(b *testing.B) {
+	type turn struct {
+		p Position
+		m Move
 	}
-	return turns
+	var turns []turn
+	rng := rand.New(rand.NewPCG(1, 2))
+	var r Rules
+	for range 1000 {
+		g, _ := NewGame(r, r.Start())
+		for !g.Over() {
+			ms := g.MoveSet()
+			m := ms.Moves[rng.IntN(int(ms.N))]
+			turns = append(turns, turn{g.Position(), m})
+			g.PlayLegal(m, nil)
+		}
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		t := &turns[i]
+		p := t.p
+		p.Play(t.m, &r, nil)
+		if i++; i == len(turns) {
+			i = 0
+		}
+	}
 }
 
-func BenchmarkPlayout(b *testing.B) {
+// BenchmarkPlayTraced is BenchmarkPlay recording every event, as the
+// server does, into a reused trace.
+func BenchmarkPlayTraced(b *testing.B) {
 	var r Rules
-	g, _ := NewGame(r, r.Start())
-	rng := rand.NewPCG(1, 2)
-	turns := 0
+	var tr Trace
+	p0 := r.Start()
 	b.ReportAllocs()
 	for b.Loop() {
-		turns += playout(g, r, rng)
+		tr.Reset()
+		p := p0
+		p.Play(MakeMove(7, Right), &r, &tr)
 	}
-	b.ReportMetric(float64(turns)/float64(b.N), "turns/op")
+}
+
+func BenchmarkPerft5(b *testing.B) {
+	var r Rules
+	for b.Loop() {
+		Perft(r, r.Start(), 5)
+	}
 }

@@ -19,7 +19,8 @@ type Game struct {
 	rules Rules
 	start Position
 	pos   Position
-	moves []Move
+	moves []Move // moves[:n] were played; the slice only grows, as in history
+	n     int
 	seen  history
 	end   End
 }
@@ -42,7 +43,7 @@ func (g *Game) Reset(r Rules, start Position) {
 	g.rules = r
 	g.start = start
 	g.pos = start
-	g.moves = g.moves[:0]
+	g.n = 0
 	g.seen.reset()
 	g.seen.push(&g.pos)
 	g.end = start.Status()
@@ -60,7 +61,7 @@ func (g *Game) Position() Position { return g.pos }
 
 // Moves returns the moves played so far. The slice is g's own: do not
 // modify it.
-func (g *Game) Moves() []Move { return g.moves }
+func (g *Game) Moves() []Move { return g.moves[:g.n:g.n] }
 
 // End returns how the game ended, or EndNone while it goes on.
 func (g *Game) End() End { return g.end }
@@ -122,7 +123,12 @@ func (g *Game) PlayLegal(m Move, tr *Trace) End {
 // RULES.md: mandarin squares, refill (both in Position.Play), repetition.
 func (g *Game) play(m Move, tr *Trace) {
 	g.end = g.pos.Play(m, &g.rules, tr)
-	g.moves = append(g.moves, m)
+	if g.n == len(g.moves) {
+		g.moves = append(g.moves, 0)
+		g.moves = g.moves[:cap(g.moves)]
+	}
+	g.moves[g.n] = m
+	g.n++
 	if g.seen.push(&g.pos) >= Repetitions && g.end == EndNone {
 		g.end = EndRepetition
 		if tr != nil {
@@ -134,8 +140,8 @@ func (g *Game) play(m Move, tr *Trace) {
 // Undo takes back the last n moves (all of them if n is larger) by
 // replaying the rest from the start, and returns how many it took back.
 func (g *Game) Undo(n int) int {
-	n = min(n, len(g.moves))
-	keep := append([]Move(nil), g.moves[:len(g.moves)-n]...)
+	n = min(n, g.n)
+	keep := append([]Move(nil), g.moves[:g.n-n]...)
 	g.Reset(g.rules, g.start)
 	for _, m := range keep {
 		g.play(m, nil)
@@ -148,10 +154,10 @@ func (g *Game) Undo(n int) int {
 // repetition rule. It replays the moves, so it costs a game's worth of
 // turns.
 func (g *Game) History() []Position {
-	h := make([]Position, 0, len(g.moves)+1)
+	h := make([]Position, 0, g.n+1)
 	p := g.start
 	h = append(h, p)
-	for _, m := range g.moves {
+	for _, m := range g.Moves() {
 		p.Play(m, &g.rules, nil)
 		h = append(h, p)
 	}

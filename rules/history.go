@@ -11,12 +11,13 @@ type history struct {
 	// write-barrier check on every turn).
 	entries []histEntry
 	n       int
-	windows []window // where each window starts, the current one last
+	cur     window   // the current window
+	windows []window // the earlier windows still open below it, for pop
 }
 
 type histEntry struct {
 	key   [2]uint64 // Position.key
-	bloom uint64    // a bit for each key in the window so far, this one included
+	bloom uint64    // a bit for each key so far in the window with the same side to move, this one included
 }
 
 type window struct {
@@ -26,6 +27,7 @@ type window struct {
 
 func (h *history) reset() {
 	h.n, h.windows = 0, h.windows[:0]
+	h.cur = window{irrev: ^uint64(0)} // matches no position
 }
 
 // push adds p and returns how many times it has occurred in the line,
@@ -33,19 +35,24 @@ func (h *history) reset() {
 func (h *history) push(p *Position) int {
 	k := p.key()
 	n := h.n
-	var bloom uint64
-	if w, irrev := len(h.windows)-1, p.irreversible(); w < 0 || h.windows[w].irrev != irrev {
-		h.windows = append(h.windows, window{start: n, irrev: irrev})
-	} else {
-		bloom = h.entries[n-1].bloom
-	}
-	// One of 64 bits for the key: while a key's bit is not set in its
-	// window, the key is certainly new there and needs no comparison.
-	bit := uint64(1) << ((k[0] ^ k[1]*0x9e3779b97f4a7c15) >> 58)
 	if n == len(h.entries) {
 		h.entries = append(h.entries, histEntry{})
 		h.entries = h.entries[:cap(h.entries)]
 	}
+	var bloom uint64
+	if irrev := p.irreversible(); irrev != h.cur.irrev || n == 0 {
+		if n > 0 {
+			h.windows = append(h.windows, h.cur)
+		}
+		h.cur = window{start: n, irrev: irrev}
+	} else if n-2 >= h.cur.start {
+		// Every turn changes the side to move, so only every other
+		// position can equal p, and the filter only holds those.
+		bloom = h.entries[n-2].bloom
+	}
+	// One of 64 bits for the key: while a key's bit is not set in its
+	// window, the key is certainly new there and needs no comparison.
+	bit := uint64(1) << ((k[0] ^ k[1]*0x9e3779b97f4a7c15) >> 58)
 	e := &h.entries[n]
 	e.key, e.bloom = k, bloom|bit
 	h.n = n + 1
@@ -53,9 +60,7 @@ func (h *history) push(p *Position) int {
 		return 1
 	}
 	count := 1
-	// Every turn changes the side to move, so only every other position
-	// can equal p.
-	for i := n - 2; i >= h.windows[len(h.windows)-1].start; i -= 2 {
+	for i := n - 2; i >= h.cur.start; i -= 2 {
 		if h.entries[i].key == k {
 			count++
 		}
@@ -67,7 +72,8 @@ func (h *history) push(p *Position) int {
 func (h *history) pop() {
 	n := h.n - 1
 	h.n = n
-	if w := len(h.windows) - 1; h.windows[w].start == n {
-		h.windows = h.windows[:w]
+	if h.cur.start == n && n > 0 {
+		w := len(h.windows) - 1
+		h.cur, h.windows = h.windows[w], h.windows[:w]
 	}
 }

@@ -106,21 +106,13 @@ var moveSets = func() (t [2][32]MoveSet) {
 	return t
 }()
 
-// rowShift[pl] shifts the two words of cells to bring pl's row to the low
-// five bytes (a shift by 64 gives 0).
-var rowShift = [2][2]uint{{48, 16}, {0, 64}}
-
 // rowMaskBits returns a bit for each non-empty square of pl's row, the
 // lowest square number in bit 0.
 func (p *Position) rowMaskBits(pl Player) uint {
-	b := loadLanes(&p.Cells)
-	// The top row is cells 0–4, the bottom row cells 6–10; the shifts
-	// bring either to the low five bytes without a branch.
-	row := b[0]>>rowShift[pl&1][0] | b[1]<<rowShift[pl&1][1]
 	// Counts are below 128: adding 0x7f sets a byte's high bit exactly
 	// when it is not zero. The multiply gathers those five bits, which
 	// land without carries at bits 40–44.
-	hi := (row&0xffffffffff + 0x7f7f7f7f7f) & 0x8080808080
+	hi := (p.rowBytes(pl) + 0x7f7f7f7f7f) & 0x8080808080
 	return uint((hi>>7)*(1<<40|1<<33|1<<26|1<<19|1<<12)>>40) & 31
 }
 
@@ -218,6 +210,25 @@ func (l *lanes) take(c int) uint8 {
 
 func (l *lanes) inc(c int) { l[c>>3&1] += 1 << (uint(c&7) << 3) }
 
+// fullLap adds one pebble to every cell; oneCell[c] to cell c only;
+// cellMask[c] selects cell c's lane.
+var (
+	fullLap  = lanes{0x0101010101010101, 0x01010101}
+	oneCell  = laneTable(1)
+	cellMask = laneTable(0xff)
+)
+
+// laneTable returns for each cell c the lanes holding v in c's lane only.
+func laneTable(v uint64) (t [16]lanes) {
+	for c := range NumCells {
+		t[c][c/8] = v << (8 * (c % 8))
+	}
+	return t
+}
+
+// times returns l with every lane multiplied by k.
+func (l lanes) times(k uint64) lanes { return lanes{l[0] * k, l[1] * k} }
+
 // A span is what sowing fewer than 12 pebbles does to the cells: one more
 // pebble on each cell it covers, where the last one falls, and the cell
 // after that.
@@ -264,26 +275,27 @@ func (l *lanes) drop(c int, d Dir, n uint8) (last, next int) {
 // sow performs the sowing, relays and captures of move m.
 //
 // It is the hot loop of every search and playout, so it is one function on
-// purpose: the cells live in two registers as byte lanes (cells 0–7 in lo,
-// 8–11 in hi), a whole sowing is one addition, and the tracing lines cost a
-// predictable branch when tr is nil.
+// purpose. The cells are copied to a 16-byte array a (cells 12–15 stay
+// zero) that is read a byte at a time and written a word at a time: a
+// whole sowing is then two additions (see spans), and no word is ever
+// read right after one of its bytes was written, which would stall the
+// processor. The tracing lines cost a predictable branch when tr is nil.
 func (p *Position) sow(m Move, r *Rules, tr *Trace) {
-	cells := loadLanes(&p.Cells)
-	lo, hi := cells[0], cells[1]
-	// get returns the count of cell c. The word is chosen with a mask,
-	// not a branch: which word a cell is in is hard to predict.
-	get := func(c int) uint8 {
-		hiMask := -(uint64(c) >> 3 & 1) // all ones for cells 8–11
-		return uint8((lo&^hiMask | hi&hiMask) >> (uint(c&7) << 3))
-	}
-	// take empties cell c and returns what it held.
+	var a [16]uint8
+	binary.LittleEndian.PutUint64(a[0:8], binary.LittleEndian.Uint64(p.Cells[0:8]))
+	binary.LittleEndian.PutUint32(a[8:12], binary.LittleEndian.Uint32(p.Cells[8:12]))
+	// take empties cell c (a word write) and returns what it held.
 	take := func(c int) uint8 {
-		hiMask := -(uint64(c) >> 3 & 1)
-		sh := uint(c&7) << 3
-		n := uint8((lo&^hiMask | hi&hiMask) >> sh)
-		lo &^= 0xff << sh &^ hiMask
-		hi &^= 0xff << sh & hiMask
+		n := a[c&15]
+		m := &cellMask[c&15]
+		binary.LittleEndian.PutUint64(a[0:8], binary.LittleEndian.Uint64(a[0:8])&^m[0])
+		binary.LittleEndian.PutUint64(a[8:16], binary.LittleEndian.Uint64(a[8:16])&^m[1])
 		return n
+	}
+	// add adds the byte lanes of v to the cells.
+	add := func(v lanes) {
+		binary.LittleEndian.PutUint64(a[0:8], binary.LittleEndian.Uint64(a[0:8])+v[0])
+		binary.LittleEndian.PutUint64(a[8:16], binary.LittleEndian.Uint64(a[8:16])+v[1])
 	}
 	me := p.ToMove
 	d := m.Dir() & 1
@@ -301,28 +313,21 @@ func (p *Position) sow(m Move, r *Rules, tr *Trace) {
 			if n >= NumCells {
 				// Whole laps put a pebble on every cell, the emptied one
 				// included.
-				laps := uint64(n / NumCells)
-				lo += laps * 0x0101010101010101
-				hi += laps * 0x01010101
+				add(fullLap.times(uint64(n / NumCells)))
 				n %= NumCells
 			}
 			s := &spans[d][c&15][n&15]
-			lo += s.add[0]
-			hi += s.add[1]
+			add(s.add)
 			c, e = s.last, s.next
 		} else {
 			for ; n > 0; n-- {
 				c = int(next[c&15])
-				if c&8 != 0 {
-					hi += 1 << (uint(c&7) << 3)
-				} else {
-					lo += 1 << (uint(c&7) << 3)
-				}
-				tr.add(Event{Kind: EvDrop, Player: me, Cell: int8(c), Count: get(c)})
+				add(oneCell[c&15])
+				tr.add(Event{Kind: EvDrop, Player: me, Cell: int8(c), Count: a[c&15]})
 			}
 			e = int(next[c&15])
 		}
-		if v := get(e); v != 0 {
+		if a[e&15] != 0 {
 			if IsMandarin(e) {
 				why, at = StopMandarin, e
 				break
@@ -354,7 +359,7 @@ func (p *Position) sow(m Move, r *Rules, tr *Trace) {
 		for {
 			t := int(next[e&15])
 			stone := IsMandarin(t) && p.Stone[stoneIndex(t)]
-			v := get(t)
+			v := a[t&15]
 			if v == 0 && !stone {
 				at = t
 				break
@@ -376,15 +381,15 @@ func (p *Position) sow(m Move, r *Rules, tr *Trace) {
 			}
 			why = StopAfterCapture
 			e = int(next[t&15])
-			if get(e) != 0 || (IsMandarin(e) && p.Stone[stoneIndex(e)]) {
+			if a[e&15] != 0 || (IsMandarin(e) && p.Stone[stoneIndex(e)]) {
 				at = e
 				break
 			}
 		}
 		break
 	}
-	cells = lanes{lo, hi}
-	cells.store(&p.Cells)
+	binary.LittleEndian.PutUint64(p.Cells[0:8], binary.LittleEndian.Uint64(a[0:8]))
+	binary.LittleEndian.PutUint32(p.Cells[8:12], binary.LittleEndian.Uint32(a[8:12]))
 	if tr != nil {
 		tr.add(Event{Kind: EvStop, Player: me, Cell: int8(at), Reason: uint8(why)})
 	}

@@ -120,15 +120,15 @@ func (p *Position) RowPebbles(pl Player) int {
 	return int(c[s]) + int(c[s+1]) + int(c[s+2]) + int(c[s+3]) + int(c[s+4])
 }
 
-// rowMask selects each player's row in the first word of the cells (the
-// top row, cells 0–4) or the second (cells 8–10 and, in the first, 6–7).
-var rowMask = [2][2]uint64{{0xffff << 48, 0xffffff}, {0xffffffffff, 0}}
+// rowBytes returns the counts of pl's five squares as the low five bytes
+// of a word, the lowest square number first.
+func (p *Position) rowBytes(pl Player) uint64 {
+	s := rowStart[pl&1] & 7 // the mask lets the compiler drop the bounds checks
+	return uint64(binary.LittleEndian.Uint32(p.Cells[s:s+4])) | uint64(p.Cells[s+4])<<32
+}
 
 // rowEmpty reports whether pl's row is empty.
-func (p *Position) rowEmpty(pl Player) bool {
-	b := loadLanes(&p.Cells)
-	return b[0]&rowMask[pl][0]|b[1]&rowMask[pl][1] == 0
-}
+func (p *Position) rowEmpty(pl Player) bool { return p.rowBytes(pl) == 0 }
 
 // MandarinsEmpty reports whether both mandarin squares are completely empty
 // (no stone, no pebbles): the usual end of the game.

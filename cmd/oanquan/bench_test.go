@@ -1,7 +1,6 @@
 package main
 
 import (
-	"math/rand/v2"
 	"testing"
 
 	"oanquan/rules"
@@ -12,7 +11,7 @@ import (
 func BenchmarkPlayout(b *testing.B) {
 	var r rules.Rules
 	g, _ := rules.NewGame(r, r.Start())
-	rng := rand.NewPCG(1, 2)
+	rng := &splitMix{1}
 	turns := 0
 	b.ReportAllocs()
 	for b.Loop() {

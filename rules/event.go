@@ -12,9 +12,9 @@ const (
 	EvCapture                   // Cell captured: Count pebbles, Stone if its mandarin stone, Points in all
 	EvStop                      // the turn ends; Reason says why, Cell is the square that stopped it
 	EvExchange                  // Player exchanges a captured mandarin stone for 10 pebbles
-	EvBorrow                    // Player borrows Count pebbles from the other player and owes them
+	EvBorrow                    // Player borrows Count pebbles from the other player and now owes Debt in all
 	EvRefill                    // Player puts one pebble from the store on each of their five squares
-	EvEnd                       // the game is over; Reason is an End
+	EvEnd                       // the game is over; Reason is an End, and Trace.Result holds the count
 )
 
 var eventNames = [...]string{"pickup", "drop", "relay", "capture", "stop", "exchange", "borrow", "refill", "end"}
@@ -85,15 +85,37 @@ type Event struct {
 	Stone  bool   // a capture took the mandarin stone
 	Points uint8  // points captured
 	Reason uint8  // a StopReason for EvStop, an End for EvEnd
+	Debt   uint16 // for EvBorrow, the borrower's whole debt after borrowing
+}
+
+// Square returns the citizen square number of the event's cell, or -1 for
+// a mandarin square or no cell.
+func (e Event) Square() int {
+	if e.Cell < 0 {
+		return -1
+	}
+	return CellSquare(int(e.Cell))
 }
 
 // Trace collects the events of turns. Reuse one Trace (Reset) to play
 // without allocating. A nil *Trace records nothing.
 type Trace struct {
 	Events []Event
+	// Result is the final count, set with the EvEnd event when a turn ends
+	// the game.
+	Result Result
 }
 
 // Reset empties the trace, keeping its storage.
-func (t *Trace) Reset() { t.Events = t.Events[:0] }
+func (t *Trace) Reset() {
+	t.Events = t.Events[:0]
+	t.Result = Result{}
+}
+
+// end records the end of the game in position p.
+func (t *Trace) end(p *Position, end End) {
+	t.add(Event{Kind: EvEnd, Player: p.ToMove, Cell: -1, Reason: uint8(end)})
+	t.Result = p.Count(end)
+}
 
 func (t *Trace) add(e Event) { t.Events = append(t.Events, e) }

@@ -132,7 +132,7 @@ func (g *Game) play(m Move, tr *Trace) {
 	if g.seen.push(&g.pos) >= Repetitions && g.end == EndNone {
 		g.end = EndRepetition
 		if tr != nil {
-			tr.add(Event{Kind: EvEnd, Player: g.pos.ToMove, Cell: -1, Reason: uint8(EndRepetition)})
+			tr.end(&g.pos, EndRepetition)
 		}
 	}
 }

@@ -160,7 +160,7 @@ func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
 		end = EndNoRefill
 	}
 	if end != EndNone && tr != nil {
-		tr.add(Event{Kind: EvEnd, Player: p.ToMove, Cell: -1, Reason: uint8(end)})
+		tr.end(p, end)
 	}
 	return end
 }
@@ -426,7 +426,7 @@ func (p *Position) refill(tr *Trace) bool {
 		mine.Pebbles = 0
 		mine.Debt += uint16(short)
 		if tr != nil {
-			tr.add(Event{Kind: EvBorrow, Player: me, Cell: -1, Count: short})
+			tr.add(Event{Kind: EvBorrow, Player: me, Cell: -1, Count: short, Debt: mine.Debt})
 		}
 	}
 	s := rowStart[me]

@@ -223,6 +223,12 @@ func TestTurns(t *testing.T) {
 			if end != tt.end {
 				t.Errorf("Play(%s) ended %v, want %v", tt.move, end, tt.end)
 			}
+			if tt.end != rules.EndNone {
+				last := tr.Events[len(tr.Events)-1]
+				if last.Kind != rules.EvEnd || rules.End(last.Reason) != tt.end || tr.Result != p.Count(tt.end) || tr.Result.End != tt.end {
+					t.Errorf("last event %+v, trace result %+v: want the end (%v) with the count %+v", last, tr.Result, tt.end, p.Count(tt.end))
+				}
+			}
 			var stop rules.StopReason
 			var captured []int
 			for _, e := range tr.Events {
@@ -268,8 +274,8 @@ func TestRefillEvents(t *testing.T) {
 			t.Fatalf("refill events %v, want %v", kinds, want)
 		}
 	}
-	if e := tr.Events[len(tr.Events)-2]; e.Player != rules.Player1 || e.Count != 3 {
-		t.Errorf("borrow event %+v: want player 1 borrowing 3", e)
+	if e := tr.Events[len(tr.Events)-2]; e.Player != rules.Player1 || e.Count != 3 || e.Debt != 3 {
+		t.Errorf("borrow event %+v: want player 1 borrowing 3, owing 3", e)
 	}
 }
 
@@ -298,8 +304,10 @@ func TestThirdRepetition(t *testing.T) {
 		t.Fatal(err)
 	}
 	cycle := []string{"5R", "0R", "6L", "1L"}
+	var tr rules.Trace
 	for i := 0; i < 8; i++ {
-		end, err := g.Play(mustMove(t, cycle[i%4]), nil)
+		tr.Reset()
+		end, err := g.Play(mustMove(t, cycle[i%4]), &tr)
 		if err != nil {
 			t.Fatalf("move %d: %v", i+1, err)
 		}
@@ -310,6 +318,9 @@ func TestThirdRepetition(t *testing.T) {
 		if end != want {
 			t.Fatalf("move %d %s ended %v, want %v", i+1, cycle[i%4], end, want)
 		}
+	}
+	if last := tr.Events[len(tr.Events)-1]; last.Kind != rules.EvEnd || rules.End(last.Reason) != rules.EndRepetition || tr.Result != g.Result() {
+		t.Errorf("last event %+v, trace result %+v: want the repetition end with the count", last, tr.Result)
 	}
 	if _, err := g.Play(mustMove(t, "5R"), nil); err == nil {
 		t.Error("Play after the end: no error")

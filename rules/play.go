@@ -184,31 +184,9 @@ var nextCell = [2][16]uint8{
 func step(c int, d Dir) int { return int(nextCell[d&1][c&15]) }
 
 // lanes holds the twelve cell counts as byte lanes of two words (cells
-// 0–7, cells 8–11), so that a whole sowing is one addition and the turn
-// never mixes byte and word accesses to the same memory. No cell ever holds
-// more than 70, so lanes never carry into each other.
+// 0–7, cells 8–11), so that a whole sowing is one addition. No cell ever
+// holds more than 70, so lanes never carry into each other.
 type lanes [2]uint64
-
-func loadLanes(c *[NumCells]uint8) lanes {
-	return lanes{binary.LittleEndian.Uint64(c[0:8]), uint64(binary.LittleEndian.Uint32(c[8:12]))}
-}
-
-func (l *lanes) store(c *[NumCells]uint8) {
-	binary.LittleEndian.PutUint64(c[0:8], l[0])
-	binary.LittleEndian.PutUint32(c[8:12], uint32(l[1]))
-}
-
-func (l *lanes) get(c int) uint8 { return uint8(l[c>>3&1] >> (uint(c&7) << 3)) }
-
-// take empties cell c and returns what it held.
-func (l *lanes) take(c int) uint8 {
-	sh := uint(c&7) << 3
-	n := uint8(l[c>>3&1] >> sh)
-	l[c>>3&1] &^= 0xff << sh
-	return n
-}
-
-func (l *lanes) inc(c int) { l[c>>3&1] += 1 << (uint(c&7) << 3) }
 
 // fullLap adds one pebble to every cell; oneCell[c] to cell c only;
 // cellMask[c] selects cell c's lane.
@@ -225,9 +203,6 @@ func laneTable(v uint64) (t [16]lanes) {
 	}
 	return t
 }
-
-// times returns l with every lane multiplied by k.
-func (l lanes) times(k uint64) lanes { return lanes{l[0] * k, l[1] * k} }
 
 // A span is what sowing fewer than 12 pebbles does to the cells: one more
 // pebble on each cell it covers, where the last one falls, and the cell
@@ -256,22 +231,6 @@ var spans = func() (t [2][16][16]span) {
 	return t
 }()
 
-// drop drops n pebbles one by one on the cells after c in direction d, all
-// at once, and returns the cell the last one fell on and the one after.
-func (l *lanes) drop(c int, d Dir, n uint8) (last, next int) {
-	if n >= NumCells {
-		// Whole laps put a pebble on every cell, the emptied one included.
-		laps := uint64(n / NumCells)
-		l[0] += laps * 0x0101010101010101
-		l[1] += laps * 0x01010101
-		n %= NumCells
-	}
-	s := &spans[d&1][c&15][n&15]
-	l[0] += s.add[0]
-	l[1] += s.add[1]
-	return s.last, s.next
-}
-
 // sow performs the sowing, relays and captures of move m.
 //
 // It is the hot loop of every search and playout, so it is one function on
@@ -293,9 +252,9 @@ func (p *Position) sow(m Move, r *Rules, tr *Trace) {
 		return n
 	}
 	// add adds the byte lanes of v to the cells.
-	add := func(v lanes) {
-		binary.LittleEndian.PutUint64(a[0:8], binary.LittleEndian.Uint64(a[0:8])+v[0])
-		binary.LittleEndian.PutUint64(a[8:16], binary.LittleEndian.Uint64(a[8:16])+v[1])
+	add := func(v0, v1 uint64) {
+		binary.LittleEndian.PutUint64(a[0:8], binary.LittleEndian.Uint64(a[0:8])+v0)
+		binary.LittleEndian.PutUint64(a[8:16], binary.LittleEndian.Uint64(a[8:16])+v1)
 	}
 	me := p.ToMove
 	d := m.Dir() & 1
@@ -313,16 +272,17 @@ func (p *Position) sow(m Move, r *Rules, tr *Trace) {
 			if n >= NumCells {
 				// Whole laps put a pebble on every cell, the emptied one
 				// included.
-				add(fullLap.times(uint64(n / NumCells)))
+				laps := uint64(n / NumCells)
+				add(fullLap[0]*laps, fullLap[1]*laps)
 				n %= NumCells
 			}
 			s := &spans[d][c&15][n&15]
-			add(s.add)
+			add(s.add[0], s.add[1])
 			c, e = s.last, s.next
 		} else {
 			for ; n > 0; n-- {
 				c = int(next[c&15])
-				add(oneCell[c&15])
+				add(oneCell[c&15][0], oneCell[c&15][1])
 				tr.add(Event{Kind: EvDrop, Player: me, Cell: int8(c), Count: a[c&15]})
 			}
 			e = int(next[c&15])

@@ -156,7 +156,7 @@ func TestAnimationOffAndSkip(t *testing.T) {
 	p.do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'normal'; s.dispatchEvent(new Event('change')); })(document.getElementById('anim'))`))
 	p.do(chromedp.KeyEvent(kb.ArrowRight + "x"))
 	p.wait(`document.getElementById('skip').matches(':enabled')`, 10*time.Second)
-	if got := eval[string](p, `document.getElementById('status').textContent`); got != "Sowing…" {
+	if got := eval[string](p, `document.getElementById('status').textContent`); !strings.HasPrefix(got, "Sowing…") {
 		t.Errorf("status while sowing = %q", got)
 	}
 	p.do(chromedp.Click(chromedp.CSS("#skip")))

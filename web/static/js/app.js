@@ -50,6 +50,12 @@ function playerName(p) {
   return t(p === 0 ? 'player.p1' : 'player.p2');
 }
 
+function isYou(p) { return isAI() && p === human(); }
+
+function playText(p, move) {
+  return isYou(p) ? t('msg.youPlay', { move }) : t('msg.play', { name: playerName(p), move });
+}
+
 function ownerWord(c) {
   const p = ownerOf(c);
   if (isAI()) return t(p === human() ? 'owner.yours' : 'owner.computer');
@@ -149,7 +155,7 @@ function renderArrows() {
 function statusText() {
   const st = S.state;
   if (!st) return t('status.connecting');
-  if (S.animating) return t('status.sowing');
+  if (S.animating) return S.hand > 0 ? `${t('status.sowing')} ${t('inHand', { n: S.hand })}` : t('status.sowing');
   if (st.over) return t('status.over');
   if (isAI()) {
     if (st.toMove === human()) return t('status.yourTurn');
@@ -327,12 +333,12 @@ async function animate(turn) {
   S.last = { start: new Set(), path: new Set(), capture: new Set() };
   S.selected = null;
   S.hinted = null;
-  const said = [t('msg.play', { name: playerName(turn.player), move: turn.move })];
+  const said = [playText(turn.player, turn.move)];
   log(said[0], true);
   render();
   let hand = 0;
   for (const ev of turn.events) {
-    const out = applyEvent(S.model, ev, playerName, hand);
+    const out = applyEvent(S.model, ev, playerName, hand, isYou, isAI());
     hand = out.hand;
     S.active = out.active;
     S.hand = hand;
@@ -434,7 +440,7 @@ function poll() {
   const st = S.state;
   if (st && S.live && !S.live.open && !S.animating && !st.over && (st.thinking || (isAI() && st.toMove !== human()))) {
     api.get(st.id).then((fresh) => {
-      if (fresh.ply > S.expectPly && fresh.moves.length) log(t('msg.play', { name: playerName(st.toMove), move: fresh.moves[fresh.moves.length - 1] }), true);
+      if (fresh.ply > S.expectPly && fresh.moves.length) log(playText(st.toMove, fresh.moves[fresh.moves.length - 1]), true);
       receiveState(fresh);
     }).catch(() => {});
   }
@@ -674,6 +680,12 @@ async function start() {
   window.addEventListener('hashchange', route);
   route();
   setInterval(poll, 700);
+  openGame();
+}
+
+// openGame resumes the game this browser played last, or starts one; it
+// keeps trying while the server cannot be reached.
+async function openGame() {
   let saved = null;
   try { saved = localStorage.getItem(GAME_KEY); } catch { /* storage off */ }
   if (saved) {
@@ -682,9 +694,22 @@ async function start() {
       Object.assign(S.settings, { mode: st.mode, level: st.level || S.settings.level, variants: st.variants || [] });
       setGame(st);
       return;
-    } catch { /* gone: start afresh */ }
+    } catch (e) {
+      if (!(e instanceof APIError)) { offline(); return; } // else gone: start afresh
+    }
   }
-  await newGame();
+  const s = S.settings;
+  try {
+    setGame(await api.create({ mode: s.mode, level: s.level, human: 0, first: Number(s.first), variants: s.variants }));
+  } catch (e) {
+    if (e instanceof APIError) fail(e);
+    else offline();
+  }
+}
+
+function offline() {
+  $('status').textContent = t('status.offline');
+  setTimeout(openGame, 3000);
 }
 
 start();

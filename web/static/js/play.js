@@ -31,8 +31,10 @@ function cellName(c) {
 
 // applyEvent changes model as ev says and returns what to show:
 // {message, active, hand, mark} where mark is 'start', 'path' or
-// 'capture' for the last-move highlight. name(p) is a player's name.
-export function applyEvent(model, ev, name, hand) {
+// 'capture' for the last-move highlight. name(p) is a player's name;
+// you(p) says whether p is the human playing the computer, whose messages
+// speak to them ("You play …"); ai says whether the computer plays.
+export function applyEvent(model, ev, name, hand, you = () => false, ai = false) {
   const c = ev.cell;
   const p = ev.player;
   const out = { message: '', active: c >= 0 ? c : null, hand, mark: null };
@@ -74,7 +76,7 @@ export function applyEvent(model, ev, name, hand) {
       store.mandarins = Math.max(0, store.mandarins - 1);
       store.pebbles += ev.count || 10;
       out.active = null;
-      out.message = t('msg.exchange', { name: name(p) });
+      out.message = you(p) ? t('msg.youExchange') : t('msg.exchange', { name: name(p) });
       break;
     case 'borrow': {
       const other = model.stores[1 - p];
@@ -82,7 +84,10 @@ export function applyEvent(model, ev, name, hand) {
       store.pebbles += ev.count;
       store.debt += ev.count;
       out.active = null;
-      out.message = t('msg.borrow', { name: name(p), pebbles: plural('pebbles', ev.count), other: name(1 - p) });
+      const pebbles = plural('pebbles', ev.count);
+      if (you(p)) out.message = t('msg.youBorrow', { pebbles });
+      else if (ai) out.message = t('msg.computerBorrow', { pebbles });
+      else out.message = t('msg.borrow', { name: name(p), pebbles, other: name(1 - p) });
       break;
     }
     case 'refill': {
@@ -90,7 +95,7 @@ export function applyEvent(model, ev, name, hand) {
       for (const rc of row) model.cells[rc] += 1;
       store.pebbles = Math.max(0, store.pebbles - 5);
       out.active = null;
-      out.message = t('msg.refill', { name: name(p) });
+      out.message = you(p) ? t('msg.youRefill') : t('msg.refill', { name: name(p) });
       break;
     }
     case 'end':

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"testing"
 	"time"
@@ -67,4 +68,24 @@ func TestAxe(t *testing.T) {
 			audit(p, "how to play")
 		})
 	}
+	t.Run("dialog and final count", func(t *testing.T) {
+		p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+		p.wait(ready, 20*time.Second)
+		rng := rand.New(rand.NewPCG(9, 10))
+		playByKeyboard(p, rng)
+		p.do(chromedp.Click(chromedp.CSS(`input[value="young-mandarin"]`)))
+		p.wait(`document.getElementById('confirm').open`, 5*time.Second)
+		audit(p, "confirm dialog")
+		p.do(chromedp.Click(chromedp.CSS("#confirm-no")), chromedp.Focus(chromedp.ID("game-board")))
+		if eval[bool](p, `document.querySelector('input[value="young-mandarin"]').checked`) {
+			t.Error("declining the new game left the option checked")
+		}
+		for i := 0; !p.over(); i++ {
+			if i == 200 {
+				t.Fatal("no end after 200 moves")
+			}
+			playByKeyboard(p, rng)
+		}
+		audit(p, "final count")
+	})
 }

@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -107,6 +109,7 @@ func TestKeyboardGameAgainstEasy(t *testing.T) {
 			checkShownMatchesServer(p)
 		}
 	}
+	t.Logf("game over after %d moves", eval[int](p, movesShown))
 	checkFinalCount(p)
 	// The final count has focus; Tab reaches "New game", Enter starts one.
 	p.do(chromedp.KeyEvent(kb.Tab + kb.Enter))
@@ -136,6 +139,7 @@ func TestTwoPlayersByClicksOnPhone(t *testing.T) {
 		}
 		playByClicks(p, rng)
 	}
+	t.Logf("game over after %d moves", eval[int](p, movesShown))
 	checkFinalCount(p)
 }
 
@@ -278,9 +282,60 @@ func TestScreenshot(t *testing.T) {
 	p := newPage(t, 1000, 760, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
 	p.wait(ready, 20*time.Second)
 	rng := rand.New(rand.NewPCG(11, 12))
-	for range 5 {
+	for range 2 {
 		playByKeyboard(p, rng)
 	}
 	p.do(chromedp.KeyEvent(kb.ArrowRight+kb.ArrowRight), chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
 	p.screenshot("../docs/screenshot.png")
+}
+
+// TestFinalCountLikeSeed plays the last move of a game set up so that
+// the final count is seed 001's example: 10 + 23 + 4 − 2 = 35, with the
+// debt shown beside the store that owes it before the end.
+func TestFinalCountLikeSeed(t *testing.T) {
+	p := newPage(t, 1200, 900, `{"mode":"local","anim":"fast","first":0}`)
+	body := `{"mode":"local","position":"2/2/2/2/2/0/1/1/1/1/0/0* 0 23,0,2 13,1,0 20"}`
+	res, err := http.Post(p.base+"/api/games", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct{ ID string }
+	err = json.NewDecoder(res.Body).Decode(&st)
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusCreated {
+		t.Fatalf("creating the game: %v, status %d", err, res.StatusCode)
+	}
+	// The page resumes the game its browser played last.
+	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.setItem('oanquan.game', %q)`, st.ID)), chromedp.Reload())
+	p.wait(fmt.Sprintf(`document.querySelector('#game-board button.cell.legal') && localStorage.getItem('oanquan.game') === %q`, st.ID), 10*time.Second)
+	if got := eval[string](p, `document.querySelector('#store-0 .debt')?.textContent || ''`); got != "owes 2" {
+		t.Errorf("debt beside player 1's store = %q, want owes 2", got)
+	}
+	if n := eval[int](p, `document.querySelectorAll('#store-1 .debt').length`); n != 0 {
+		t.Errorf("a debt is shown beside the store that is owed")
+	}
+	// Square 7 to the right: ←/→ reach it, X sows toward the screen's right.
+	for i := 0; eval[string](p, `document.querySelector('#game-board .cell.selected')?.dataset.cell || ''`) != "8"; i++ {
+		if i == 6 {
+			t.Fatal("the arrow keys never reach square 7")
+		}
+		p.do(chromedp.KeyEvent(kb.ArrowRight))
+	}
+	p.do(chromedp.KeyEvent("x"))
+	p.wait(`!document.getElementById('result').hidden`, 20*time.Second)
+	checkFinalCount(p)
+	terms := eval[[]string](p, `[...document.querySelectorAll('#tallies .tally[data-player="0"] .term b')].map(b => b.textContent)`)
+	line := eval[string](p, `document.querySelector('#tallies .tally[data-player="0"]').textContent`)
+	if want := []string{"10", "23", "4", "2", "35"}; !slices.Equal(terms, want) || !strings.Contains(line, "−") {
+		t.Errorf("player 1's final count reads %q (terms %q), want 10 + 23 + 4 − 2 = 35", line, terms)
+	}
+	if got := eval[string](p, `document.getElementById('winner').textContent`); got != "It's a draw." {
+		t.Errorf("winner line %q", got)
+	}
+	msgs := eval[string](p, `document.getElementById('messages').textContent`)
+	for _, want := range []string{"Mandarin captured: 10 points", "Both mandarin squares are empty"} {
+		if !strings.Contains(msgs, want) {
+			t.Errorf("messages %q do not say %q", msgs, want)
+		}
+	}
 }

@@ -692,6 +692,7 @@ async function openGame() {
     try {
       const st = await api.get(saved);
       Object.assign(S.settings, { mode: st.mode, level: st.level || S.settings.level, variants: st.variants || [] });
+      if (st.first === 0 || st.first === 1) S.settings.first = st.first;
       setGame(st);
       return;
     } catch (e) {

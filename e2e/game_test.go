@@ -339,3 +339,19 @@ func TestFinalCountLikeSeed(t *testing.T) {
 		}
 	}
 }
+
+// TestComputerStarts: the computer's first move arrives by itself and
+// cannot be undone alone.
+func TestComputerStarts(t *testing.T) {
+	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"fast","first":1}`)
+	p.wait(ready+` && `+movesShown+` === 1`, 20*time.Second)
+	if got := eval[string](p, `document.querySelector('#moves li .who').textContent`); got != "Computer" {
+		t.Errorf("first move by %q, want Computer", got)
+	}
+	if eval[bool](p, `document.getElementById('undo').disabled`) == false {
+		t.Error("undo offered with only the computer's move played")
+	}
+	playByKeyboard(p, rand.New(rand.NewPCG(13, 14)))
+	p.do(chromedp.Click(chromedp.CSS("#undo")))
+	p.wait(movesShown+` === 1 && `+ready, 10*time.Second)
+}

@@ -126,7 +126,7 @@ function render() {
   renderArrows();
   $('status').textContent = statusText();
   $('skip').disabled = !S.animating;
-  $('undo').disabled = !S.state || S.state.moves.length === 0 || S.animating;
+  $('undo').disabled = !canUndo() || S.animating;
   $('hint').disabled = legal.size === 0;
   board.classList.toggle('busy', S.animating);
 }
@@ -150,6 +150,16 @@ function renderArrows() {
     b.title = `${t(b.dataset.dir === 'left' ? 'sow.left' : 'sow.right')} (${move})`;
     b.classList.toggle('hinted', S.hinted === move);
   }
+}
+
+// canUndo says whether there is a move to take back: against the computer,
+// one of the human's.
+function canUndo() {
+  const st = S.state;
+  if (!st || !st.moves.length) return false;
+  if (!isAI()) return true;
+  const n = st.moves.length;
+  return st.moves.some((_, i) => (st.toMove + n - i) % 2 === human());
 }
 
 function statusText() {

@@ -20,9 +20,9 @@ const MAX_DOTS = 20;
 // Spots for pebbles inside a square, as percentages: a sunflower spiral
 // that looks scattered by hand yet never piles dots on each other.
 const SPOTS = Array.from({ length: MAX_DOTS }, (_, i) => {
-  const r = 34 * Math.sqrt((i + 0.5) / MAX_DOTS);
+  const r = 30 * Math.sqrt((i + 0.5) / MAX_DOTS);
   const a = i * 2.39996;
-  return [50 + r * Math.cos(a), 50 + r * Math.sin(a)];
+  return [46 + r * Math.cos(a), 44 + r * Math.sin(a)]; // clear of the count, bottom right
 });
 
 function el(tag, cls, text) {

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -80,6 +82,10 @@ func newPage(t *testing.T, w, h int, settings string, emulate ...chromedp.Emulat
 		t.Fatalf("starting chromium: %v", err)
 	}
 	p.do(
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, cdplog.Enable, cdp.Empty{})
+			return err
+		}),
 		chromedp.EmulateViewport(int64(w), int64(h), emulate...),
 		chromedp.Navigate(base+"/"),
 		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.clear(); localStorage.setItem('oanquan.settings', %q); localStorage.setItem('oanquan.lang', 'en')`, settings)),
@@ -108,6 +114,12 @@ func (p *page) onEvent(ev any) {
 			parts = append(parts, strings.Trim(string(a.Value), `"`)+a.Description)
 		}
 		msg = strings.Join(parts, " ")
+	case *cdplog.EventEntryAdded:
+		// Failed loads, Content-Security-Policy violations and the like.
+		if e.Entry.Level != cdplog.EntryLevelError {
+			return
+		}
+		msg = string(e.Entry.Source) + ": " + e.Entry.Text + " " + e.Entry.URL
 	case *runtime.EventExceptionThrown:
 		msg = e.ExceptionDetails.Text
 		if e.ExceptionDetails.Exception != nil {

@@ -169,7 +169,7 @@ func (p *page) wait(expr string, timeout time.Duration) {
 
 func (p *page) waitStarted() {
 	p.t.Helper()
-	p.wait(`localStorage.getItem('oanquan.game') && document.querySelectorAll('#game-board .cell').length === 12`, 20*time.Second)
+	p.wait(`localStorage.getItem('oanquan.game') && document.querySelectorAll('#game-board .cell').length === 12 && document.documentElement.dataset.live === 'on'`, 20*time.Second)
 }
 
 // ready is true when the page waits for a human move or shows the final

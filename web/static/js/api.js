@@ -55,12 +55,16 @@ export class Live {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(`${proto}//${location.host}/api/games/${this.id}/ws`);
     this.ws = ws;
-    ws.onopen = () => { this.delay = 500; };
+    ws.onopen = () => {
+      this.delay = 500;
+      document.documentElement.dataset.live = 'on'; // for the tests
+    };
     ws.onmessage = (e) => {
       try { this.onMessage(JSON.parse(e.data)); } catch (err) { console.warn(err); }
     };
     ws.onclose = () => {
       if (this.closed) return;
+      document.documentElement.dataset.live = 'off';
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 8000);
     };

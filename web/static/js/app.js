@@ -117,9 +117,8 @@ function render() {
     const ok = legal.has(c);
     b.setAttribute('aria-disabled', ok ? 'false' : 'true');
     b.tabIndex = ok ? 0 : -1;
-    if (c === S.active && S.animating && S.hand > 0) b.dataset.hand = num(S.hand);
-    else delete b.dataset.hand;
   }
+  placeHand();
   const to = S.state ? S.state.toMove : 0;
   renderStore($('store-0'), S.model.stores[0], playerName(0), !S.animating && S.state && !S.state.over && to === 0);
   renderStore($('store-1'), S.model.stores[1], playerName(1), !S.animating && S.state && !S.state.over && to === 1);
@@ -129,6 +128,32 @@ function render() {
   $('undo').disabled = !canUndo() || S.animating;
   $('hint').disabled = legal.size === 0;
   board.classList.toggle('busy', S.animating);
+}
+
+// The hand: the pebbles being sown, carried from square to square.
+const hand = document.createElement('div');
+hand.className = 'hand';
+hand.hidden = true;
+hand.setAttribute('aria-hidden', 'true');
+
+function placeHand() {
+  if (!hand.parentNode) board.parentNode.append(hand);
+  if (!S.animating || S.active === null || S.hand <= 0 || S.skipping || S.settings.anim === 'off') {
+    hand.hidden = true;
+    return;
+  }
+  const wrap = board.parentNode.getBoundingClientRect();
+  const r = cellEl(board, S.active).getBoundingClientRect();
+  const jump = hand.hidden; // appear in place, then glide
+  if (jump) hand.style.transition = 'none';
+  hand.style.setProperty('--hand-ms', S.settings.anim === 'fast' ? '60ms' : '200ms');
+  hand.style.transform = `translate(${Math.round(r.left - wrap.left + r.width / 2)}px, ${Math.round(r.top - wrap.top)}px)`;
+  hand.textContent = num(S.hand);
+  hand.hidden = false;
+  if (jump) {
+    void hand.offsetWidth;
+    hand.style.transition = '';
+  }
 }
 
 function renderArrows() {

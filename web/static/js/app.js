@@ -650,11 +650,14 @@ function onKey(e) {
 
 async function route() {
   const howto = location.hash === '#howto';
+  const wasHowto = !$('howto-view').hidden;
   $('game-view').hidden = howto;
   $('howto-view').hidden = !howto;
   if (howto) {
     await loadHowto();
     $('howto-heading').focus();
+  } else if (wasHowto) {
+    $('nav-howto').focus(); // back where the reader left the game
   }
 }
 

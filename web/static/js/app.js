@@ -223,7 +223,7 @@ function renderMoves() {
     if (i === n - 1) li.setAttribute('aria-current', 'true');
     ol.append(li);
   });
-  ol.lastElementChild.scrollIntoView?.({ block: 'nearest' });
+  ol.scrollTop = ol.scrollHeight; // the list scrolls, never the page
 }
 
 function renderResult() {
@@ -282,7 +282,7 @@ function log(text, reset) {
   const li = document.createElement('li');
   li.textContent = text;
   ol.append(li);
-  li.scrollIntoView?.({ block: 'nearest' });
+  ol.scrollTop = ol.scrollHeight;
 }
 
 function announce(text) {

@@ -24,14 +24,33 @@ const movesShown = `document.querySelectorAll('#moves li:not(.none)').length`
 func playByKeyboard(p *page, rng *rand.Rand) {
 	p.t.Helper()
 	before := eval[int](p, movesShown)
-	keys := strings.Repeat(kb.ArrowRight, 1+rng.IntN(5))
+	p.do(chromedp.KeyEvent(strings.Repeat(kb.ArrowRight, 1+rng.IntN(5))))
+	c := eval[int](p, `Number(document.querySelector('#game-board .cell.selected').dataset.cell)`)
+	key, dir := "z", "left"
 	if rng.IntN(2) == 0 {
-		keys += "z"
-	} else {
-		keys += "x"
+		key, dir = "x", "right"
 	}
-	p.do(chromedp.KeyEvent(keys))
+	p.do(chromedp.KeyEvent(key))
 	p.wait(fmt.Sprintf(`(%s) !== %d && (%s)`, movesShown, before, ready), 30*time.Second)
+	checkDirection(p, before, c, dir)
+}
+
+// checkDirection checks that the move at index i of the list, made from
+// cell c toward dir on screen, went that way: toward higher numbers (R)
+// is rightward on the bottom row and leftward on the top row.
+func checkDirection(p *page, i, c int, dir string) {
+	p.t.Helper()
+	square, letter := c, "L"
+	if c > 5 {
+		square = c - 1
+	}
+	if (dir == "right") == (c > 5) {
+		letter = "R"
+	}
+	want := fmt.Sprint(square, letter)
+	if got := eval[string](p, fmt.Sprintf(`document.querySelectorAll('#moves li .mv')[%d].textContent`, i)); got != want {
+		p.t.Errorf("sowing cell %d toward the screen's %s played %s, want %s", c, dir, got, want)
+	}
 }
 
 // playByClicks clicks a highlighted square, then one of its arrows.
@@ -50,6 +69,7 @@ func playByClicks(p *page, rng *rand.Rand) {
 		chromedp.Click(chromedp.CSS(`.arrows .arrow[data-dir="`+dir+`"]`)),
 	)
 	p.wait(fmt.Sprintf(`(%s) !== %d && (%s)`, movesShown, before, ready), 30*time.Second)
+	checkDirection(p, before, c, dir)
 }
 
 // checkFinalCount checks that the final count shows each player's sum as

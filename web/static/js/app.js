@@ -124,6 +124,7 @@ function render() {
   renderStore($('store-1'), S.model.stores[1], playerName(1), !S.animating && S.state && !S.state.over && to === 1);
   renderArrows();
   $('status').textContent = statusText();
+  $('status').classList.toggle('thinking', !!(S.state && !S.animating && isAI() && !S.state.over && S.state.toMove !== human()));
   $('skip').disabled = !S.animating;
   $('undo').disabled = !canUndo() || S.animating;
   $('hint').disabled = legal.size === 0;

@@ -289,6 +289,11 @@ func TestHowToPlay(t *testing.T) {
 	if hl := eval[int](p, `document.querySelectorAll('#howto-body .board.mini .cell.hl').length`); hl == 0 {
 		t.Error("no highlighted square on the example boards")
 	}
+	// Every language's fragment, with its example boards.
+	for _, code := range []string{"vi", "fr", "de", "ca", "fa", "en"} {
+		p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(s => { s.value = %q; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`, code)))
+		p.wait(fmt.Sprintf(`document.getElementById('howto-body').dataset.lang === %q && document.querySelectorAll('#howto-body figure.mini-board').length > 0 && document.querySelectorAll('#howto-body figure.mini-board').length === document.querySelectorAll('#howto-body figure.mini-board .board.mini').length`, code), 10*time.Second)
+	}
 	p.do(chromedp.Click(chromedp.CSS(`#howto-view a[href="#"]`)))
 	p.wait(`!document.getElementById('game-view').hidden`, 5*time.Second)
 }

@@ -676,6 +676,7 @@ async function loadHowto() {
       for (const e of body.querySelectorAll('[id]')) e.id = 'howto-' + e.id;
       for (const a of body.querySelectorAll('a[href^="#"]')) a.setAttribute('href', '#howto-' + a.getAttribute('href').slice(1));
       renderMiniBoards(body);
+      body.dataset.lang = code;
       howtoLang = lang;
       return;
     } catch { /* try English */ }

@@ -24,6 +24,7 @@ const S = {
   busy: false, // a request is in flight
   thinking: false,
   last: null, // last move: {start, path, capture} sets of cells
+  logItems: [], // this turn's messages, as functions (see log)
   active: null,
   hand: 0,
   live: null,
@@ -52,8 +53,9 @@ function playerName(p) {
 
 function isYou(p) { return isAI() && p === human(); }
 
+// playText returns a function that says "p plays move".
 function playText(p, move) {
-  return isYou(p) ? t('msg.youPlay', { move }) : t('msg.play', { name: playerName(p), move });
+  return () => (isYou(p) ? t('msg.youPlay', { move }) : t('msg.play', { name: playerName(p), move }));
 }
 
 function ownerWord(c) {
@@ -276,13 +278,22 @@ function renderResult() {
   if (wasHidden) $('result-heading').focus();
 }
 
-function log(text, reset) {
+// log adds a message to this turn's list. A message is a function that
+// says it in the current language, so the list follows a language switch.
+function log(say, reset) {
+  if (reset) S.logItems = [];
+  if (say) S.logItems.push(typeof say === 'function' ? say : () => say);
+  renderLog();
+}
+
+function renderLog() {
   const ol = $('messages');
-  if (reset) ol.textContent = '';
-  if (!text) return;
-  const li = document.createElement('li');
-  li.textContent = text;
-  ol.append(li);
+  ol.textContent = '';
+  for (const say of S.logItems) {
+    const li = document.createElement('li');
+    li.textContent = say();
+    ol.append(li);
+  }
   ol.scrollTop = ol.scrollHeight;
 }
 
@@ -392,8 +403,7 @@ async function animate(turn) {
 function afterTurn() {
   const parts = S.said || [];
   S.said = null;
-  parts.push(statusText());
-  announce(parts.join(' '));
+  announce([...parts.map((say) => say()), statusText()].join(' '));
   if (S.state && !S.state.over && legalCells().size && S.focusAfter !== undefined) {
     const b = cellEl(board, S.focusAfter);
     if (b && document.activeElement === document.body) b.focus();
@@ -430,10 +440,9 @@ async function sow(c, dir) {
 }
 
 function fail(e) {
-  let text = t('error.generic', { message: e.message });
-  if (e instanceof APIError && e.code === 'illegal_move') text = t('error.illegal');
-  log(text);
-  announce(text);
+  const say = e instanceof APIError && e.code === 'illegal_move' ? () => t('error.illegal') : () => t('error.generic', { message: e.message });
+  log(say);
+  announce(say());
   render();
 }
 
@@ -493,7 +502,7 @@ async function undo() {
     showState(st);
     log('', true);
   } catch (e) {
-    if (e instanceof APIError && e.code === 'conflict') { log(t('undo.none')); announce(t('undo.none')); } else fail(e);
+    if (e instanceof APIError && e.code === 'conflict') { log(() => t('undo.none')); announce(t('undo.none')); } else fail(e);
   }
 }
 
@@ -501,15 +510,15 @@ async function hint() {
   if (!S.state) return;
   try {
     const { hints } = await api.hints(S.state.id);
-    if (!hints || !hints.length || !legalSet().has(hints[0].move)) { log(t('hint.none')); return; }
+    if (!hints || !hints.length || !legalSet().has(hints[0].move)) { log(() => t('hint.none')); return; }
     const move = hints[0].move;
     const c = cellOf(parseInt(move, 10));
     S.selected = c;
     S.hinted = move;
     render();
-    const text = t('hint.msg', { move, square: squareOf(c), arrow: screenDir(move) === 'left' ? '◀' : '▶' });
-    log(text, true);
-    announce(text);
+    const say = () => t('hint.msg', { move, square: squareOf(c), arrow: screenDir(move) === 'left' ? '◀' : '▶' });
+    log(say, true);
+    announce(say());
     cellEl(board, c).focus();
   } catch (e) { fail(e); }
 }
@@ -524,11 +533,11 @@ async function copy(kind) {
   try {
     await navigator.clipboard.writeText(text);
     out.hidden = true;
-    const msg = t(kind === 'record' ? 'copy.record' : 'copy.position');
-    log(msg);
-    announce(msg);
+    const key = kind === 'record' ? 'copy.record' : 'copy.position';
+    log(() => t(key));
+    announce(t(key));
   } catch {
-    log(t('copy.failed'));
+    log(() => t('copy.failed'));
     out.value = text;
     out.hidden = false;
     out.focus();
@@ -695,6 +704,7 @@ async function changeLang(code) {
   render();
   renderMoves();
   renderResult();
+  renderLog();
   if (!$('howto-view').hidden) await loadHowto();
   else howtoLang = null;
 }

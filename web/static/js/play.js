@@ -30,21 +30,23 @@ function cellName(c) {
 }
 
 // applyEvent changes model as ev says and returns what to show:
-// {message, active, hand, mark} where mark is 'start', 'path' or
+// {message, active, hand, mark} where message is null or a function that
+// says it in the current language (so the log follows a language switch);
+// mark is 'start', 'path' or
 // 'capture' for the last-move highlight. name(p) is a player's name;
 // you(p) says whether p is the human playing the computer, whose messages
 // speak to them ("You play …"); ai says whether the computer plays.
 export function applyEvent(model, ev, name, hand, you = () => false, ai = false) {
   const c = ev.cell;
   const p = ev.player;
-  const out = { message: '', active: c >= 0 ? c : null, hand, mark: null };
+  const out = { message: null, active: c >= 0 ? c : null, hand, mark: null };
   const store = model.stores[p] || { pebbles: 0, mandarins: 0, debt: 0 };
   switch (ev.kind) {
     case 'pickup':
       model.cells[c] = 0;
       out.hand = ev.count;
       out.mark = 'start';
-      out.message = t('msg.pickup', { pebbles: plural('pebbles', ev.count), square: cellName(c) });
+      out.message = () => t('msg.pickup', { pebbles: plural('pebbles', ev.count), square: cellName(c) });
       break;
     case 'drop':
       model.cells[c] = ev.count;
@@ -55,7 +57,7 @@ export function applyEvent(model, ev, name, hand, you = () => false, ai = false)
       model.cells[c] = 0;
       out.hand = ev.count;
       out.mark = 'path';
-      out.message = t('msg.relay', { pebbles: plural('pebbles', ev.count), square: cellName(c) });
+      out.message = () => t('msg.relay', { pebbles: plural('pebbles', ev.count), square: cellName(c) });
       break;
     case 'capture':
       model.cells[c] = 0;
@@ -64,19 +66,19 @@ export function applyEvent(model, ev, name, hand, you = () => false, ai = false)
       if (ev.stone) store.mandarins += 1;
       out.hand = 0;
       out.mark = 'capture';
-      out.message = ev.stone
+      out.message = () => (ev.stone
         ? t('msg.mandarinCaptured', { points: plural('points', ev.points || ev.count + 10) })
-        : plural('msg.captured', ev.count);
+        : plural('msg.captured', ev.count));
       break;
     case 'stop':
       out.hand = 0;
-      out.message = t('stop.' + ev.reason);
+      out.message = () => t('stop.' + ev.reason);
       break;
     case 'exchange':
       store.mandarins = Math.max(0, store.mandarins - 1);
       store.pebbles += ev.count || 10;
       out.active = null;
-      out.message = you(p) ? t('msg.youExchange') : t('msg.exchange', { name: name(p) });
+      out.message = () => you(p) ? t('msg.youExchange') : t('msg.exchange', { name: name(p) });
       break;
     case 'borrow': {
       const other = model.stores[1 - p];
@@ -84,10 +86,12 @@ export function applyEvent(model, ev, name, hand, you = () => false, ai = false)
       store.pebbles += ev.count;
       store.debt += ev.count;
       out.active = null;
-      const pebbles = plural('pebbles', ev.count);
-      if (you(p)) out.message = t('msg.youBorrow', { pebbles });
-      else if (ai) out.message = t('msg.computerBorrow', { pebbles });
-      else out.message = t('msg.borrow', { name: name(p), pebbles, other: name(1 - p) });
+      out.message = () => {
+        const pebbles = plural('pebbles', ev.count);
+        if (you(p)) return t('msg.youBorrow', { pebbles });
+        if (ai) return t('msg.computerBorrow', { pebbles });
+        return t('msg.borrow', { name: name(p), pebbles, other: name(1 - p) });
+      };
       break;
     }
     case 'refill': {
@@ -95,12 +99,12 @@ export function applyEvent(model, ev, name, hand, you = () => false, ai = false)
       for (const rc of row) model.cells[rc] += 1;
       store.pebbles = Math.max(0, store.pebbles - 5);
       out.active = null;
-      out.message = you(p) ? t('msg.youRefill') : t('msg.refill', { name: name(p) });
+      out.message = () => you(p) ? t('msg.youRefill') : t('msg.refill', { name: name(p) });
       break;
     }
     case 'end':
       out.active = null;
-      out.message = t('end.' + ev.reason);
+      out.message = () => t('end.' + ev.reason);
       break;
     default:
       out.active = null;

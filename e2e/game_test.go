@@ -268,8 +268,8 @@ func TestPersianAndBack(t *testing.T) {
 	if w := eval[int](p, `document.documentElement.scrollWidth`); w > 1200 {
 		t.Errorf("in Persian the page is %d px wide in a 1200 px viewport", w)
 	}
-	if got := eval[string](p, `document.getElementById('status').textContent`); got == "Your turn: pick a highlighted square." {
-		t.Errorf("status not translated: %q", got)
+	if got := eval[string](p, `document.getElementById('undo').textContent + ' ' + document.getElementById('mode').selectedOptions[0].textContent`); got == "Undo Against the computer" {
+		t.Errorf("controls not translated: %q", got)
 	}
 
 	// Remembered across a reload.

@@ -195,6 +195,7 @@ function statusText() {
   if (!st) return t('status.connecting');
   if (S.animating) return S.hand > 0 ? `${t('status.sowing')} ${t('inHand', { n: S.hand })}` : t('status.sowing');
   if (st.over) return t('status.over');
+  if (S.selected !== null && legalCells().has(S.selected)) return t('status.pickDirection', { square: squareOf(S.selected) });
   if (isAI()) {
     if (st.toMove === human()) return t('status.yourTurn');
     return t(S.thinking || st.thinking ? 'status.thinking' : 'status.computerTurn');

@@ -267,7 +267,8 @@ func (p *Position) sow(m Move, r *Rules, tr *Trace) {
 	why := StopDoubleEmpty
 	var at int
 	for sowings := 1; ; sowings++ {
-		var e int // the cell after the last pebble
+		var e int   // the cell after the last pebble
+		var v uint8 // what e holds
 		if tr == nil {
 			if n >= NumCells {
 				// Whole laps put a pebble on every cell, the emptied one
@@ -277,8 +278,11 @@ func (p *Position) sow(m Move, r *Rules, tr *Trace) {
 				n %= NumCells
 			}
 			s := &spans[d][c&15][n&15]
-			add(s.add[0], s.add[1])
+			// e is never in the span, so it can be read before the span
+			// is added, which shortens the chain of dependent loads.
 			c, e = s.last, s.next
+			v = a[e&15]
+			add(s.add[0], s.add[1])
 		} else {
 			for ; n > 0; n-- {
 				c = int(next[c&15])
@@ -286,8 +290,9 @@ func (p *Position) sow(m Move, r *Rules, tr *Trace) {
 				tr.add(Event{Kind: EvDrop, Player: me, Cell: int8(c), Count: a[c&15]})
 			}
 			e = int(next[c&15])
+			v = a[e&15]
 		}
-		if a[e&15] != 0 {
+		if v != 0 {
 			if IsMandarin(e) {
 				why, at = StopMandarin, e
 				break
@@ -296,15 +301,18 @@ func (p *Position) sow(m Move, r *Rules, tr *Trace) {
 				why, at = StopRelayLimit, e
 				break
 			}
-			c = e
-			n = take(c)
+			c, n = e, v
+			take(c)
 			if tr != nil {
 				tr.add(Event{Kind: EvRelay, Player: me, Cell: int8(c), Count: n})
 			}
 			continue
 		}
+		// stones has a bit for each cell holding a mandarin stone: tests of
+		// stones without the branches of IsMandarin && p.Stone[…].
+		stones := b2u(p.Stone[0])<<LeftMandarin | b2u(p.Stone[1])<<RightMandarin
 		if IsMandarin(e) {
-			if p.Stone[stoneIndex(e)] {
+			if stones>>uint(e)&1 != 0 {
 				why, at = StopMandarin, e
 				break
 			}
@@ -318,34 +326,32 @@ func (p *Position) sow(m Move, r *Rules, tr *Trace) {
 		st := &p.Stores[me]
 		for {
 			t := int(next[e&15])
-			stone := IsMandarin(t) && p.Stone[stoneIndex(t)]
+			stone := stones >> uint(t) & 1
 			v := a[t&15]
-			if v == 0 && !stone {
+			if uint(v)|stone == 0 {
 				at = t
 				break
 			}
-			if stone && p.Ply < r.YoungPlies && v < r.YoungMin {
+			if stone != 0 && p.Ply < r.YoungPlies && v < r.YoungMin {
 				why, at = StopYoungMandarin, t
 				break
 			}
 			take(t)
 			st.Pebbles += v
-			points := v
-			if stone {
-				p.Stone[stoneIndex(t)] = false
-				st.Mandarins++
-				points += StoneValue
-			}
+			st.Mandarins += uint8(stone)
+			stones &^= stone << uint(t)
 			if tr != nil {
-				tr.add(Event{Kind: EvCapture, Player: me, Cell: int8(t), Count: v, Stone: stone, Points: points})
+				tr.add(Event{Kind: EvCapture, Player: me, Cell: int8(t), Count: v, Stone: stone != 0, Points: v + StoneValue*uint8(stone)})
 			}
 			why = StopAfterCapture
 			e = int(next[t&15])
-			if a[e&15] != 0 || (IsMandarin(e) && p.Stone[stoneIndex(e)]) {
+			if uint(a[e&15])|stones>>uint(e)&1 != 0 {
 				at = e
 				break
 			}
 		}
+		p.Stone[0] = stones>>LeftMandarin&1 != 0
+		p.Stone[1] = stones>>RightMandarin&1 != 0
 		break
 	}
 	binary.LittleEndian.PutUint64(p.Cells[0:8], binary.LittleEndian.Uint64(a[0:8]))

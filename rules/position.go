@@ -62,7 +62,7 @@ func CellSquare(c int) int {
 }
 
 // IsMandarin reports whether cell c is a mandarin square.
-func IsMandarin(c int) bool { return c == LeftMandarin || c == RightMandarin }
+func IsMandarin(c int) bool { return (1<<LeftMandarin|1<<RightMandarin)>>uint(c)&1 != 0 }
 
 // Owner returns the player whose row holds cell c; ok is false for a
 // mandarin square.

@@ -711,6 +711,9 @@ async function changeLang(code) {
 }
 
 async function start() {
+  // Show the right view at once, before anything loads.
+  $('game-view').hidden = location.hash === '#howto';
+  $('howto-view').hidden = location.hash !== '#howto';
   const sel = $('lang');
   for (const [code, name] of LANGS) {
     if (sel.querySelector(`option[value="${code}"]`)) continue;

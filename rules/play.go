@@ -149,7 +149,11 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 // that breaks the invariants. Play does not allocate when tr is nil or has
 // room.
 func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
-	p.sow(m, r, tr)
+	return p.play(m, r, tr) // small enough for callers to inline
+}
+
+// endTurn passes the turn and makes the checks that follow it.
+func (p *Position) endTurn(tr *Trace) End {
 	p.ToMove ^= 1
 	p.Ply++
 	end := EndNone
@@ -196,6 +200,16 @@ var (
 	cellMask = laneTable(0xff)
 )
 
+// rowOnes[pl] adds one pebble to each square of pl's row.
+var rowOnes = func() (t [2]lanes) {
+	for pl := range 2 {
+		for _, c := range Player(pl).Row() {
+			t[pl][c/8] += 1 << (8 * (c % 8))
+		}
+	}
+	return t
+}()
+
 // laneTable returns for each cell c the lanes holding v in c's lane only.
 func laneTable(v uint64) (t [16]lanes) {
 	for c := range NumCells {
@@ -231,7 +245,8 @@ var spans = func() (t [2][16][16]span) {
 	return t
 }()
 
-// sow performs the sowing, relays and captures of move m.
+// play performs the sowing, relays and captures of move m, then ends the
+// turn (endTurn).
 //
 // It is the hot loop of every search and playout, so it is one function on
 // purpose. The cells are copied to a 16-byte array a (cells 12–15 stay
@@ -239,10 +254,12 @@ var spans = func() (t [2][16][16]span) {
 // whole sowing is then two additions (see spans), and no word is ever
 // read right after one of its bytes was written, which would stall the
 // processor. The tracing lines cost a predictable branch when tr is nil.
-func (p *Position) sow(m Move, r *Rules, tr *Trace) {
+func (p *Position) play(m Move, r *Rules, tr *Trace) End {
+	// Whole words in, so that the word loads below can be forwarded from
+	// these stores (a load straddling two stores stalls).
 	var a [16]uint8
 	binary.LittleEndian.PutUint64(a[0:8], binary.LittleEndian.Uint64(p.Cells[0:8]))
-	binary.LittleEndian.PutUint32(a[8:12], binary.LittleEndian.Uint32(p.Cells[8:12]))
+	binary.LittleEndian.PutUint64(a[8:16], uint64(binary.LittleEndian.Uint32(p.Cells[8:12])))
 	// take empties cell c (a word write) and returns what it held.
 	take := func(c int) uint8 {
 		n := a[c&15]
@@ -359,6 +376,7 @@ func (p *Position) sow(m Move, r *Rules, tr *Trace) {
 	if tr != nil {
 		tr.add(Event{Kind: EvStop, Player: me, Cell: int8(at), Reason: uint8(why)})
 	}
+	return p.endTurn(tr)
 }
 
 // refill makes the thả cá for the side to move, whose row is empty:
@@ -395,10 +413,12 @@ func (p *Position) refill(tr *Trace) bool {
 			tr.add(Event{Kind: EvBorrow, Player: me, Cell: -1, Count: short, Debt: mine.Debt})
 		}
 	}
+	// One pebble on each square of the row, as whole-word additions (see
+	// rowBytes on why words).
+	row := &rowOnes[me&1]
+	binary.LittleEndian.PutUint64(p.Cells[0:8], binary.LittleEndian.Uint64(p.Cells[0:8])+row[0])
+	binary.LittleEndian.PutUint32(p.Cells[8:12], binary.LittleEndian.Uint32(p.Cells[8:12])+uint32(row[1]))
 	s := rowStart[me]
-	for i := s; i < s+5; i++ {
-		p.Cells[i]++
-	}
 	if tr != nil {
 		tr.add(Event{Kind: EvRefill, Player: me, Cell: int8(s), Count: RowPebbles})
 	}

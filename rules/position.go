@@ -123,8 +123,12 @@ func (p *Position) RowPebbles(pl Player) int {
 // rowBytes returns the counts of pl's five squares as the low five bytes
 // of a word, the lowest square number first.
 func (p *Position) rowBytes(pl Player) uint64 {
-	s := rowStart[pl&1] & 7 // the mask lets the compiler drop the bounds checks
-	return uint64(binary.LittleEndian.Uint32(p.Cells[s:s+4])) | uint64(p.Cells[s+4])<<32
+	// The loads match the words Play stores, so that the processor can
+	// forward them; a load straddling two fresh stores would stall.
+	lo := binary.LittleEndian.Uint64(p.Cells[0:8])
+	hi := uint64(binary.LittleEndian.Uint32(p.Cells[8:12]))
+	top := -uint64(pl & 1) // all ones for player 1, without a branch
+	return (lo&top | (lo>>48|hi<<16)&^top) & 0xffffffffff
 }
 
 // rowEmpty reports whether pl's row is empty.

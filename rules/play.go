@@ -371,13 +371,33 @@ func (p *Position) play(m Move, r *Rules, tr *Trace) End {
 		p.Stone[1] = stones>>RightMandarin&1 != 0
 		break
 	}
-	binary.LittleEndian.PutUint64(p.Cells[0:8], binary.LittleEndian.Uint64(a[0:8]))
-	binary.LittleEndian.PutUint32(p.Cells[8:12], binary.LittleEndian.Uint32(a[8:12]))
+	lo, hi := binary.LittleEndian.Uint64(a[0:8]), binary.LittleEndian.Uint64(a[8:16])
+	binary.LittleEndian.PutUint64(p.Cells[0:8], lo)
+	binary.LittleEndian.PutUint32(p.Cells[8:12], uint32(hi))
 	if tr != nil {
 		tr.add(Event{Kind: EvStop, Player: me, Cell: int8(at), Reason: uint8(why)})
 	}
+	// The usual end of a turn, decided from the words in hand: a
+	// mandarin square still occupied and a non-empty row for the next
+	// mover. Anything else takes the full checks of endTurn.
+	mandarins := lo&(0xff<<(8*LeftMandarin)) | hi&(0xff<<(8*(RightMandarin-8))) | uint64(b2u(p.Stone[0])|b2u(p.Stone[1]))
+	if mandarins != 0 && lo&rowWords[me^1][0]|hi&rowWords[me^1][1] != 0 {
+		p.ToMove ^= 1
+		p.Ply++
+		return EndNone
+	}
 	return p.endTurn(tr)
 }
+
+// rowWords[pl] selects pl's row in the two words of cells.
+var rowWords = func() (t [2]lanes) {
+	for pl := range 2 {
+		for _, c := range Player(pl).Row() {
+			t[pl][c/8] |= 0xff << (8 * (c % 8))
+		}
+	}
+	return t
+}()
 
 // refill makes the thả cá for the side to move, whose row is empty:
 // exchanging a captured mandarin, then borrowing from the other player if

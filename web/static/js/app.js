@@ -2,8 +2,10 @@
 // how-to-play view. It shows what the server reports and never decides a
 // rule: legal moves come in state.legal, turns come as event lists.
 
-import { LANGS, preferred, setLang, t, plural, num, currentLang } from './i18n.js';
-import { createBoard, updateBoard, renderStore, renderMiniBoards, cellEl, squareOf, cellOf, ownerOf, isMandarin } from './board.js';
+import { LANGS, preferred, setLang, t, num, currentLang } from './i18n.js';
+import { createBoard, updateBoard, renderStore, cellEl, squareOf, cellOf, ownerOf } from './board.js';
+import { renderTallies, winnerText } from './result.js';
+import { loadHowto } from './howto.js';
 import { api, Live, APIError } from './api.js';
 import { modelOf, applyEvent, delayFor, important } from './play.js';
 
@@ -237,43 +239,8 @@ function renderResult() {
     box.hidden = true;
     return;
   }
-  const tallies = $('tallies');
-  tallies.textContent = '';
-  st.result.players.forEach((tal, p) => {
-    const line = document.createElement('p');
-    line.className = 'tally';
-    line.dataset.player = p;
-    const who = document.createElement('span');
-    who.className = 'who';
-    who.textContent = playerName(p);
-    line.append(who);
-    const term = (value, label, op) => {
-      if (op) line.append(` ${op} `);
-      const s = document.createElement('span');
-      s.className = 'term';
-      const b = document.createElement('b');
-      b.textContent = num(value);
-      const small = document.createElement('small');
-      small.textContent = label;
-      s.append(b, small);
-      line.append(s);
-      return s;
-    };
-    term(10 * tal.mandarins, plural('mandarins', tal.mandarins));
-    term(tal.pebbles, t('result.pebbles'), '+');
-    term(tal.swept, t('result.swept'), '+');
-    if (tal.debt) term(tal.debt, t('result.debt'), '−');
-    if (tal.credit) term(tal.credit, t('result.credit'), '+');
-    term(tal.total, t('result.total'), '=').classList.add('total');
-    tallies.append(line);
-  });
-  const w = st.result.winner;
-  let text = t('result.draw');
-  if (w === 0 || w === 1) {
-    if (isAI()) text = t(w === human() ? 'result.youWin' : 'result.computerWins');
-    else text = t('result.playerWins', { name: playerName(w) });
-  }
-  $('winner').textContent = text;
+  renderTallies($('tallies'), st.result, playerName);
+  $('winner').textContent = winnerText(st.result, isAI() ? human() : null, playerName);
   const wasHidden = box.hidden;
   box.hidden = false;
   if (wasHidden) $('result-heading').focus();
@@ -665,38 +632,20 @@ async function route() {
   $('game-view').hidden = howto;
   $('howto-view').hidden = !howto;
   if (howto) {
-    await loadHowto();
+    await showHowto();
     $('howto-heading').focus();
   } else if (wasHowto) {
     $('nav-howto').focus(); // back where the reader left the game
   }
 }
 
-let howtoLang = null;
-async function loadHowto() {
+let howtoLang = null; // the language of the fragment shown
+
+async function showHowto() {
   const lang = currentLang();
   if (howtoLang === lang) return;
-  const body = $('howto-body');
-  for (const code of [lang, 'en']) {
-    try {
-      const res = await fetch(`howto/${code}.html`);
-      if (!res.ok) continue;
-      body.innerHTML = await res.text();
-      // The fragment's ids live beside the game's: give them a prefix.
-      for (const e of body.querySelectorAll('[id]')) e.id = 'howto-' + e.id;
-      for (const a of body.querySelectorAll('a[href^="#"]')) a.setAttribute('href', '#howto-' + a.getAttribute('href').slice(1));
-      renderMiniBoards(body);
-      body.dataset.lang = code;
-      howtoLang = lang;
-      return;
-    } catch { /* try English */ }
-  }
-  body.textContent = '';
-  for (const key of ['howto.loadFailed', 'howto.click', 'keys.help', 'help.arrows']) {
-    const p = document.createElement('p');
-    p.textContent = t(key);
-    body.append(p);
-  }
+  howtoLang = lang;
+  await loadHowto($('howto-body'), lang);
 }
 
 async function changeLang(code) {
@@ -706,7 +655,7 @@ async function changeLang(code) {
   renderMoves();
   renderResult();
   renderLog();
-  if (!$('howto-view').hidden) await loadHowto();
+  if (!$('howto-view').hidden) await showHowto();
   else howtoLang = null;
 }
 

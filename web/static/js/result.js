@@ -1,0 +1,45 @@
+// The final count, laid out as in seed 001's example: each player's
+// mandarins + pebbles + swept − debt (+ what the other repaid) = total.
+
+import { t, plural, num } from './i18n.js';
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// renderTallies fills box with one line per player of result (the
+// state's result). name(p) is a player's name.
+export function renderTallies(box, result, name) {
+  box.textContent = '';
+  result.players.forEach((tal, p) => {
+    const line = el('p', 'tally');
+    line.dataset.player = p;
+    line.append(el('span', 'who', name(p)));
+    const term = (value, label, op) => {
+      if (op) line.append(` ${op} `);
+      const s = el('span', 'term');
+      s.append(el('b', '', num(value)), el('small', '', label));
+      line.append(s);
+      return s;
+    };
+    term(10 * tal.mandarins, plural('mandarins', tal.mandarins));
+    term(tal.pebbles, t('result.pebbles'), '+');
+    term(tal.swept, t('result.swept'), '+');
+    if (tal.debt) term(tal.debt, t('result.debt'), '−');
+    if (tal.credit) term(tal.credit, t('result.credit'), '+');
+    term(tal.total, t('result.total'), '=').classList.add('total');
+    box.append(line);
+  });
+}
+
+// winnerText says who won. you is the human's seat against the computer,
+// or null with two players.
+export function winnerText(result, you, name) {
+  const w = result.winner;
+  if (w !== 0 && w !== 1) return t('result.draw');
+  if (you === null) return t('result.playerWins', { name: name(w) });
+  return t(w === you ? 'result.youWin' : 'result.computerWins');
+}

@@ -6,6 +6,8 @@ import { LANGS, preferred, setLang, t, num, currentLang } from './i18n.js';
 import { createBoard, updateBoard, renderStore, cellEl, squareOf, cellOf, ownerOf } from './board.js';
 import { renderTallies, winnerText } from './result.js';
 import { loadHowto } from './howto.js';
+import { keyAction, ownKey } from './keys.js';
+import { askDialog } from './dialog.js';
 import { api, Live, APIError } from './api.js';
 import { modelOf, applyEvent, delayFor, important } from './play.js';
 
@@ -538,18 +540,6 @@ function inProgress() {
   return S.state && !S.state.over && S.state.moves.length > 0;
 }
 
-function confirmNewGame() {
-  const dlg = $('confirm');
-  return new Promise((resolve) => {
-    const done = (v) => { dlg.close(); resolve(v); };
-    $('confirm-yes').onclick = () => done(true);
-    $('confirm-no').onclick = () => done(false);
-    dlg.oncancel = (e) => { e.preventDefault(); done(false); };
-    dlg.showModal();
-    $('confirm-no').focus();
-  });
-}
-
 function wireSettings() {
   $('mode').onchange = (e) => { S.settings.mode = e.target.value; saveSettings(); syncControls(); newGame(); };
   $('first').onchange = (e) => { S.settings.first = Number(e.target.value); saveSettings(); newGame(); };
@@ -563,7 +553,7 @@ function wireSettings() {
   };
   for (const box of document.querySelectorAll('input[name=variant]')) {
     box.onchange = async () => {
-      if (inProgress() && !(await confirmNewGame())) { syncControls(); return; }
+      if (inProgress() && !(await askDialog($('confirm'), $('confirm-yes'), $('confirm-no')))) { syncControls(); return; }
       S.settings.variants = [...document.querySelectorAll('input[name=variant]:checked')].map((b) => b.value);
       saveSettings();
       newGame();
@@ -591,31 +581,17 @@ function wireBoard() {
   document.addEventListener('keydown', onKey);
 }
 
-// screenOrder lists the legal cells left to right as drawn, top row first.
-function screenOrder() {
-  const legal = legalCells();
-  return [4, 3, 2, 1, 0, 6, 7, 8, 9, 10].filter((c) => legal.has(c));
-}
-
 function onKey(e) {
-  if (e.altKey || e.ctrlKey || e.metaKey) return;
-  if (!$('howto-view').hidden || $('confirm').open) return;
-  if (e.target.closest('select, input, textarea')) return;
-  const key = e.key;
-  if (key === 'ArrowLeft' || key === 'ArrowRight') {
-    const order = screenOrder();
-    if (!order.length) return;
-    e.preventDefault();
-    let i = order.indexOf(S.selected);
-    if (i < 0) i = key === 'ArrowRight' ? 0 : order.length - 1;
-    else i = (i + (key === 'ArrowRight' ? 1 : order.length - 1)) % order.length;
-    select(order[i]);
-    cellEl(board, order[i]).focus();
-  } else if ((key === 'z' || key === 'Z' || key === 'x' || key === 'X') && S.selected !== null) {
-    e.preventDefault();
-    sow(S.selected, key.toLowerCase() === 'z' ? 'left' : 'right');
-  } else if (key === 'Escape' && S.selected !== null) {
-    e.preventDefault();
+  if (!ownKey(e) || !$('howto-view').hidden || $('confirm').open) return;
+  const act = keyAction(e.key, S.selected, legalCells());
+  if (!act) return;
+  e.preventDefault();
+  if (act.select !== undefined) {
+    select(act.select);
+    cellEl(board, act.select).focus();
+  } else if (act.sow) {
+    sow(S.selected, act.sow);
+  } else if (act.cancel) {
     const c = S.selected;
     S.selected = null;
     S.hinted = null;

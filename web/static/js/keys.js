@@ -1,0 +1,35 @@
+// The keyboard: ←/→ choose a square, Z sows toward the screen's left, X
+// toward its right, Esc cancels. Z and X follow the screen, not the
+// notation: on the top row screen-left is R (see moveFor in app.js).
+
+// SCREEN_ORDER lists the squares' cells left to right as drawn, top row
+// first.
+const SCREEN_ORDER = [4, 3, 2, 1, 0, 6, 7, 8, 9, 10];
+
+// keyAction says what a key does, given the selected cell (or null) and
+// the cells that can be played: {select: cell}, {sow: 'left'|'right'},
+// {cancel: true}, or null for a key that is not the board's.
+export function keyAction(key, selected, playable) {
+  if (key === 'ArrowLeft' || key === 'ArrowRight') {
+    const order = SCREEN_ORDER.filter((c) => playable.has(c));
+    if (!order.length) return null;
+    const step = key === 'ArrowRight' ? 1 : order.length - 1;
+    const i = order.indexOf(selected);
+    if (i < 0) return { select: key === 'ArrowRight' ? order[0] : order[order.length - 1] };
+    return { select: order[(i + step) % order.length] };
+  }
+  if (selected === null) return null;
+  switch (key) {
+    case 'z': case 'Z': return { sow: 'left' };
+    case 'x': case 'X': return { sow: 'right' };
+    case 'Escape': return { cancel: true };
+    default: return null;
+  }
+}
+
+// ownKey says whether a key event is left to the board: not typed into a
+// form control, not a shortcut with a modifier.
+export function ownKey(e) {
+  if (e.altKey || e.ctrlKey || e.metaKey) return false;
+  return !e.target.closest('select, input, textarea');
+}

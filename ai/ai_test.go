@@ -1,0 +1,159 @@
+package ai
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"oanquan/rules"
+)
+
+// randomGame plays up to plies random moves from the start under r and
+// returns the game (which may be over).
+func randomGame(t testing.TB, r rules.Rules, rng *rand.Rand, plies int) *rules.Game {
+	t.Helper()
+	g, err := rules.NewGame(r, r.Start())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < plies && !g.Over(); i++ {
+		ms := g.LegalMoves(nil)
+		if _, err := g.Play(ms[rng.IntN(len(ms))], nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g
+}
+
+func TestParseLevel(t *testing.T) {
+	for _, l := range []Level{Easy, Medium, Hard} {
+		got, err := ParseLevel(l.String())
+		if err != nil || got != l {
+			t.Errorf("ParseLevel(%q) = %v, %v; want %v", l.String(), got, err, l)
+		}
+	}
+	for _, s := range []string{"", "Hard", "expert", "hard "} {
+		if _, err := ParseLevel(s); err == nil {
+			t.Errorf("ParseLevel(%q): no error", s)
+		}
+	}
+}
+
+func TestSearchGameOver(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	g := randomGame(t, rules.Rules{}, rng, 1000)
+	if !g.Over() {
+		t.Fatal("random game did not end")
+	}
+	pos := g.Position()
+	if pos.Status() == rules.EndNone {
+		t.Skip("game ended by repetition")
+	}
+	if _, err := Search(context.Background(), pos, Limits{Level: Hard, Depth: 2}); !errors.Is(err, ErrNoMove) {
+		t.Errorf("Search(finished game) error = %v, want ErrNoMove", err)
+	}
+	if _, err := Hints(context.Background(), pos, Limits{Depth: 2}); !errors.Is(err, ErrNoMove) {
+		t.Errorf("Hints(finished game) error = %v, want ErrNoMove", err)
+	}
+}
+
+// TestSearchLegal checks every level's move, and the principal variation,
+// in positions from random games, with and without variants.
+func TestSearchLegal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	variants := []string{"", "young-mandarin", "strict-mandarin-stop", "pebble-mandarins"}
+	for i := range 60 {
+		var r rules.Rules
+		if v := variants[i%len(variants)]; v != "" {
+			if err := r.Enable(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		g := randomGame(t, r, rng, rng.IntN(50))
+		if g.Over() {
+			continue
+		}
+		pos := g.Position()
+		for _, lv := range []Level{Easy, Medium, Hard} {
+			lim := Limits{Level: lv, Depth: 1 + i%5, Seed: uint64(i), Rules: r, History: g.History(), Threads: 1 + i%2}
+			res, err := Search(context.Background(), pos, lim)
+			if err != nil {
+				t.Fatalf("Search(%v, %v): %v", pos, lv, err)
+			}
+			if err := pos.Legal(res.Move); err != nil {
+				t.Fatalf("Search(%v, %v) = %v: %v", pos, lv, res.Move, err)
+			}
+			if len(res.PV) == 0 || res.PV[0] != res.Move {
+				t.Fatalf("Search(%v, %v): PV %v does not start with %v", pos, lv, res.PV, res.Move)
+			}
+			p := pos
+			for _, m := range res.PV {
+				if err := p.Legal(m); err != nil {
+					t.Fatalf("Search(%v, %v): PV %v: %v", pos, lv, res.PV, err)
+				}
+				if p.Play(m, &r, nil) != rules.EndNone {
+					break
+				}
+			}
+		}
+	}
+}
+
+func TestSearchDeterministic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for i := range 10 {
+		g := randomGame(t, rules.Rules{}, rng, 2+i)
+		pos := g.Position()
+		for _, lv := range []Level{Easy, Medium, Hard} {
+			lim := Limits{Level: lv, Depth: 6, Seed: uint64(i), MoveTime: time.Hour}
+			a, _ := Search(context.Background(), pos, lim)
+			b, _ := Search(context.Background(), pos, lim)
+			if a.Move != b.Move || a.Score != b.Score || a.Nodes != b.Nodes || !slices.Equal(a.PV, b.PV) {
+				t.Errorf("Search(%v, %v) twice: %+v, then %+v", pos, lv, a, b)
+			}
+		}
+	}
+}
+
+func TestSearchCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var r rules.Rules
+	res, err := Search(ctx, r.Start(), Limits{Level: Hard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := r.Start()
+	if err := start.Legal(res.Move); err != nil {
+		t.Errorf("Search(cancelled) = %v: %v", res.Move, err)
+	}
+}
+
+func TestHintsCoverEveryMove(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for i := range 10 {
+		g := randomGame(t, rules.Rules{}, rng, 3*i)
+		if g.Over() {
+			continue
+		}
+		pos := g.Position()
+		hints, err := Hints(context.Background(), pos, Limits{Depth: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []rules.Move
+		for j, h := range hints {
+			got = append(got, h.Move)
+			if j > 0 && h.Score > hints[j-1].Score {
+				t.Errorf("Hints(%v): not best first: %v", pos, hints)
+			}
+		}
+		slices.Sort(got)
+		if want := pos.LegalMoves(nil); !slices.Equal(got, want) {
+			t.Errorf("Hints(%v) moves = %v, want %v", pos, got, want)
+		}
+	}
+}

@@ -1,0 +1,205 @@
+package ai
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"oanquan/rules"
+)
+
+// ErrNoMove is returned for a position where the side to move has no legal
+// move: the game is over.
+var ErrNoMove = errors.New("no legal move: the game is over")
+
+// Search chooses a move for the side to move in pos. It returns ErrNoMove
+// (and nothing else) when there is no legal move. It stops at the first
+// of lim.MoveTime, lim.Depth, ctx's deadline or cancellation, and a proven
+// result; whatever stops it, it returns a legal move.
+func Search(ctx context.Context, pos rules.Position, lim Limits) (Result, error) {
+	if pos.Status() != rules.EndNone || pos.Moves().N == 0 {
+		return Result{}, ErrNoMove
+	}
+	if lim.Level <= Easy {
+		return easyMove(&pos, &lim), nil
+	}
+	return think(ctx, pos, lim, false).Result, nil
+}
+
+// Hints scores every legal move of pos from the mover's point of view,
+// best first, searching each with a full window at full strength for
+// lim.MoveTime (1 s if zero) or to lim.Depth; lim.Level is not used. It
+// returns ErrNoMove when there is no legal move.
+func Hints(ctx context.Context, pos rules.Position, lim Limits) ([]Hint, error) {
+	if pos.Status() != rules.EndNone || pos.Moves().N == 0 {
+		return nil, ErrNoMove
+	}
+	lim.Level = Hard
+	out := think(ctx, pos, lim, true)
+	hints := make([]Hint, 0, len(out.scores))
+	for _, m := range pos.LegalMoves(nil) {
+		hints = append(hints, Hint{Move: m, Score: points(out.scores[m])})
+	}
+	// Stable insertion sort: best first, ties in move order.
+	for i := 1; i < len(hints); i++ {
+		for j := i; j > 0 && hints[j].Score > hints[j-1].Score; j-- {
+			hints[j], hints[j-1] = hints[j-1], hints[j]
+		}
+	}
+	return hints, nil
+}
+
+// outcome is a search's result, with each root move's score in units
+// when every root move was searched with a full window.
+type outcome struct {
+	Result
+	scores map[rules.Move]int
+}
+
+// settings are what a search does at a level, once Limits' zero values
+// are filled in.
+type settings struct {
+	moveTime time.Duration
+	depth    int
+	threads  int
+	tableMB  int
+	weights  Weights
+}
+
+func settingsFor(lim *Limits) settings {
+	st := settings{moveTime: lim.MoveTime, depth: lim.Depth, threads: lim.Threads, tableMB: lim.TableMB, weights: Default}
+	if lim.Eval != nil {
+		st.weights = *lim.Eval
+	}
+	switch lim.Level {
+	case Hard:
+		if st.moveTime == 0 {
+			st.moveTime = HardMoveTime
+		}
+		if st.tableMB == 0 {
+			st.tableMB = 16
+		}
+		if st.threads == 0 {
+			st.threads = 1
+			if lim.Depth == 0 {
+				st.threads = min(2, runtime.GOMAXPROCS(0))
+			}
+		}
+	default:
+		if st.moveTime == 0 {
+			st.moveTime = MediumMoveTime
+		}
+		if st.depth == 0 {
+			st.depth = MediumDepth
+		}
+		if st.tableMB == 0 {
+			st.tableMB = 2
+		}
+		if st.threads == 0 {
+			st.threads = 1
+		}
+	}
+	if st.depth <= 0 || st.depth > maxPly-2 {
+		st.depth = maxPly - 2
+	}
+	return st
+}
+
+// gameHistory returns the hashes of the positions of lim.History before
+// pos.
+func gameHistory(pos *rules.Position, lim *Limits) []uint64 {
+	h := lim.History
+	if n := len(h); n > 0 && h[n-1] == *pos {
+		h = h[:n-1]
+	}
+	out := make([]uint64, 0, len(h)+maxPly)
+	for i := range h {
+		out = append(out, hashOf(&h[i], &lim.Rules))
+	}
+	return out
+}
+
+// think runs the iterative-deepening search, on several threads when
+// st.threads > 1 (Lazy SMP: the helpers search the same tree with a
+// perturbed move order and fill the shared table; the main thread's
+// result is the answer).
+func think(ctx context.Context, pos rules.Position, lim Limits, allRoot bool) outcome {
+	st := settingsFor(&lim)
+	start := time.Now()
+	c := &clock{ctx: ctx, deadline: start.Add(st.moveTime), timed: true}
+	var stop atomic.Bool
+	tt := newTable(st.tableMB)
+	past := gameHistory(&pos, &lim)
+	h := hashOf(&pos, &lim.Rules)
+
+	newThread := func() *searcher {
+		s := newSearcher(lim.Rules, st.weights, tt, &stop, c)
+		for _, k := range past {
+			s.push(k)
+		}
+		s.push(h)
+		return s
+	}
+	var wg sync.WaitGroup
+	helpers := make([]*searcher, st.threads-1)
+	for i := range helpers {
+		s := newThread()
+		seed := lim.Seed + uint64(i) + 1
+		s.noise = splitmix64(&seed) | 1
+		helpers[i] = s
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for d := 1 + (i+1)%2; d <= st.depth && !stop.Load(); d++ {
+				s.negamax(&pos, h, d, -inf, inf, 0)
+			}
+		}()
+	}
+
+	s := newThread()
+	s.allRoot = allRoot
+	s.rootScores = map[rules.Move]int{}
+	out := outcome{Result: Result{Move: rules.NoMove}, scores: map[rules.Move]int{}}
+	for d := 1; d <= st.depth; d++ {
+		s.rootMove = rules.NoMove
+		horizon0 := s.horizon
+		score := s.negamax(&pos, h, d, -inf, inf, 0)
+		if stop.Load() {
+			if s.rootMove != rules.NoMove && d > 1 {
+				// A move from the unfinished iteration was searched
+				// to the end and beat the others searched so far.
+				out.Move, out.Score, out.PV = s.rootMove, points(s.rootScore), append([]rules.Move(nil), s.rootPV...)
+			}
+			break
+		}
+		out.Move, out.Score, out.Depth = s.rootMove, points(score), d
+		out.PV = append([]rules.Move(nil), s.rootPV...)
+		for m, v := range s.rootScores {
+			out.scores[m] = v
+		}
+		if s.horizon == horizon0 {
+			out.Proven = true
+			break
+		}
+		// The next iteration takes several times longer than this one:
+		// do not start one that would surely be cut short.
+		if time.Since(start) > st.moveTime/2 {
+			break
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	out.Nodes = s.nodes
+	for _, hs := range helpers {
+		out.Nodes += hs.nodes
+	}
+	if out.Move == rules.NoMove {
+		// Stopped before depth 1 finished: any legal move will do.
+		out.Move = pos.Moves().Moves[0]
+		out.PV = []rules.Move{out.Move}
+	}
+	return out
+}

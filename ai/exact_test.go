@@ -1,0 +1,168 @@
+package ai
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"oanquan/rules"
+)
+
+// same reports whether a and b are the same position for the repetition
+// rule: everything but the ply.
+func same(a, b rules.Position) bool {
+	a.Ply, b.Ply = 0, 0
+	return a == b
+}
+
+// exact is the exact final point difference of p for the side to move
+// with best play, by a plain alpha-beta search (no table, no move
+// ordering) to the end of the game, with the repetition rule over path
+// (earlier positions, p last). It gives up (ok false) after budget
+// positions or on a line longer than 200 plies.
+func exact(p rules.Position, r *rules.Rules, path []rules.Position, budget *int) (score int, ok bool) {
+	return alphabeta(p, r, path, budget, -1000, 1000)
+}
+
+func alphabeta(p rules.Position, r *rules.Rules, path []rules.Position, budget *int, alpha, beta int) (int, bool) {
+	*budget--
+	if *budget < 0 || len(path) > 400 {
+		return 0, false
+	}
+	best := -1000
+	for _, m := range p.LegalMoves(nil) {
+		s, ok := moveValue(p, m, r, path, budget, -beta, -max(alpha, best))
+		if !ok {
+			return 0, false
+		}
+		best = max(best, s)
+		if best >= beta {
+			break
+		}
+	}
+	return best, true
+}
+
+// moveValue is the value of playing m in p for p's mover, searching the
+// reply with the window (-beta, -alpha) seen from the opponent.
+func moveValue(p rules.Position, m rules.Move, r *rules.Rules, path []rules.Position, budget *int, alpha, beta int) (int, bool) {
+	c := p
+	end := c.Play(m, r, nil)
+	if end == rules.EndNone {
+		n := 1
+		for _, q := range path {
+			if same(q, c) {
+				n++
+			}
+		}
+		if n >= rules.Repetitions {
+			end = rules.EndRepetition
+		}
+	}
+	if end != rules.EndNone {
+		res := c.Count(end)
+		return res.Players[p.ToMove].Total - res.Players[c.ToMove].Total, true
+	}
+	v, ok := alphabeta(c, r, append(path[:len(path):len(path)], c), budget, alpha, beta)
+	return -v, ok
+}
+
+// endgames returns positions a few plies before the end of random games
+// that Search proves quickly and whose exact value exact finds within
+// its budget, with their games.
+func endgames(t *testing.T, n int) []*rules.Game {
+	rng := rand.New(rand.NewPCG(5, 5))
+	var r rules.Rules
+	var out []*rules.Game
+	for tries := 0; len(out) < n && tries < 150*n; tries++ {
+		g := randomGame(t, r, rng, 1000)
+		back := 1 + rng.IntN(3)
+		if g.Undo(back) != back || g.Over() {
+			continue
+		}
+		lim := Limits{Level: Hard, Threads: 1, Depth: 12, History: g.History()}
+		if res, _ := Search(context.Background(), g.Position(), lim); !res.Proven {
+			continue
+		}
+		budget := 200000
+		if _, ok := exact(g.Position(), &r, g.History(), &budget); ok {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// TestProvenIsExact checks that proven results are exact: the
+// score of the move chosen, and of every move in the hints, against a plain
+// alpha-beta search to the end of the game.
+func TestProvenIsExact(t *testing.T) {
+	games := endgames(t, 10)
+	if len(games) < 4 {
+		t.Fatalf("only %d endgames found", len(games))
+	}
+	var r rules.Rules
+	for _, g := range games {
+		pos, hist := g.Position(), g.History()
+		budget := 1 << 24
+		want, _ := exact(pos, &r, hist, &budget)
+		lim := Limits{Level: Hard, Depth: 12, Threads: 1, History: hist}
+		res, err := Search(context.Background(), pos, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Proven || res.Score != want {
+			t.Errorf("Search(%v) = score %d proven %v, want %d proven", pos, res.Score, res.Proven, want)
+		}
+		hints, err := Hints(context.Background(), pos, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hints {
+			budget := 1 << 24
+			want, _ := moveValue(pos, h.Move, &r, hist, &budget, -1000, 1000)
+			if h.Score != want {
+				t.Errorf("Hints(%v): %v scores %d, want %d", pos, h.Move, h.Score, want)
+			}
+		}
+	}
+}
+
+// TestRepetitionInHistory gives a history in which one move's result has
+// already occurred twice: playing it ends the game by repetition, and the
+// hint for it must be that ending's exact score.
+func TestRepetitionInHistory(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	var r rules.Rules
+	checked := 0
+	for range 200 {
+		g := randomGame(t, r, rng, 5+rng.IntN(30))
+		if g.Over() {
+			continue
+		}
+		pos := g.Position()
+		other := r.Start()
+		for _, m := range pos.LegalMoves(nil) {
+			c := pos
+			if c.Play(m, &r, nil) != rules.EndNone {
+				continue
+			}
+			res := c.Count(rules.EndRepetition)
+			want := res.Players[pos.ToMove].Total - res.Players[c.ToMove].Total
+			hist := []rules.Position{other, c, other, c}
+			hints, err := Hints(context.Background(), pos, Limits{Depth: 3, History: hist})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range hints {
+				if h.Move == m && h.Score != want {
+					t.Errorf("Hints(%v) with %v twice in the history: %v scores %d, want %d (the count at the repetition)", pos, c, m, h.Score, want)
+				}
+			}
+			checked++
+			break
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d positions checked", checked)
+	}
+}

@@ -1,0 +1,79 @@
+package ai
+
+import "oanquan/rules"
+
+// Zobrist keys: one random word for every (cell, count), stone, store
+// count and the side to move. A position's hash is the XOR of the words
+// of its parts. Debts and, under the young-mandarin variant, the ply are
+// folded in with a mixing function instead, as they have no useful bound.
+var (
+	zCell      [rules.NumCells][128]uint64
+	zStone     [2]uint64
+	zPebbles   [2][256]uint64
+	zMandarins [2][4]uint64
+	zSide      uint64
+)
+
+// splitmix64 is a small, good 64-bit mixer (Steele, Lea and Flood's
+// SplitMix); it seeds the Zobrist tables and the searches' random choices.
+func splitmix64(x *uint64) uint64 {
+	*x += 0x9e3779b97f4a7c15
+	z := *x
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+func mix(v uint64) uint64 {
+	return splitmix64(&v)
+}
+
+func init() {
+	seed := uint64(0x0a17a9)
+	for c := range zCell {
+		for n := range zCell[c] {
+			zCell[c][n] = splitmix64(&seed)
+		}
+	}
+	for i := range 2 {
+		zStone[i] = splitmix64(&seed)
+		for n := range zPebbles[i] {
+			zPebbles[i][n] = splitmix64(&seed)
+		}
+		for n := range zMandarins[i] {
+			zMandarins[i][n] = splitmix64(&seed)
+		}
+	}
+	zSide = splitmix64(&seed)
+}
+
+// hashOf returns the Zobrist hash of p under r: everything the repetition
+// rule compares (board, stones, stores, debts, side to move), plus the ply
+// while a young-mandarin rule still reads it. It is computed whole rather
+// than updated move by move: rules.Position.Play does not say which cells
+// a move changed, and twenty table reads cost less than a sowing.
+func hashOf(p *rules.Position, r *rules.Rules) uint64 {
+	h := uint64(0)
+	for c, n := range p.Cells {
+		h ^= zCell[c][n&127]
+	}
+	if p.Stone[0] {
+		h ^= zStone[0]
+	}
+	if p.Stone[1] {
+		h ^= zStone[1]
+	}
+	for i, s := range p.Stores {
+		h ^= zPebbles[i][s.Pebbles] ^ zMandarins[i][s.Mandarins&3]
+	}
+	if d := uint64(p.Stores[0].Debt) | uint64(p.Stores[1].Debt)<<16; d != 0 {
+		h ^= mix(d)
+	}
+	if p.ToMove != 0 {
+		h ^= zSide
+	}
+	if p.Ply < r.YoungPlies {
+		h ^= mix(uint64(p.Ply) + 1<<40)
+	}
+	return h
+}

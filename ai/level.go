@@ -1,0 +1,83 @@
+package ai
+
+import (
+	"fmt"
+	"time"
+
+	"oanquan/rules"
+)
+
+// Level is the strength of the computer player.
+type Level int
+
+// The three levels, weakest first.
+const (
+	Easy Level = iota
+	Medium
+	Hard
+)
+
+var levelNames = [...]string{"easy", "medium", "hard"}
+
+// ParseLevel reads "easy", "medium" or "hard".
+func ParseLevel(s string) (Level, error) {
+	for i, n := range levelNames {
+		if s == n {
+			return Level(i), nil
+		}
+	}
+	return Hard, fmt.Errorf("unknown level %q: want easy, medium or hard", s)
+}
+
+// String returns "easy", "medium" or "hard".
+func (l Level) String() string {
+	if l >= 0 && int(l) < len(levelNames) {
+		return levelNames[l]
+	}
+	return fmt.Sprintf("Level(%d)", int(l))
+}
+
+// Default move times of each level, used when Limits.MoveTime is zero.
+const (
+	HardMoveTime   = time.Second
+	MediumMoveTime = 200 * time.Millisecond
+	MediumDepth    = 3 // Medium's depth limit, in plies
+)
+
+// Limits says how Search plays. The zero Limits is Easy with its defaults
+// under the standard rules; set Level to Hard for the strongest play.
+type Limits struct {
+	Level    Level
+	MoveTime time.Duration // at most this long; 0: the level's default (Hard: 1 s)
+	Depth    int           // at most this many plies; 0: no depth limit
+	Seed     uint64        // the same seed gives the same choices (see the package doc)
+	Rules    rules.Rules   // variants
+	// History holds earlier positions of the game, oldest first, for the
+	// repetition rule (rules.Game.History()); it may end with the
+	// position searched or stop just before it.
+	History []rules.Position
+	// Threads is how many goroutines search; 0: Hard uses up to two when
+	// it plays against a clock, everything else one.
+	Threads int
+	// TableMB is the transposition table's size in MiB; 0: 16 (Hard), 2
+	// (the other levels).
+	TableMB int
+	// Eval overrides the evaluation weights; nil: the tuned Default.
+	Eval *Weights
+}
+
+// Result is what Search found.
+type Result struct {
+	Move   rules.Move   // the move chosen
+	Score  int          // points, mover's total minus the opponent's, expected with best play
+	Depth  int          // plies of the deepest completed iteration
+	Nodes  int64        // positions searched (moves played), all threads
+	PV     []rules.Move // principal variation, starting with Move
+	Proven bool         // every line was searched to the end of the game: Score is exact
+}
+
+// Hint is one legal move and its score from the mover's point of view.
+type Hint struct {
+	Move  rules.Move
+	Score int
+}

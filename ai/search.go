@@ -1,0 +1,254 @@
+package ai
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	"oanquan/rules"
+)
+
+const (
+	maxPly = 128   // deepest line the search follows
+	inf    = 30000 // beyond any score, in units
+)
+
+// child is a position after one move, kept for move ordering and reuse.
+type child struct {
+	pos   rules.Position
+	end   rules.End
+	move  rules.Move
+	order int // sort key: higher is searched first
+}
+
+// searcher is one thread's search state. The transposition table and the
+// stop flag are shared; everything else is the thread's own.
+type searcher struct {
+	r     rules.Rules
+	w     Weights
+	tt    *table
+	stop  *atomic.Bool
+	clock *clock
+
+	nodes   int64
+	horizon int64 // leaves scored by the evaluation, or by unproven table entries
+	reps    int64 // lines ended by the repetition rule
+
+	// The positions of the game and of the line being searched, for the
+	// repetition rule: hashes in order, and a small counting filter so
+	// that most nodes need not scan them.
+	path   []uint64
+	filter [1 << 12]uint8
+
+	children [maxPly][10]child
+	killers  [maxPly]rules.Move
+	history  [2][20]int32
+	pv       [maxPly][maxPly]rules.Move
+	pvLen    [maxPly]int
+
+	// At the root: the score of each move in the last iteration that
+	// searched it to the end (hints), and whether every root move gets a
+	// full window.
+	allRoot    bool
+	rootScores map[rules.Move]int
+	noise      uint64 // helper threads perturb their move order with it
+
+	// The best root move found so far in the current iteration, its
+	// score and line: what a search stopped by the clock still knows.
+	rootMove  rules.Move
+	rootScore int
+	rootPV    []rules.Move
+}
+
+// clock stops a search at a deadline or when its context is done.
+type clock struct {
+	ctx      context.Context
+	deadline time.Time
+	timed    bool
+}
+
+func (c *clock) expired() bool {
+	if c.timed && !time.Now().Before(c.deadline) {
+		return true
+	}
+	select {
+	case <-c.ctx.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+func newSearcher(r rules.Rules, w Weights, tt *table, stop *atomic.Bool, c *clock) *searcher {
+	return &searcher{r: r, w: w, tt: tt, stop: stop, clock: c}
+}
+
+// push adds the position with hash h to the line and returns how many
+// times it has now occurred. Positions that differ in side to move never
+// match, so only every other one is compared.
+func (s *searcher) push(h uint64) int {
+	n := 1
+	f := &s.filter[h%uint64(len(s.filter))]
+	if *f > 0 {
+		for i := len(s.path) - 2; i >= 0; i -= 2 {
+			if s.path[i] == h {
+				n++
+			}
+		}
+	}
+	*f++
+	s.path = append(s.path, h)
+	return n
+}
+
+func (s *searcher) pop() {
+	h := s.path[len(s.path)-1]
+	s.filter[h%uint64(len(s.filter))]--
+	s.path = s.path[:len(s.path)-1]
+}
+
+// stopped polls the clock every few thousand nodes.
+func (s *searcher) stopped() bool {
+	if s.nodes&2047 == 0 && s.clock.expired() {
+		s.stop.Store(true)
+	}
+	return s.stop.Load()
+}
+
+// expand plays every legal move of pos into the ply's child slots and
+// sorts them: the table's move first, then captures by what they gain,
+// then the killer, then by history.
+func (s *searcher) expand(pos *rules.Position, ply int, ttMove rules.Move) []child {
+	ms := pos.Moves()
+	cs := s.children[ply][:ms.N]
+	before := material(pos)
+	side := pos.ToMove
+	for i, m := range ms.Moves[:ms.N] {
+		c := &cs[i]
+		c.pos = *pos
+		c.move = m
+		c.end = c.pos.Play(m, &s.r, nil)
+		// material is from the side to move's view: after the move
+		// that is the opponent.
+		gain := -material(&c.pos) - before
+		c.order = gain<<16 + int(s.history[side][m])
+		if m == s.killers[ply] {
+			c.order += 1 << 15
+		}
+		if m == ttMove {
+			c.order = 1 << 30
+		}
+		if s.noise != 0 {
+			c.order += int(splitmix64(&s.noise) & 0x3fff)
+		}
+	}
+	for i := 1; i < len(cs); i++ {
+		for j := i; j > 0 && cs[j].order > cs[j-1].order; j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
+	return cs
+}
+
+// negamax is a principal variation search of pos (hash h) to depth plies,
+// with the window (alpha, beta), from the side to move's view, in units.
+func (s *searcher) negamax(pos *rules.Position, h uint64, depth, alpha, beta, ply int) int {
+	s.pvLen[ply] = ply
+	s.nodes++
+	if s.stopped() {
+		return 0
+	}
+	if depth <= 0 || ply >= maxPly-1 {
+		s.horizon++
+		return s.w.evaluate(pos)
+	}
+	ttMove := rules.NoMove
+	if e, ok := s.tt.probe(h); ok {
+		ttMove = e.move
+		if ply > 0 && e.depth >= depth {
+			if e.bound == boundExact || e.bound == boundLower && e.score >= beta || e.bound == boundUpper && e.score <= alpha {
+				if e.depth != provenDepth {
+					s.horizon++
+				}
+				return e.score
+			}
+		}
+	}
+	alpha0 := alpha
+	horizon0, reps0 := s.horizon, s.reps
+	best, bestMove := -inf, rules.NoMove
+	for i, c := range s.expand(pos, ply, ttMove) {
+		var score int
+		s.pvLen[ply+1] = ply + 1
+		if c.end != rules.EndNone {
+			score = -final(&c.pos, c.end)
+		} else {
+			ch := hashOf(&c.pos, &s.r)
+			if s.push(ch) >= rules.Repetitions {
+				s.reps++
+				score = -final(&c.pos, rules.EndRepetition)
+			} else {
+				score = s.searchChild(&s.children[ply][i].pos, ch, depth, alpha, beta, ply, i == 0 || ply == 0 && s.allRoot)
+			}
+			s.pop()
+		}
+		if s.stop.Load() {
+			return best
+		}
+		if ply == 0 && s.rootScores != nil {
+			s.rootScores[c.move] = score
+		}
+		if score > best {
+			best, bestMove = score, c.move
+			if score > alpha {
+				s.pv[ply][ply] = c.move
+				copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
+				s.pvLen[ply] = s.pvLen[ply+1]
+				if ply == 0 {
+					s.rootMove, s.rootScore = c.move, score
+					s.rootPV = append(s.rootPV[:0], s.pv[0][:s.pvLen[0]]...)
+				}
+				if !(ply == 0 && s.allRoot) {
+					alpha = score
+				}
+			}
+			if score >= beta {
+				s.killers[ply] = c.move
+				s.history[pos.ToMove][c.move] += int32(depth * depth)
+				break
+			}
+		}
+	}
+	d := depth
+	if s.horizon == horizon0 {
+		d = provenDepth
+	}
+	bound := boundExact
+	switch {
+	case best >= beta:
+		bound = boundLower
+	case best <= alpha0:
+		bound = boundUpper
+	}
+	if s.reps != reps0 {
+		// The score depends on the line that led here, through the
+		// repetition rule: keep only the move, for ordering.
+		d, bound = 0, boundNone
+	}
+	s.tt.store(h, entry{score: best, depth: d, bound: bound, move: bestMove})
+	return best
+}
+
+// searchChild searches a child position: with the full window for the
+// first move, and otherwise with a null window first (PVS), searching
+// again with the full window only when the move turns out better.
+func (s *searcher) searchChild(pos *rules.Position, h uint64, depth, alpha, beta, ply int, full bool) int {
+	if full {
+		return -s.negamax(pos, h, depth-1, -beta, -alpha, ply+1)
+	}
+	score := -s.negamax(pos, h, depth-1, -alpha-1, -alpha, ply+1)
+	if score > alpha && score < beta && !s.stop.Load() {
+		score = -s.negamax(pos, h, depth-1, -beta, -alpha, ply+1)
+	}
+	return score
+}

@@ -1,0 +1,83 @@
+package ai
+
+import (
+	"sync/atomic"
+
+	"oanquan/rules"
+)
+
+// Bounds a table entry can hold.
+const (
+	boundNone  = 0
+	boundLower = 1 // the score is at least the stored one (a beta cutoff)
+	boundUpper = 2 // the score is at most the stored one (no move reached alpha)
+	boundExact = 3
+)
+
+// provenDepth marks an entry whose subtree was searched to the end of the
+// game on every line: its score (or bound) is exact at any depth.
+const provenDepth = 255
+
+// entry is one decoded transposition-table entry.
+type entry struct {
+	score int
+	depth int
+	bound int
+	move  rules.Move
+}
+
+// table is a transposition table shared by the threads of a search.
+//
+// Each slot is two words: the data and the key XORed with the data, both
+// read and written atomically (Hyatt and Mann's lockless hashing). A slot
+// torn by two threads writing at once fails the key check and reads as a
+// miss. Slots come in pairs: the first keeps the deeper entry, the second
+// takes whatever the first refuses.
+type table struct {
+	slots []atomic.Uint64 // 2 words a slot, 2 slots a bucket
+	mask  uint64          // buckets − 1
+}
+
+func newTable(mb int) *table {
+	buckets := uint64(1)
+	for buckets*2*32 <= uint64(mb)<<20 {
+		buckets *= 2
+	}
+	return &table{slots: make([]atomic.Uint64, buckets*4), mask: buckets - 1}
+}
+
+// pack lays out an entry's data: score (16 bits), depth (8), bound (2),
+// move (8).
+func pack(e entry) uint64 {
+	return uint64(uint16(int16(e.score))) | uint64(e.depth)<<16 | uint64(e.bound)<<24 | uint64(e.move)<<26
+}
+
+func unpack(d uint64) entry {
+	return entry{score: int(int16(uint16(d))), depth: int(d >> 16 & 0xff), bound: int(d >> 24 & 3), move: rules.Move(d >> 26 & 0xff)}
+}
+
+// probe returns the entry stored for key h, if any.
+func (t *table) probe(h uint64) (entry, bool) {
+	b := (h & t.mask) * 4
+	for i := b; i < b+4; i += 2 {
+		d := t.slots[i+1].Load()
+		if t.slots[i].Load()^d == h {
+			return unpack(d), true
+		}
+	}
+	return entry{}, false
+}
+
+// store records e for key h.
+func (t *table) store(h uint64, e entry) {
+	b := (h & t.mask) * 4
+	d := pack(e)
+	first := unpack(t.slots[b+1].Load())
+	if t.slots[b].Load()^t.slots[b+1].Load() == h || e.depth >= first.depth {
+		t.slots[b].Store(h ^ d)
+		t.slots[b+1].Store(d)
+		return
+	}
+	t.slots[b+2].Store(h ^ d)
+	t.slots[b+3].Store(d)
+}

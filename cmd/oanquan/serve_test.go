@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"oanquan/internal/server"
+)
+
+// guard bounds every wait so that a broken test fails instead of hanging;
+// no test depends on its length.
+const guard = 30 * time.Second
+
+func TestServeUsage(t *testing.T) {
+	for _, args := range [][]string{{"--port", "80"}, {"--addr", "localhost:0", "extra"}} {
+		var out bytes.Buffer
+		err := run(context.Background(), args, &out, io.Discard)
+		var ue *usageError
+		if !errors.As(err, &ue) || out.Len() != 0 {
+			t.Errorf("run %q = %v with output %q, want a usage error and no output", args, err, out.String())
+		}
+	}
+	if err := run(context.Background(), []string{"--addr", "no-such-host.invalid:1"}, io.Discard, io.Discard); err == nil {
+		t.Error("serving on an address that cannot be listened on: no error")
+	}
+}
+
+// lineWriter passes each write to a channel.
+type lineWriter chan string
+
+func (w lineWriter) Write(p []byte) (int, error) {
+	w <- string(p)
+	return len(p), nil
+}
+
+// TestServe runs the program with no subcommand: it prints where it
+// serves, serves the page, the API and the WebSocket, and on the
+// context's end stops, closing the WebSocket with "going away".
+func TestServe(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := make(lineWriter, 1)
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"--addr", "127.0.0.1:0"}, out, io.Discard) }()
+	var line string
+	select {
+	case line = <-out:
+	case err := <-done:
+		t.Fatalf("run returned %v before serving", err)
+	}
+	url := regexp.MustCompile(`http://[^ ]+/`).FindString(line)
+	if url == "" {
+		t.Fatalf("no address in %q", line)
+	}
+
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "<html") || resp.Header.Get("Content-Security-Policy") == "" {
+		t.Fatalf("GET %s: %s %q", url, resp.Status, page)
+	}
+	resp, err = http.Post(url+"api/games", "application/json", strings.NewReader(`{"mode":"local"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g struct{ ID string }
+	json.NewDecoder(resp.Body).Decode(&g)
+	resp.Body.Close()
+	if resp.StatusCode != 201 || g.ID == "" {
+		t.Fatalf("POST /api/games: %s", resp.Status)
+	}
+	rctx, rcancel := context.WithTimeout(context.Background(), guard)
+	defer rcancel()
+	c, _, err := websocket.Dial(rctx, "ws"+strings.TrimPrefix(url, "http")+"api/games/"+g.ID+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	if _, msg, err := c.Read(rctx); err != nil || !strings.Contains(string(msg), `"type":"state"`) {
+		t.Fatalf("first message %s, %v; want the state", msg, err)
+	}
+
+	// The client reads on, as a browser does, to answer the server's
+	// close message.
+	closed := make(chan error, 1)
+	go func() {
+		_, _, err := c.Read(rctx)
+		closed <- err
+	}()
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("run after cancel = %v, want nil", err)
+	}
+	if err := <-closed; websocket.CloseStatus(err) != websocket.StatusGoingAway {
+		t.Errorf("WebSocket after shutdown: %v, want closed with StatusGoingAway", err)
+	}
+	if _, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/")); err == nil {
+		t.Error("still listening after shutdown")
+	}
+}
+
+// TestWebSocketOutlivesTimeouts: the server's read and write timeouts
+// must not end a WebSocket. With timeouts of a nanosecond every plain
+// answer fails, yet the WebSocket still carries messages.
+func TestWebSocketOutlivesTimeouts(t *testing.T) {
+	h := server.New(server.Config{})
+	defer h.Close()
+	srv := newHTTPServer(h, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if srv.ReadHeaderTimeout == 0 || srv.ReadTimeout == 0 || srv.WriteTimeout == 0 || srv.IdleTimeout == 0 {
+		t.Errorf("timeouts %+v: want all set", srv)
+	}
+	srv.ReadTimeout, srv.WriteTimeout = time.Nanosecond, time.Nanosecond
+	ts := httptest.NewUnstartedServer(h)
+	ts.Config = srv
+	ts.Start()
+	defer ts.Close()
+
+	// Requests go to the handler directly: over the network they fail.
+	if resp, err := http.Get(ts.URL + "/"); err == nil {
+		resp.Body.Close()
+		t.Fatalf("GET / with a 1ns write timeout succeeded: the test cannot tell")
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("POST", "/api/games", strings.NewReader(`{"mode":"local"}`)))
+	var g struct{ ID string }
+	json.NewDecoder(w.Body).Decode(&g)
+
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.URL, "http")+"/api/games/"+g.ID+"/ws", nil)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	defer c.CloseNow()
+	if _, msg, err := c.Read(ctx); err != nil || !strings.Contains(string(msg), `"type":"state"`) {
+		t.Fatalf("first message %s, %v; want the state", msg, err)
+	}
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/api/games/"+g.ID+"/moves", strings.NewReader(`{"move":"7R"}`)))
+	if _, msg, err := c.Read(ctx); err != nil || !strings.Contains(string(msg), `"type":"turn"`) {
+		t.Fatalf("message after a move: %s, %v; want the turn", msg, err)
+	}
+}

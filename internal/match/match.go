@@ -1,0 +1,374 @@
+// Package match runs live games of Ô Ăn Quan: the rules.Game, who plays
+// which seat, the computer player's moves and the updates sent to anyone
+// watching. It knows nothing of HTTP or storage; package server puts it
+// on the web.
+//
+//	m, err := match.New(match.Config{Mode: match.AI, Level: ai.Easy})
+//	sub, _ := m.Subscribe() // first update: the state
+//	defer sub.Close()
+//	turn, err := m.Play(move, nil) // the human's move
+//	for u := range sub.C { … }     // turns, the computer thinking, states
+//	m.Close()
+//
+// In AI mode the computer's search runs in its own goroutine with a
+// context and never holds the match's lock: the human can undo, change
+// the level or leave while it thinks, and each of these cancels it.
+package match
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"oanquan/ai"
+	"oanquan/rules"
+)
+
+// Mode says who plays.
+type Mode string
+
+// The modes.
+const (
+	AI    Mode = "ai"    // a human against the computer
+	Local Mode = "local" // two humans taking turns on one device
+)
+
+// Config is what a match is created with. The zero Config is an AI match
+// at Easy, the human in seat 0, under the standard rules.
+type Config struct {
+	ID       string
+	Mode     Mode            // "": AI
+	Level    ai.Level        // the computer's strength in AI mode
+	Human    rules.Player    // the human's seat in AI mode
+	Rules    rules.Rules     // variants, and who moves first
+	Start    *rules.Position // nil: Rules.Start()
+	Moves    []rules.Move    // moves already played from Start, replayed by New
+	Seed     uint64          // the computer's seed: the same seed, the same choices
+	Created  time.Time       // when the game began, for its record
+	Engine   Engine          // nil: package ai
+	MoveTime time.Duration   // the computer's time per move; 0: the level's default
+	HintTime time.Duration   // the time for hints; 0: DefaultHintTime
+	// OnChange, if set, is called after every change to the game (a
+	// move, an undo, a level change), outside the match's lock, from
+	// the goroutine that made it: a place to save the game.
+	OnChange func(*Match)
+}
+
+// DefaultHintTime is how long Hints searches when Config.HintTime is zero.
+const DefaultHintTime = 500 * time.Millisecond
+
+// subBuffer is how many updates a subscriber may fall behind before it is
+// dropped. A turn is one update, so this is many turns' worth.
+const subBuffer = 32
+
+// Match is one live game. Create one with New; it is safe for concurrent
+// use. Close it when done, to stop the computer's search.
+type Match struct {
+	cfg    Config // as given, but for Level and the Moves (which live in game)
+	engine Engine
+	ctx    context.Context // canceled by Close: the parent of every search
+	stop   context.CancelFunc
+	wg     sync.WaitGroup // the search goroutines
+
+	mu     sync.Mutex
+	game   *rules.Game
+	level  ai.Level
+	cancel context.CancelFunc // the running search's, or nil
+	// gen counts searches started and canceled: a search whose gen is
+	// no longer current was canceled, and its result is thrown away.
+	gen    uint64
+	subs   map[*Subscription]struct{}
+	closed bool
+}
+
+// New creates a match and replays cfg.Moves. If the computer is to move,
+// it starts thinking at once.
+func New(cfg Config) (*Match, error) {
+	if cfg.Mode == "" {
+		cfg.Mode = AI
+	}
+	if cfg.Mode != AI && cfg.Mode != Local {
+		return nil, refuse(ErrInvalid, "unknown mode %q: want ai or local", cfg.Mode)
+	}
+	if cfg.Level < ai.Easy || cfg.Level > ai.Hard {
+		return nil, refuse(ErrInvalid, "unknown level %d", cfg.Level)
+	}
+	if cfg.Human > rules.Player1 {
+		return nil, refuse(ErrInvalid, "seat %d: want 0 or 1", cfg.Human)
+	}
+	start := cfg.Rules.Start()
+	if cfg.Start != nil {
+		start = *cfg.Start
+	}
+	g, err := rules.NewGame(cfg.Rules, start)
+	if err != nil {
+		return nil, refuse(ErrInvalid, "start position: %v", err)
+	}
+	for _, mv := range cfg.Moves {
+		if _, err := g.Play(mv, nil); err != nil {
+			return nil, refuse(ErrInvalid, "replaying the moves: %v", err)
+		}
+	}
+	m := &Match{cfg: cfg, engine: cfg.Engine, game: g, level: cfg.Level, subs: make(map[*Subscription]struct{})}
+	m.cfg.Moves = nil
+	m.cfg.Start = &start
+	if m.engine == nil {
+		m.engine = AIEngine{}
+	}
+	if m.cfg.HintTime == 0 {
+		m.cfg.HintTime = DefaultHintTime
+	}
+	m.ctx, m.stop = context.WithCancel(context.Background())
+	m.mu.Lock()
+	m.startSearchLocked()
+	m.mu.Unlock()
+	return m, nil
+}
+
+// ID returns the match's id, as given in Config.
+func (m *Match) ID() string { return m.cfg.ID }
+
+// Config returns what New needs to rebuild the match as it stands: the
+// settings, the current level and the moves played.
+func (m *Match) Config() Config {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c := m.cfg
+	c.Level = m.level
+	start := *m.cfg.Start
+	c.Start = &start
+	c.Moves = slices.Clone(m.game.Moves())
+	return c
+}
+
+// Close cancels the computer's search, waits for it to end, and closes
+// every subscription. Later calls to the match's methods return
+// ErrClosed. Close is idempotent.
+func (m *Match) Close() {
+	m.mu.Lock()
+	if !m.closed {
+		m.closed = true
+		m.cancelSearchLocked()
+		for s := range m.subs {
+			m.dropLocked(s)
+		}
+	}
+	m.mu.Unlock()
+	m.stop()
+	m.wg.Wait()
+}
+
+// State is a snapshot of a match. Its slices are its own.
+type State struct {
+	ID       string
+	Mode     Mode
+	Level    ai.Level
+	Human    rules.Player
+	Rules    rules.Rules
+	Start    rules.Position
+	Position rules.Position // the current position; once over, before the final sweep
+	Moves    []rules.Move   // the moves played
+	Legal    []rules.Move   // the moves a human may play now: none while the computer is to move
+	Thinking bool           // the computer is choosing a move
+	End      rules.End      // how the game ended, or EndNone
+	Result   rules.Result   // the final count, once over
+}
+
+// Over reports whether the game has ended.
+func (s *State) Over() bool { return s.End != rules.EndNone }
+
+// State returns a snapshot of the match.
+func (m *Match) State() State {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.stateLocked()
+}
+
+func (m *Match) stateLocked() State {
+	s := State{
+		ID:       m.cfg.ID,
+		Mode:     m.cfg.Mode,
+		Level:    m.level,
+		Human:    m.cfg.Human,
+		Rules:    m.game.Rules(),
+		Start:    m.game.Start(),
+		Position: m.game.Position(),
+		Moves:    slices.Clone(m.game.Moves()),
+		Thinking: m.thinkingLocked(),
+		End:      m.game.End(),
+	}
+	if s.Moves == nil {
+		s.Moves = []rules.Move{}
+	}
+	s.Legal = []rules.Move{}
+	if !m.computerToMoveLocked() {
+		s.Legal = m.game.LegalMoves(s.Legal)
+	}
+	if s.Over() {
+		s.Result = m.game.Result()
+	}
+	return s
+}
+
+// Turn is one move played and what it did.
+type Turn struct {
+	Ply      int          // the ply the move was played at
+	Player   rules.Player // who moved
+	Move     rules.Move
+	Computer bool          // the computer played it
+	Events   []rules.Event // what happened, in order, ending the game maybe
+	State    State         // the state after the turn
+}
+
+// Play plays the human's move mv. If ply is not nil, the move is refused
+// with ErrStale unless the game is at that ply: a client's guard against
+// playing on a board it has not seen. In AI mode the computer starts
+// thinking about its reply before Play returns.
+func (m *Match) Play(mv rules.Move, ply *int) (Turn, error) {
+	m.mu.Lock()
+	if err := m.checkHumanMoveLocked(mv, ply); err != nil {
+		m.mu.Unlock()
+		return Turn{}, err
+	}
+	turn := m.playLocked(mv, false)
+	m.mu.Unlock()
+	m.changed()
+	return turn, nil
+}
+
+func (m *Match) checkHumanMoveLocked(mv rules.Move, ply *int) error {
+	pos := m.game.Position()
+	switch {
+	case m.closed:
+		return refuse(ErrClosed, "the game has been closed")
+	case m.game.Over():
+		return refuse(ErrGameOver, "move %v: the game is over (%v)", mv, m.game.End())
+	case ply != nil && *ply != int(pos.Ply):
+		return refuse(ErrStale, "move %v was meant for ply %d, but the game is at ply %d", mv, *ply, pos.Ply)
+	case m.computerToMoveLocked():
+		return refuse(ErrNotYourTurn, "move %v: it is the computer's turn", mv)
+	}
+	if err := pos.Legal(mv); err != nil {
+		return &Error{Kind: ErrIllegalMove, Msg: err.Error()}
+	}
+	return nil
+}
+
+// playLocked plays the legal move mv, sends the turn to the subscribers,
+// and starts the computer thinking if it is to move next.
+func (m *Match) playLocked(mv rules.Move, computer bool) Turn {
+	pos := m.game.Position()
+	var tr rules.Trace
+	if _, err := m.game.Play(mv, &tr); err != nil {
+		panic("match: playLocked with an illegal move: " + err.Error()) // the callers checked
+	}
+	thinking := m.startSearchLocked()
+	turn := Turn{
+		Ply:      int(pos.Ply),
+		Player:   pos.ToMove,
+		Move:     mv,
+		Computer: computer,
+		Events:   tr.Events,
+		State:    m.stateLocked(),
+	}
+	m.broadcastLocked(Update{Kind: TurnUpdate, Turn: &turn})
+	if thinking {
+		m.broadcastLocked(Update{Kind: ThinkingUpdate, Thinking: true})
+	}
+	return turn
+}
+
+// Undo takes back moves: in AI mode the human's last move and the
+// computer's replies after it (canceling the computer's search if it is
+// thinking), in local mode the last move. It returns ErrNothingToUndo when
+// there is no such move.
+func (m *Match) Undo() (State, error) {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return State{}, refuse(ErrClosed, "the game has been closed")
+	}
+	n := m.undoCountLocked()
+	if n == 0 {
+		m.mu.Unlock()
+		return State{}, refuse(ErrNothingToUndo, "there is no move of yours to take back")
+	}
+	m.cancelSearchLocked()
+	m.game.Undo(n)
+	m.startSearchLocked()
+	s := m.stateLocked()
+	m.broadcastLocked(Update{Kind: StateUpdate, State: &s})
+	m.mu.Unlock()
+	m.changed()
+	return s, nil
+}
+
+// undoCountLocked returns how many moves Undo takes back, 0 for none.
+func (m *Match) undoCountLocked() int {
+	moves := len(m.game.Moves())
+	if m.cfg.Mode == Local {
+		return min(moves, 1)
+	}
+	// Turns alternate, so move i was played by the first mover for even i.
+	first := m.game.Start().ToMove
+	for i := moves - 1; i >= 0; i-- {
+		if mover := first ^ rules.Player(i&1); mover == m.cfg.Human {
+			return moves - i
+		}
+	}
+	return 0
+}
+
+// SetLevel changes the computer's strength at once: if it is thinking,
+// its search starts again at the new level.
+func (m *Match) SetLevel(l ai.Level) (State, error) {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return State{}, refuse(ErrClosed, "the game has been closed")
+	}
+	if l < ai.Easy || l > ai.Hard {
+		m.mu.Unlock()
+		return State{}, refuse(ErrInvalid, "unknown level %d", l)
+	}
+	m.level = l
+	if m.thinkingLocked() {
+		m.cancelSearchLocked()
+		m.startSearchLocked()
+	}
+	s := m.stateLocked()
+	m.broadcastLocked(Update{Kind: StateUpdate, State: &s})
+	m.mu.Unlock()
+	m.changed()
+	return s, nil
+}
+
+// Hints scores every legal move for the human to move, best first. It
+// searches outside the match's lock, for at most Config.HintTime or until
+// ctx is done.
+func (m *Match) Hints(ctx context.Context) ([]ai.Hint, error) {
+	m.mu.Lock()
+	switch {
+	case m.closed:
+		m.mu.Unlock()
+		return nil, refuse(ErrClosed, "the game has been closed")
+	case m.game.Over():
+		m.mu.Unlock()
+		return nil, refuse(ErrGameOver, "no hints: the game is over (%v)", m.game.End())
+	case m.computerToMoveLocked():
+		m.mu.Unlock()
+		return nil, refuse(ErrNotYourTurn, "no hints: it is the computer's turn")
+	}
+	pos := m.game.Position()
+	lim := ai.Limits{Level: ai.Hard, MoveTime: m.cfg.HintTime, Seed: m.cfg.Seed, Rules: m.game.Rules(), History: m.game.History()}
+	m.mu.Unlock()
+	return m.engine.Hints(ctx, pos, lim)
+}
+
+// changed calls Config.OnChange.
+func (m *Match) changed() {
+	if m.cfg.OnChange != nil {
+		m.cfg.OnChange(m)
+	}
+}

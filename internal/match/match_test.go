@@ -1,0 +1,495 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"oanquan/ai"
+	"oanquan/rules"
+)
+
+// first is an Engine that plays the first legal move at once and scores
+// every move 0.
+type first struct{}
+
+func (first) Search(ctx context.Context, pos rules.Position, lim ai.Limits) (ai.Result, error) {
+	return ai.Result{Move: pos.LegalMoves(nil)[0]}, nil
+}
+
+func (first) Hints(ctx context.Context, pos rules.Position, lim ai.Limits) ([]ai.Hint, error) {
+	var hs []ai.Hint
+	for _, m := range pos.LegalMoves(nil) {
+		hs = append(hs, ai.Hint{Move: m})
+	}
+	return hs, nil
+}
+
+// gate is an Engine whose searches wait for the test: each one sends a
+// call on calls and returns the move the test answers with, or the
+// context's error once it is canceled.
+type gate struct {
+	first
+	calls chan call
+}
+
+type call struct {
+	ctx   context.Context
+	pos   rules.Position
+	lim   ai.Limits
+	reply chan rules.Move
+}
+
+func newGate() *gate { return &gate{calls: make(chan call)} }
+
+func (g *gate) Search(ctx context.Context, pos rules.Position, lim ai.Limits) (ai.Result, error) {
+	c := call{ctx, pos, lim, make(chan rules.Move, 1)}
+	select {
+	case g.calls <- c:
+	case <-ctx.Done():
+		return ai.Result{}, ctx.Err()
+	}
+	select {
+	case mv := <-c.reply:
+		return ai.Result{Move: mv}, nil
+	case <-ctx.Done():
+		return ai.Result{}, ctx.Err()
+	}
+}
+
+// guard bounds every wait, so that a broken test fails instead of hanging;
+// no test depends on its length.
+const guard = 30 * time.Second
+
+func (g *gate) next(t *testing.T) call {
+	t.Helper()
+	select {
+	case c := <-g.calls:
+		return c
+	case <-time.After(guard):
+		t.Fatal("the computer never started thinking")
+		return call{}
+	}
+}
+
+func next(t *testing.T, s *Subscription) Update {
+	t.Helper()
+	select {
+	case u, ok := <-s.C:
+		if !ok {
+			t.Fatal("subscription closed")
+		}
+		return u
+	case <-time.After(guard):
+		t.Fatal("no update")
+		return Update{}
+	}
+}
+
+// waitComputer reads updates until the computer's next turn.
+func waitComputer(t *testing.T, sub *Subscription) Turn {
+	t.Helper()
+	for {
+		if u := next(t, sub); u.Kind == TurnUpdate && u.Turn.Computer {
+			return *u.Turn
+		}
+	}
+}
+
+func newMatch(t *testing.T, cfg Config) *Match {
+	t.Helper()
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	t.Cleanup(m.Close)
+	return m
+}
+
+func mv(t *testing.T, s string) rules.Move {
+	t.Helper()
+	sq, d := int(s[0]-'0'), rules.Left
+	if s[1] == 'R' {
+		d = rules.Right
+	}
+	return rules.MakeMove(sq, d)
+}
+
+func wantKind(t *testing.T, err, kind error) {
+	t.Helper()
+	if !errors.Is(err, kind) {
+		t.Fatalf("error = %v, want %v", err, kind)
+	}
+	var e *Error
+	if !errors.As(err, &e) || e.Msg == "" {
+		t.Errorf("error %v is not an *Error with a message", err)
+	}
+}
+
+// TestLocalGame plays a whole two-player game through the match and
+// checks each turn, and the end, against a rules.Game played alongside.
+func TestLocalGame(t *testing.T) {
+	m := newMatch(t, Config{Mode: Local, Engine: first{}})
+	var r rules.Rules
+	ref, _ := rules.NewGame(r, r.Start())
+	for i := 0; !ref.Over(); i++ {
+		legal := ref.LegalMoves(nil)
+		move := legal[(i*7)%len(legal)]
+		ply := int(ref.Position().Ply)
+		turn, err := m.Play(move, &ply)
+		if err != nil {
+			t.Fatalf("ply %d: Play(%v): %v", ply, move, err)
+		}
+		var tr rules.Trace
+		ref.Play(move, &tr)
+		if !reflect.DeepEqual(turn.Events, tr.Events) || turn.Ply != ply || turn.Move != move || turn.Computer {
+			t.Fatalf("ply %d: turn = %+v, want events %v", ply, turn, tr.Events)
+		}
+		if turn.State.Position != ref.Position() || turn.State.End != ref.End() {
+			t.Fatalf("ply %d: state %+v, want position %+v", ply, turn.State, ref.Position())
+		}
+	}
+	s := m.State()
+	if !s.Over() || s.Result != ref.Result() || len(s.Legal) != 0 || len(s.Moves) != len(ref.Moves()) {
+		t.Errorf("final state = %+v, want the end %v with result %+v", s, ref.End(), ref.Result())
+	}
+	_, err := m.Play(ref.Moves()[0], nil)
+	wantKind(t, err, ErrGameOver)
+	_, err = m.Hints(context.Background())
+	wantKind(t, err, ErrGameOver)
+}
+
+// TestRefusals checks every refusal, and that each leaves the match as it
+// was.
+func TestRefusals(t *testing.T) {
+	g := newGate()
+	m := newMatch(t, Config{Engine: g})
+	stale := 3
+	check := func(name string, kind error, do func() error) {
+		t.Helper()
+		before := m.State()
+		wantKind(t, do(), kind)
+		if after := m.State(); !reflect.DeepEqual(before, after) {
+			t.Errorf("%s changed the state:\n%+v\nwant\n%+v", name, after, before)
+		}
+	}
+	check("undo at the start", ErrNothingToUndo, func() error { _, err := m.Undo(); return err })
+	check("empty square", ErrIllegalMove, func() error { _, err := m.Play(mv(t, "0R"), nil); return err })
+	check("stale ply", ErrStale, func() error { _, err := m.Play(mv(t, "7R"), &stale); return err })
+	check("bad level", ErrInvalid, func() error { _, err := m.SetLevel(ai.Hard + 1); return err })
+	if _, err := m.Play(mv(t, "7R"), nil); err != nil {
+		t.Fatal(err)
+	}
+	c := g.next(t)
+	check("move while thinking", ErrNotYourTurn, func() error { _, err := m.Play(mv(t, "5R"), nil); return err })
+	check("hints while thinking", ErrNotYourTurn, func() error { _, err := m.Hints(context.Background()); return err })
+	c.reply <- mv(t, "0R")
+	m.Close()
+	check("move after Close", ErrClosed, func() error { _, err := m.Play(mv(t, "5R"), nil); return err })
+	check("undo after Close", ErrClosed, func() error { _, err := m.Undo(); return err })
+	check("level after Close", ErrClosed, func() error { _, err := m.SetLevel(ai.Hard); return err })
+	check("subscribe after Close", ErrClosed, func() error { _, err := m.Subscribe(); return err })
+}
+
+func TestNewInvalid(t *testing.T) {
+	bad := rules.Position{}
+	for name, cfg := range map[string]Config{
+		"mode":  {Mode: "chess"},
+		"level": {Level: -1},
+		"seat":  {Human: 2},
+		"start": {Start: &bad},
+		"moves": {Mode: Local, Moves: []rules.Move{rules.MakeMove(0, rules.Left)}},
+	} {
+		if _, err := New(cfg); !errors.Is(err, ErrInvalid) {
+			t.Errorf("New with a bad %s: error = %v, want ErrInvalid", name, err)
+		}
+	}
+}
+
+// TestComputerReplies follows the updates of a human move and the
+// computer's reply.
+func TestComputerReplies(t *testing.T) {
+	g := newGate()
+	m := newMatch(t, Config{Engine: g, Level: ai.Medium, Seed: 7})
+	sub, err := m.Subscribe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := next(t, sub); u.Kind != StateUpdate || u.State.Position.Ply != 0 || len(u.State.Legal) != 10 {
+		t.Fatalf("first update = %+v, want the start state", u)
+	}
+	turn, err := m.Play(mv(t, "7R"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !turn.State.Thinking || len(turn.State.Legal) != 0 || turn.Computer {
+		t.Errorf("the human's turn = %+v, want the computer thinking and no legal moves", turn.State)
+	}
+	if u := next(t, sub); u.Kind != TurnUpdate || u.Turn.Move != mv(t, "7R") || u.Turn.Computer {
+		t.Fatalf("update = %+v, want the human's turn", u)
+	}
+	if u := next(t, sub); u.Kind != ThinkingUpdate || !u.Thinking {
+		t.Fatalf("update = %+v, want thinking", u)
+	}
+	c := g.next(t)
+	if c.pos != turn.State.Position || c.lim.Level != ai.Medium || len(c.lim.History) != 2 || c.lim.History[1] != c.pos {
+		t.Errorf("search of %+v with %+v, want the position after 7R at Medium with its history", c.pos, c.lim)
+	}
+	reply := c.pos.LegalMoves(nil)[2]
+	c.reply <- reply
+	u := next(t, sub)
+	if u.Kind != TurnUpdate || !u.Turn.Computer || u.Turn.Move != reply || u.Turn.Ply != 1 || u.Turn.Player != 1 {
+		t.Fatalf("update = %+v, want the computer's turn %v", u, reply)
+	}
+	if s := m.State(); s.Thinking || len(s.Legal) == 0 || len(s.Moves) != 2 {
+		t.Errorf("state after the reply = %+v, want the human to move", s)
+	}
+}
+
+// TestUndoWhileThinking cancels the computer's search: its move, should
+// it come, is thrown away.
+func TestUndoWhileThinking(t *testing.T) {
+	g := newGate()
+	m := newMatch(t, Config{Engine: g})
+	m.Play(mv(t, "7R"), nil)
+	c := g.next(t)
+	s, err := m.Undo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Thinking || len(s.Moves) != 0 || s.Position != (rules.Rules{}).Start() {
+		t.Errorf("state after undo = %+v, want the start", s)
+	}
+	<-c.ctx.Done() // the search was canceled
+	c.reply <- c.pos.LegalMoves(nil)[0]
+	// The human plays again; the computer's next search is a new call.
+	sub, _ := m.Subscribe()
+	m.Play(mv(t, "5L"), nil)
+	c2 := g.next(t)
+	c2.reply <- c2.pos.LegalMoves(nil)[0]
+	waitComputer(t, sub)
+	m.Close() // waits for the search goroutines
+	if moves := m.State().Moves; len(moves) != 2 || moves[0] != mv(t, "5L") {
+		t.Errorf("moves = %v, want 5L and the computer's reply", moves)
+	}
+}
+
+// TestUndoTakesBackTheReply: against the computer, undo takes back the
+// human's move and the reply; the computer moving first is not undone.
+func TestUndoTakesBackTheReply(t *testing.T) {
+	g := newGate()
+	m := newMatch(t, Config{Engine: g, Human: 1})
+	c := g.next(t) // the computer moves first
+	c.reply <- mv(t, "7R")
+	sub, _ := m.Subscribe()
+	next(t, sub)
+	for next(t, sub).Kind != TurnUpdate {
+	}
+	_, err := m.Undo()
+	wantKind(t, err, ErrNothingToUndo)
+	human := m.State().Legal[0]
+	if _, err := m.Play(human, nil); err != nil {
+		t.Fatal(err)
+	}
+	c = g.next(t)
+	c.reply <- c.pos.LegalMoves(nil)[0]
+	waitComputer(t, sub)
+	s, err := m.Undo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Moves, []rules.Move{mv(t, "7R")}) || s.Position.ToMove != 1 || s.Thinking {
+		t.Errorf("after undo: %+v, want only the computer's first move", s)
+	}
+	if u := next(t, sub); u.Kind != StateUpdate || len(u.State.Moves) != 1 {
+		t.Errorf("update = %+v, want the state after undo", u)
+	}
+}
+
+// TestUndoAfterGameOver takes back a game's last move.
+func TestUndoLocal(t *testing.T) {
+	m := newMatch(t, Config{Mode: Local, Engine: first{}})
+	m.Play(mv(t, "7R"), nil)
+	m.Play(mv(t, "0L"), nil)
+	s, err := m.Undo()
+	if err != nil || !slices.Equal(s.Moves, []rules.Move{mv(t, "7R")}) {
+		t.Errorf("Undo = %v, %v, want one move taken back", s.Moves, err)
+	}
+}
+
+// TestLevelWhileThinking restarts the search at the new level.
+func TestLevelWhileThinking(t *testing.T) {
+	g := newGate()
+	m := newMatch(t, Config{Engine: g, Level: ai.Hard})
+	sub, _ := m.Subscribe()
+	m.Play(mv(t, "7R"), nil)
+	c := g.next(t)
+	s, err := m.SetLevel(ai.Easy)
+	if err != nil || s.Level != ai.Easy || !s.Thinking {
+		t.Fatalf("SetLevel = %+v, %v, want Easy and still thinking", s, err)
+	}
+	<-c.ctx.Done()
+	c2 := g.next(t)
+	if c2.lim.Level != ai.Easy || c2.pos != c.pos {
+		t.Errorf("new search at %v of %+v, want Easy, same position", c2.lim.Level, c2.pos)
+	}
+	c2.reply <- c2.pos.LegalMoves(nil)[0]
+	waitComputer(t, sub)
+	m.Close()
+	if n := len(m.State().Moves); n != 2 {
+		t.Errorf("%d moves, want 2: one reply only", n)
+	}
+}
+
+// TestSlowSubscriberDropped: a subscriber that does not read is dropped
+// and the match goes on; one that reads keeps receiving.
+func TestSlowSubscriberDropped(t *testing.T) {
+	m := newMatch(t, Config{Mode: Local, Engine: first{}})
+	slow, _ := m.Subscribe()
+	fast, _ := m.Subscribe()
+	next(t, fast)
+	for i := range 2 * subBuffer {
+		if _, err := m.SetLevel(ai.Level(i % 3)); err != nil {
+			t.Fatal(err)
+		}
+		if u := next(t, fast); u.Kind != StateUpdate {
+			t.Fatalf("update %d = %+v, want a state", i, u)
+		}
+	}
+	n := 0
+	for range slow.C {
+		n++
+	}
+	if n != subBuffer {
+		t.Errorf("the slow subscriber got %d updates before being dropped, want %d", n, subBuffer)
+	}
+	slow.Close() // closing a dropped subscription is harmless
+	fast.Close()
+	if _, ok := <-fast.C; ok {
+		t.Error("Close left the channel open")
+	}
+}
+
+// TestCloseCancelsSearch: Close stops the computer and closes the
+// subscriptions.
+func TestCloseCancelsSearch(t *testing.T) {
+	g := newGate()
+	m := newMatch(t, Config{Engine: g, Human: 1})
+	sub, _ := m.Subscribe()
+	c := g.next(t)
+	m.Close()
+	<-c.ctx.Done()
+	for range sub.C {
+	}
+	if s := m.State(); s.Thinking || len(s.Moves) != 0 {
+		t.Errorf("state after Close = %+v, want no move and no thinking", s)
+	}
+}
+
+// badEngine answers with an illegal move; the computer then plays its
+// first legal move.
+type badEngine struct{ first }
+
+func (badEngine) Search(ctx context.Context, pos rules.Position, lim ai.Limits) (ai.Result, error) {
+	return ai.Result{Move: rules.NoMove}, errors.New("broken")
+}
+
+func TestEngineFailure(t *testing.T) {
+	m := newMatch(t, Config{Engine: badEngine{}, Human: 1})
+	sub, _ := m.Subscribe()
+	for u := next(t, sub); u.Kind != TurnUpdate; u = next(t, sub) {
+	}
+	start := (rules.Rules{}).Start()
+	if moves := m.State().Moves; len(moves) != 1 || moves[0] != start.LegalMoves(nil)[0] {
+		t.Errorf("moves = %v, want the first legal move", moves)
+	}
+}
+
+// TestRebuild: a match rebuilt from Config has the same state, and
+// OnChange is called for each change.
+func TestRebuild(t *testing.T) {
+	var changes atomic.Int32
+	m := newMatch(t, Config{ID: "x", Mode: Local, Engine: first{}, Rules: rules.Rules{First: 1}, OnChange: func(*Match) { changes.Add(1) }})
+	for _, s := range []string{"2L", "9R"} {
+		if _, err := m.Play(mv(t, s), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.SetLevel(ai.Hard)
+	m.Undo()
+	if n := changes.Load(); n != 4 {
+		t.Errorf("OnChange called %d times, want 4", n)
+	}
+	cfg := m.Config()
+	cfg.OnChange = nil
+	m2 := newMatch(t, cfg)
+	if a, b := m.State(), m2.State(); !reflect.DeepEqual(a, b) {
+		t.Errorf("rebuilt state = %+v, want %+v", b, a)
+	}
+}
+
+func TestIdle(t *testing.T) {
+	g := newGate()
+	m := newMatch(t, Config{Engine: g})
+	if !m.Idle() {
+		t.Error("a new match is not idle")
+	}
+	sub, _ := m.Subscribe()
+	if m.Idle() {
+		t.Error("a watched match is idle")
+	}
+	sub.Close()
+	m.Play(mv(t, "7R"), nil)
+	c := g.next(t)
+	if m.Idle() {
+		t.Error("a match whose computer is thinking is idle")
+	}
+	sub, _ = m.Subscribe()
+	c.reply <- c.pos.LegalMoves(nil)[0]
+	waitComputer(t, sub)
+	sub.Close()
+	if !m.Idle() {
+		t.Error("a match left alone is not idle")
+	}
+}
+
+func TestHints(t *testing.T) {
+	m := newMatch(t, Config{Engine: first{}})
+	hs, err := m.Hints(context.Background())
+	if err != nil || len(hs) != 10 {
+		t.Errorf("Hints = %v, %v, want 10 hints", hs, err)
+	}
+}
+
+// TestAgainstEasy plays a whole game against package ai at Easy.
+func TestAgainstEasy(t *testing.T) {
+	m := newMatch(t, Config{Level: ai.Easy, Seed: 1})
+	sub, _ := m.Subscribe()
+	for i := 0; ; i++ {
+		u := next(t, sub)
+		var s *State
+		switch u.Kind {
+		case StateUpdate:
+			s = u.State
+		case TurnUpdate:
+			s = &u.Turn.State
+		default:
+			continue
+		}
+		if s.Over() {
+			if s.Result.Players[0].Total+s.Result.Players[1].Total > rules.Total {
+				t.Errorf("result %+v has more than %d points", s.Result, rules.Total)
+			}
+			return
+		}
+		if s.Position.ToMove == 0 && !s.Thinking {
+			if _, err := m.Play(s.Legal[i%len(s.Legal)], nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

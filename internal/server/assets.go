@@ -1,0 +1,109 @@
+package server
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+)
+
+// asset is one static file, prepared once: the files are embedded and
+// change only with the binary.
+type asset struct {
+	etag   string // a hash of the content
+	ctype  string // from the name's extension; "" lets the file server sniff
+	gz     []byte // the content gzipped, or nil where that does not pay
+	gzEtag string // the ETag of the gzipped form
+}
+
+// loadAssets prepares every file of fsys.
+func loadAssets(fsys fs.FS) map[string]*asset {
+	assets := make(map[string]*asset)
+	fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil
+		}
+		sum := sha256.Sum256(data)
+		hash := hex.EncodeToString(sum[:12])
+		a := &asset{etag: `"` + hash + `"`, ctype: mime.TypeByExtension(path.Ext(name))}
+		if compressible(a.ctype) {
+			var b bytes.Buffer
+			zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+			zw.Write(data)
+			zw.Close()
+			if b.Len() < len(data)*9/10 {
+				a.gz, a.gzEtag = b.Bytes(), `"`+hash+`-gz"`
+			}
+		}
+		assets["/"+name] = a
+		return nil
+	})
+	return assets
+}
+
+func compressible(ctype string) bool {
+	return strings.HasPrefix(ctype, "text/") || strings.Contains(ctype, "javascript") ||
+		strings.Contains(ctype, "json") || strings.Contains(ctype, "xml")
+}
+
+// static serves the page's files. Each carries an ETag and "no-cache":
+// browsers keep them and revalidate, getting a 304 while they have not
+// changed. Text files go gzipped to browsers that take it.
+func (s *Server) static() http.Handler {
+	files := http.FileServerFS(s.cfg.Assets)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			s.writeError(w, r, fail(errMethod, "%s is not allowed here: use GET", r.Method))
+			return
+		}
+		dir := strings.HasSuffix(r.URL.Path, "/")
+		p := path.Clean("/" + r.URL.Path)
+		if dir {
+			p = path.Join(p, "index.html")
+		}
+		a := s.assets[p]
+		h := w.Header()
+		h.Set("Cache-Control", "no-cache")
+		switch {
+		case a == nil && dir:
+			http.NotFound(w, r) // no directory listings
+		case a == nil || strings.HasSuffix(r.URL.Path, "/index.html"):
+			files.ServeHTTP(w, r) // 404s, and the redirect of …/index.html to …/
+		case a.gz != nil && acceptsGzip(r):
+			h.Set("Vary", "Accept-Encoding")
+			h.Set("Content-Encoding", "gzip")
+			h.Set("Content-Type", a.ctype)
+			h.Set("ETag", a.gzEtag)
+			http.ServeContent(w, r, p, time.Time{}, bytes.NewReader(a.gz))
+		default:
+			if a.gz != nil {
+				h.Set("Vary", "Accept-Encoding")
+			}
+			h.Set("ETag", a.etag)
+			files.ServeHTTP(w, r)
+		}
+	})
+}
+
+// acceptsGzip reports whether r's Accept-Encoding takes gzip.
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			q := strings.ReplaceAll(params, " ", "")
+			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+		}
+	}
+	return false
+}

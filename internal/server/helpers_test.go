@@ -1,0 +1,183 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"oanquan/ai"
+	"oanquan/rules"
+)
+
+// first is an Engine that plays the first legal move at once and scores
+// the moves in order.
+type first struct{}
+
+func (first) Search(ctx context.Context, pos rules.Position, lim ai.Limits) (ai.Result, error) {
+	return ai.Result{Move: pos.LegalMoves(nil)[0]}, nil
+}
+
+func (first) Hints(ctx context.Context, pos rules.Position, lim ai.Limits) ([]ai.Hint, error) {
+	var hs []ai.Hint
+	for i, m := range pos.LegalMoves(nil) {
+		hs = append(hs, ai.Hint{Move: m, Score: -i})
+	}
+	return hs, nil
+}
+
+// gate is an Engine whose searches wait for the test to release them.
+type gate struct {
+	first
+	calls chan gateCall
+}
+
+type gateCall struct {
+	ctx   context.Context
+	pos   rules.Position
+	lim   ai.Limits
+	reply chan rules.Move
+}
+
+func newGate() *gate { return &gate{calls: make(chan gateCall)} }
+
+func (g *gate) Search(ctx context.Context, pos rules.Position, lim ai.Limits) (ai.Result, error) {
+	c := gateCall{ctx, pos, lim, make(chan rules.Move, 1)}
+	select {
+	case g.calls <- c:
+	case <-ctx.Done():
+		return ai.Result{}, ctx.Err()
+	}
+	select {
+	case m := <-c.reply:
+		return ai.Result{Move: m}, nil
+	case <-ctx.Done():
+		return ai.Result{}, ctx.Err()
+	}
+}
+
+// guard bounds every wait so that a broken test fails instead of hanging;
+// no test depends on its length.
+const guard = 30 * time.Second
+
+// release lets the next search play its first legal move.
+func (g *gate) release(t *testing.T) gateCall {
+	t.Helper()
+	select {
+	case c := <-g.calls:
+		c.reply <- c.pos.LegalMoves(nil)[0]
+		return c
+	case <-time.After(guard):
+		t.Fatal("the computer never started thinking")
+		return gateCall{}
+	}
+}
+
+func newServer(t *testing.T, cfg Config) *Server {
+	t.Helper()
+	if cfg.Engine == nil {
+		cfg.Engine = first{}
+	}
+	s := New(cfg)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// response is a recorded answer.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r response) String() string { return http.StatusText(r.status) + ": " + string(r.body) }
+
+// do sends a request to h; a body that is not a string or []byte is
+// sent as JSON.
+func do(t *testing.T, h http.Handler, method, path string, body any) response {
+	t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		data, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(data)
+	}
+	req := httptest.NewRequest(method, path, rd)
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	return response{w.Code, w.Header(), w.Body.Bytes()}
+}
+
+// decodeAs decodes a JSON answer, refusing fields the test types do not
+// know.
+func decodeAs[T any](t *testing.T, r response) T {
+	t.Helper()
+	var v T
+	dec := json.NewDecoder(bytes.NewReader(r.body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("decoding %s: %v", r, err)
+	}
+	return v
+}
+
+// must checks the status of r and decodes its body.
+func must[T any](t *testing.T, r response, status int) T {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("status %d, want %d: %s", r.status, status, r.body)
+	}
+	return decodeAs[T](t, r)
+}
+
+// create makes a game and returns its state.
+func create(t *testing.T, h http.Handler, body any) gameJSON {
+	t.Helper()
+	return must[gameJSON](t, do(t, h, "POST", "/api/games", body), http.StatusCreated)
+}
+
+func get(t *testing.T, h http.Handler, id string) gameJSON {
+	t.Helper()
+	return must[gameJSON](t, do(t, h, "GET", "/api/games/"+id, nil), http.StatusOK)
+}
+
+// wantError checks that r is an error answer with status and code.
+func wantError(t *testing.T, r response, status int, code string) {
+	t.Helper()
+	if r.status != status {
+		t.Errorf("status %d, want %d (%s): %s", r.status, status, code, r.body)
+		return
+	}
+	if ct := r.header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type %q, want application/json", ct)
+	}
+	e := decodeAs[errorBody](t, r)
+	if e.Error.Code != code || e.Error.Message == "" {
+		t.Errorf("error %+v, want code %q and a message", e.Error, code)
+	}
+}
+
+// unchanged checks that game id has state want.
+func unchanged(t *testing.T, h http.Handler, want gameJSON) {
+	t.Helper()
+	if got := get(t, h, want.ID); !reflect.DeepEqual(got, want) {
+		t.Errorf("the game changed:\n got %+v\nwant %+v", got, want)
+	}
+}

@@ -1,0 +1,189 @@
+package server
+
+import (
+	"oanquan/internal/match"
+	"oanquan/notation"
+	"oanquan/rules"
+)
+
+// The JSON of docs/API.md. These types are the wire format: change them
+// only as that page says (additively).
+
+type gameJSON struct {
+	ID       string       `json:"id"`
+	Mode     string       `json:"mode"`
+	Level    string       `json:"level"`
+	Human    int          `json:"human"`
+	First    int          `json:"first"`
+	Variants []string     `json:"variants"`
+	Position string       `json:"position"`
+	Cells    [12]int      `json:"cells"`
+	Stones   [2]bool      `json:"stones"`
+	Stores   [2]storeJSON `json:"stores"`
+	ToMove   int          `json:"toMove"`
+	Ply      int          `json:"ply"`
+	Legal    []string     `json:"legal"`
+	Moves    []string     `json:"moves"`
+	Thinking bool         `json:"thinking"`
+	Over     bool         `json:"over"`
+	End      string       `json:"end"`
+	Result   *resultJSON  `json:"result"`
+}
+
+type storeJSON struct {
+	Pebbles   int `json:"pebbles"`
+	Mandarins int `json:"mandarins"`
+	Debt      int `json:"debt"`
+}
+
+type resultJSON struct {
+	Players [2]tallyJSON `json:"players"`
+	Winner  *int         `json:"winner"` // null for a draw
+}
+
+type tallyJSON struct {
+	Mandarins int `json:"mandarins"`
+	Pebbles   int `json:"pebbles"`
+	Swept     int `json:"swept"`
+	Debt      int `json:"debt"`
+	Credit    int `json:"credit"`
+	Total     int `json:"total"`
+}
+
+type turnJSON struct {
+	Ply    int         `json:"ply"`
+	Player int         `json:"player"`
+	Move   string      `json:"move"`
+	By     string      `json:"by"`
+	Events []eventJSON `json:"events"`
+	State  gameJSON    `json:"state"`
+}
+
+type eventJSON struct {
+	Kind   string `json:"kind"`
+	Player int    `json:"player"`
+	Cell   int    `json:"cell"`
+	Count  int    `json:"count"`
+	Stone  bool   `json:"stone"`
+	Points int    `json:"points"`
+	Reason string `json:"reason"`
+}
+
+// messageJSON is a WebSocket message.
+type messageJSON struct {
+	Type     string    `json:"type"`
+	State    *gameJSON `json:"state,omitempty"`
+	Turn     *turnJSON `json:"turn,omitempty"`
+	Thinking *bool     `json:"thinking,omitempty"`
+}
+
+type hintsJSON struct {
+	Hints []hintJSON `json:"hints"`
+}
+
+type hintJSON struct {
+	Move  string `json:"move"`
+	Score int    `json:"score"`
+}
+
+func moveList(ms []rules.Move) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = notation.FormatMove(m)
+	}
+	return out
+}
+
+func toGameJSON(s *match.State) gameJSON {
+	p := s.Position
+	g := gameJSON{
+		ID:       s.ID,
+		Mode:     string(s.Mode),
+		Level:    s.Level.String(),
+		Human:    int(s.Human),
+		First:    int(s.Rules.First),
+		Variants: s.Rules.Names(),
+		Position: notation.FormatPosition(p),
+		Stones:   p.Stone,
+		ToMove:   int(p.ToMove),
+		Ply:      int(p.Ply),
+		Legal:    moveList(s.Legal),
+		Moves:    moveList(s.Moves),
+		Thinking: s.Thinking,
+		Over:     s.Over(),
+		End:      s.End.String(),
+	}
+	if g.Variants == nil {
+		g.Variants = []string{}
+	}
+	for i, n := range p.Cells {
+		g.Cells[i] = int(n)
+	}
+	for i, st := range p.Stores {
+		g.Stores[i] = storeJSON{Pebbles: int(st.Pebbles), Mandarins: int(st.Mandarins), Debt: int(st.Debt)}
+	}
+	if s.Over() {
+		g.Result = toResultJSON(s.Result)
+	}
+	return g
+}
+
+func toResultJSON(r rules.Result) *resultJSON {
+	out := &resultJSON{}
+	for i, t := range r.Players {
+		out.Players[i] = tallyJSON(t)
+	}
+	if r.Winner >= 0 {
+		w := r.Winner
+		out.Winner = &w
+	}
+	return out
+}
+
+func toTurnJSON(t *match.Turn) turnJSON {
+	out := turnJSON{
+		Ply:    t.Ply,
+		Player: int(t.Player),
+		Move:   notation.FormatMove(t.Move),
+		By:     "human",
+		Events: make([]eventJSON, len(t.Events)),
+		State:  toGameJSON(&t.State),
+	}
+	if t.Computer {
+		out.By = "computer"
+	}
+	for i, e := range t.Events {
+		out.Events[i] = toEventJSON(e)
+	}
+	return out
+}
+
+func toEventJSON(e rules.Event) eventJSON {
+	out := eventJSON{
+		Kind:   e.Kind.String(),
+		Player: int(e.Player),
+		Cell:   int(e.Cell),
+		Count:  int(e.Count),
+		Stone:  e.Stone,
+		Points: int(e.Points),
+	}
+	switch e.Kind {
+	case rules.EvStop:
+		out.Reason = rules.StopReason(e.Reason).String()
+	case rules.EvEnd:
+		out.Reason = rules.End(e.Reason).String()
+	}
+	return out
+}
+
+func toMessageJSON(u match.Update) messageJSON {
+	switch u.Kind {
+	case match.TurnUpdate:
+		t := toTurnJSON(u.Turn)
+		return messageJSON{Type: "turn", Turn: &t}
+	case match.ThinkingUpdate:
+		return messageJSON{Type: "thinking", Thinking: &u.Thinking}
+	}
+	g := toGameJSON(u.State)
+	return messageJSON{Type: "state", State: &g}
+}

@@ -1,0 +1,183 @@
+// Package server puts Ô Ăn Quan on the web: an http.Handler that serves
+// the embedded page and the JSON API and WebSocket of docs/API.md, with
+// live games from package match and saved ones in a store.Store.
+//
+//	srv := server.New(server.Config{})
+//	defer srv.Close()
+//	http.ListenAndServe("localhost:8080", srv)
+//
+// Every answer carries security headers (a Content-Security-Policy that
+// allows only the page's own origin, nosniff, no framing); API answers
+// are never cached, static files are revalidated by ETag. Request bodies
+// are limited to 64 KiB, and cross-origin browser requests that change
+// state are refused (http.CrossOriginProtection).
+package server
+
+import (
+	"context"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"oanquan/internal/match"
+	"oanquan/internal/store"
+	"oanquan/web"
+)
+
+// Config is what a Server is made with. The zero Config serves the
+// embedded page, keeps games in memory and plays with package ai.
+type Config struct {
+	Store  store.Store  // saved games; nil: in memory
+	Assets fs.FS        // the static files; nil: web.FS()
+	Engine match.Engine // the computer player; nil: package ai
+	// MoveTime is the computer's time per move; 0: each level's
+	// default. HintTime bounds a hints request; 0: match.DefaultHintTime.
+	MoveTime, HintTime time.Duration
+	// IdleTimeout is how long a live game nobody watches or plays stays
+	// in memory; it stays in the store. 0: DefaultIdleTimeout; negative:
+	// for ever.
+	IdleTimeout time.Duration
+	Log         *slog.Logger // the server's own faults; nil: discarded
+}
+
+// DefaultIdleTimeout is Config.IdleTimeout's default.
+const DefaultIdleTimeout = time.Hour
+
+// Server is the game server, an http.Handler. Create one with New and
+// Close it when done. It is safe for concurrent use.
+type Server struct {
+	cfg     Config
+	store   store.Store
+	log     *slog.Logger
+	handler http.Handler
+	assets  map[string]*asset // static files by path ("/js/app.js")
+	ctx     context.Context   // canceled by Close: WebSockets end
+	stop    context.CancelFunc
+	sockets sync.WaitGroup // the WebSocket handlers, which Close waits for
+
+	mu     sync.Mutex
+	live   map[string]*liveGame
+	closed bool
+}
+
+// New returns a server for cfg.
+func New(cfg Config) *Server {
+	s := &Server{
+		cfg:   cfg,
+		store: cfg.Store,
+		log:   cfg.Log,
+		live:  make(map[string]*liveGame),
+	}
+	if s.store == nil {
+		s.store = store.NewMemory()
+	}
+	if s.cfg.Assets == nil {
+		s.cfg.Assets = web.FS()
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s.ctx, s.stop = context.WithCancel(context.Background())
+	s.assets = loadAssets(s.cfg.Assets)
+	s.handler = s.routes()
+	if s.cfg.IdleTimeout == 0 {
+		s.cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if s.cfg.IdleTimeout > 0 {
+		go s.janitor(s.cfg.IdleTimeout)
+	}
+	return s
+}
+
+// ServeHTTP answers one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.handler.ServeHTTP(w, r)
+}
+
+// Close stops every computer search and ends every WebSocket, telling
+// its client that the server is going away, and waits for them. Requests
+// after Close about a game answer 503. Close is idempotent.
+func (s *Server) Close() {
+	s.mu.Lock()
+	s.closed = true
+	live := s.live
+	s.live = make(map[string]*liveGame)
+	s.mu.Unlock()
+	s.stop()
+	for _, g := range live {
+		g.m.Close()
+	}
+	s.sockets.Wait()
+}
+
+// routes builds the handler: the API, the WebSocket and the static files,
+// behind the security headers and the cross-origin check.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	methods := map[string][]string{} // path pattern to the methods it has
+	handle := func(method, pattern string, h func(http.ResponseWriter, *http.Request) error) {
+		mux.HandleFunc(method+" "+pattern, func(w http.ResponseWriter, r *http.Request) {
+			if err := h(w, r); err != nil {
+				s.writeError(w, r, err)
+			}
+		})
+		if methods[pattern] == nil {
+			// Any other method on the same path: a JSON 405, where the
+			// mux would answer in plain text.
+			mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Allow", strings.Join(methods[pattern], ", "))
+				s.writeError(w, r, fail(errMethod, "%s is not allowed here: use %s", r.Method, strings.Join(methods[pattern], " or ")))
+			})
+		}
+		methods[pattern] = append(methods[pattern], method)
+		if method == http.MethodGet {
+			methods[pattern] = append(methods[pattern], http.MethodHead)
+		}
+	}
+	handle("POST", "/api/games", s.createGame)
+	handle("GET", "/api/games/{id}", s.getGame)
+	handle("POST", "/api/games/{id}/moves", s.playMove)
+	handle("POST", "/api/games/{id}/undo", s.undo)
+	handle("PUT", "/api/games/{id}/level", s.setLevel)
+	handle("GET", "/api/games/{id}/hints", s.hints)
+	handle("GET", "/api/games/{id}/record", s.record)
+	handle("GET", "/api/games/{id}/ws", s.websocket)
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, fail(errNotFound, "no such API: %s %s", r.Method, r.URL.Path))
+	})
+	mux.Handle("/", s.static())
+
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, fail(errForbidden, "cross-origin %s requests are refused", r.Method))
+	}))
+	return securityHeaders(cop.Handler(mux))
+}
+
+// contentSecurityPolicy allows the page to load only from its own
+// origin. Images may also be data: URLs (the page's empty favicon). The
+// page must therefore have no inline scripts, inline style attributes or
+// style elements; setting element.style from a script is fine.
+const contentSecurityPolicy = "default-src 'self'; img-src 'self' data:; object-src 'none'; " +
+	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+// securityHeaders sets the headers every answer carries.
+func securityHeaders(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Content-Security-Policy", contentSecurityPolicy)
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("X-Frame-Options", "DENY")
+		hd.Set("Referrer-Policy", "no-referrer")
+		hd.Set("Cross-Origin-Opener-Policy", "same-origin")
+		hd.Set("Cross-Origin-Resource-Policy", "same-origin")
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			hd.Set("Cache-Control", "no-store")
+		}
+		h.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,249 @@
+package server
+
+import (
+	"compress/gzip"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"oanquan/internal/store"
+)
+
+var testAssets = fstest.MapFS{
+	"index.html":   {Data: []byte("<!doctype html><title>test</title>")},
+	"js/app.js":    {Data: []byte("export {};")},
+	"css/main.css": {Data: []byte("body{}")},
+	"js/big.js":    {Data: []byte(strings.Repeat("export const pebbles = 5;\n", 200))},
+}
+
+func TestStaticFiles(t *testing.T) {
+	s := newServer(t, Config{Assets: testAssets})
+	for _, tc := range []struct{ path, ctype, body string }{
+		{"/", "text/html; charset=utf-8", "<!doctype html><title>test</title>"},
+		{"/js/app.js", "text/javascript; charset=utf-8", "export {};"},
+		{"/css/main.css", "text/css; charset=utf-8", "body{}"},
+	} {
+		r := do(t, s, "GET", tc.path, nil)
+		if r.status != 200 || r.header.Get("Content-Type") != tc.ctype || string(r.body) != tc.body {
+			t.Errorf("GET %s: %s, type %q; want %q of type %q", tc.path, r, r.header.Get("Content-Type"), tc.body, tc.ctype)
+			continue
+		}
+		etag := r.header.Get("ETag")
+		if etag == "" || r.header.Get("Cache-Control") != "no-cache" {
+			t.Errorf("GET %s: ETag %q, Cache-Control %q; want an ETag and no-cache", tc.path, etag, r.header.Get("Cache-Control"))
+			continue
+		}
+		req := httptest.NewRequest("GET", tc.path, nil)
+		req.Header.Set("If-None-Match", etag)
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, req)
+		if w.Code != http.StatusNotModified {
+			t.Errorf("GET %s with its ETag: %d, want 304", tc.path, w.Code)
+		}
+	}
+	if r := do(t, s, "GET", "/js/", nil); r.status != 404 {
+		t.Errorf("GET /js/: %s, want 404 and no listing", r)
+	}
+	if a, b := do(t, s, "GET", "/", nil).header.Get("ETag"), do(t, s, "GET", "/js/app.js", nil).header.Get("ETag"); a == b {
+		t.Errorf("two files with the ETag %s", a)
+	}
+}
+
+// TestEmbeddedPage serves the real page.
+func TestEmbeddedPage(t *testing.T) {
+	s := newServer(t, Config{})
+	r := do(t, s, "GET", "/", nil)
+	if r.status != 200 || !strings.Contains(string(r.body), "Ô Ăn Quan") {
+		t.Errorf("GET /: %s", r)
+	}
+}
+
+func TestSecurityHeaders(t *testing.T) {
+	s := newServer(t, Config{Assets: testAssets})
+	for _, path := range []string{"/", "/js/app.js", "/api/games/nope", "/nothing"} {
+		h := do(t, s, "GET", path, nil).header
+		csp := h.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "default-src 'self'") || strings.Contains(csp, "unsafe") || strings.Contains(csp, "*") {
+			t.Errorf("GET %s: Content-Security-Policy %q, want 'self' only", path, csp)
+		}
+		if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("X-Frame-Options") != "DENY" || h.Get("Referrer-Policy") == "" {
+			t.Errorf("GET %s: headers %v", path, h)
+		}
+		if api := strings.HasPrefix(path, "/api/"); api != (h.Get("Cache-Control") == "no-store") {
+			t.Errorf("GET %s: Cache-Control %q", path, h.Get("Cache-Control"))
+		}
+	}
+}
+
+// TestCrossOrigin: another site's page cannot change a game.
+func TestCrossOrigin(t *testing.T) {
+	s := newServer(t, Config{})
+	g := create(t, s, map[string]any{"mode": "local"})
+	for _, h := range []http.Header{
+		{"Sec-Fetch-Site": {"cross-site"}},
+		{"Origin": {"http://evil.example"}},
+	} {
+		req := httptest.NewRequest("POST", "/api/games/"+g.ID+"/moves", strings.NewReader(`{"move":"7R"}`))
+		for k, v := range h {
+			req.Header[k] = v
+		}
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, req)
+		wantError(t, response{w.Code, w.Header(), w.Body.Bytes()}, 403, "forbidden")
+	}
+	unchanged(t, s, g)
+	// The same origin may.
+	req := httptest.NewRequest("POST", "/api/games/"+g.ID+"/moves", strings.NewReader(`{"move":"7R"}`))
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, req)
+	if w.Code != 200 {
+		t.Errorf("same-origin move: %d %s", w.Code, w.Body)
+	}
+}
+
+// TestPersistence: games are saved as they change, and a new server on
+// the same store takes them up where they were.
+func TestPersistence(t *testing.T) {
+	st := store.NewMemory()
+	s := newServer(t, Config{Store: st})
+	g := create(t, s, map[string]any{"mode": "local", "level": "medium", "variants": []string{"young-mandarin"}})
+	for _, mv := range []string{"7R", "1L", "9L"} {
+		must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": mv}), 200)
+	}
+	do(t, s, "PUT", "/api/games/"+g.ID+"/level", `{"level":"hard"}`)
+	do(t, s, "POST", "/api/games/"+g.ID+"/undo", nil)
+	saved, err := st.Get(context.Background(), g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(saved.Moves, " ") != "7R 1L" || saved.Level != "hard" || saved.Mode != "local" || saved.Created.IsZero() {
+		t.Errorf("saved %+v, want moves 7R 1L at hard", saved)
+	}
+	want := get(t, s, g.ID)
+	s.Close()
+
+	s2 := newServer(t, Config{Store: st})
+	unchanged(t, s2, want)
+	must[turnJSON](t, do(t, s2, "POST", "/api/games/"+g.ID+"/moves", `{"move":"8L"}`), 200)
+
+	// A saved game that no longer makes sense is the server's fault, not
+	// the client's: a 500 that says nothing of it.
+	st.Put(context.Background(), store.Game{ID: "broken", Mode: "ai", Level: "easy", Start: "nonsense"})
+	wantError(t, do(t, s2, "GET", "/api/games/broken", nil), 500, "internal")
+}
+
+func TestGzip(t *testing.T) {
+	s := newServer(t, Config{Assets: testAssets})
+	fetch := func(path, accept, ifNoneMatch string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", path, nil)
+		if accept != "" {
+			req.Header.Set("Accept-Encoding", accept)
+		}
+		if ifNoneMatch != "" {
+			req.Header.Set("If-None-Match", ifNoneMatch)
+		}
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, req)
+		return w
+	}
+	plain := fetch("/js/big.js", "", "")
+	if plain.Header().Get("Content-Encoding") != "" || plain.Body.String() != string(testAssets["js/big.js"].Data) {
+		t.Fatalf("without Accept-Encoding: %v", plain.Header())
+	}
+	for _, accept := range []string{"gzip", "br, gzip;q=0.5, deflate", "GZIP"} {
+		w := fetch("/js/big.js", accept, "")
+		if w.Code != 200 || w.Header().Get("Content-Encoding") != "gzip" || w.Header().Get("Content-Type") != "text/javascript; charset=utf-8" ||
+			w.Header().Get("Vary") != "Accept-Encoding" {
+			t.Errorf("Accept-Encoding %q: %d %v", accept, w.Code, w.Header())
+			continue
+		}
+		zr, err := gzip.NewReader(w.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(zr)
+		if string(data) != string(testAssets["js/big.js"].Data) {
+			t.Errorf("Accept-Encoding %q: the gzipped body is not the file", accept)
+		}
+		etag := w.Header().Get("ETag")
+		if etag == "" || etag == plain.Header().Get("ETag") {
+			t.Errorf("gzipped ETag %q, plain %q: want two different tags", etag, plain.Header().Get("ETag"))
+		}
+		if w := fetch("/js/big.js", accept, etag); w.Code != http.StatusNotModified {
+			t.Errorf("revalidating the gzipped file: %d, want 304", w.Code)
+		}
+	}
+	for _, accept := range []string{"gzip;q=0", "br", "identity"} {
+		if w := fetch("/js/big.js", accept, ""); w.Header().Get("Content-Encoding") != "" {
+			t.Errorf("Accept-Encoding %q: sent gzipped", accept)
+		}
+	}
+	if w := fetch("/css/main.css", "gzip", ""); w.Header().Get("Content-Encoding") != "" || w.Body.String() != "body{}" {
+		t.Errorf("a tiny file was gzipped: %v", w.Header())
+	}
+}
+
+// TestEvictIdle: games nobody uses leave memory but not the store; games
+// watched or thought about stay.
+func TestEvictIdle(t *testing.T) {
+	gt := newGate()
+	s := newServer(t, Config{Engine: gt, IdleTimeout: -1})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	idle := create(t, s, map[string]any{"mode": "local"})
+	must[turnJSON](t, do(t, s, "POST", "/api/games/"+idle.ID+"/moves", `{"move":"7R"}`), 200)
+	idle = get(t, s, idle.ID)
+	watched := create(t, s, map[string]any{"mode": "local"})
+	ws := dial(t, ts, watched.ID)
+	ws.want("state")
+	thinking := create(t, s, map[string]any{"human": 1})
+	c := <-gt.calls
+
+	if n := s.evict(time.Now().Add(-time.Hour)); n != 0 {
+		t.Errorf("evicted %d games used just now", n)
+	}
+	if n := s.evict(time.Now().Add(time.Hour)); n != 1 {
+		t.Errorf("evicted %d games, want the idle one only", n)
+	}
+	if _, live := s.live[idle.ID]; live {
+		t.Error("the idle game is still live")
+	}
+	if c.ctx.Err() != nil {
+		t.Error("eviction canceled the computer's search")
+	}
+	unchanged(t, s, idle) // back from the store
+	if _, live := s.live[idle.ID]; !live {
+		t.Error("the idle game did not come back")
+	}
+	for _, id := range []string{watched.ID, thinking.ID} {
+		if _, live := s.live[id]; !live {
+			t.Errorf("game %s was evicted", id)
+		}
+	}
+	c.reply <- c.pos.LegalMoves(nil)[0]
+}
+
+// TestComputerFirstSaved: the computer's first move, played as the game
+// is made, is saved after the new game, not overwritten by it.
+func TestComputerFirstSaved(t *testing.T) {
+	st := store.NewMemory()
+	s := New(Config{Store: st, Engine: first{}})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	g := create(t, s, map[string]any{"human": 1})
+	ws := dial(t, ts, g.ID)
+	for m := ws.next(); m.Type != "turn" && (m.State == nil || len(m.State.Moves) == 0); m = ws.next() {
+	}
+	ws.c.CloseNow()
+	s.Close() // waits for the computer's goroutine, save included
+	saved, err := st.Get(context.Background(), g.ID)
+	if err != nil || len(saved.Moves) != 1 {
+		t.Errorf("saved %+v, %v; want the computer's move", saved, err)
+	}
+}

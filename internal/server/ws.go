@@ -1,0 +1,85 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"oanquan/internal/match"
+)
+
+// wsWriteTimeout bounds the sending of one WebSocket message: a client
+// that takes longer is dropped.
+const wsWriteTimeout = 10 * time.Second
+
+// websocket sends a game's updates as JSON messages (docs/API.md): the
+// state at once, then turns, thinking and states as they happen. The
+// client sends nothing; a client that falls behind is closed with
+// StatusTryAgainLater and may reconnect for a fresh state.
+func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
+	m, err := s.game(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return fail(match.ErrClosed, "the server is shutting down")
+	}
+	s.sockets.Add(1) // under the lock, so that Close never waits on a zero count being raised
+	s.mu.Unlock()
+	defer s.sockets.Done()
+	sub, err := m.Subscribe()
+	if err != nil {
+		return err
+	}
+	defer sub.Close()
+	// The server's read and write timeouts are for requests; a WebSocket
+	// lives on. Clear the deadlines they set on the connection, which
+	// the hijacked connection would otherwise keep. (Test recorders
+	// cannot: the error is of no consequence.)
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
+	c, err := websocket.Accept(w, r, nil) // same origin only
+	if err != nil {
+		return nil // Accept has answered
+	}
+	defer c.CloseNow()
+	// The request's context ends with the hijacked request; the
+	// connection lives until the client leaves or the server closes.
+	// (CloseRead's context must not be the server's: when it ends,
+	// CloseRead drops the connection without a close message.)
+	ctx := c.CloseRead(context.Background())
+	for {
+		select {
+		case u, ok := <-sub.C:
+			if !ok {
+				if s.ctx.Err() != nil {
+					c.Close(websocket.StatusGoingAway, "the server is shutting down")
+				} else {
+					c.Close(websocket.StatusTryAgainLater, "too slow: reconnect for a fresh state")
+				}
+				return nil
+			}
+			data, err := json.Marshal(toMessageJSON(u))
+			if err != nil {
+				panic(err) // the server's own types always marshal
+			}
+			wctx, cancel := context.WithTimeout(ctx, wsWriteTimeout)
+			err = c.Write(wctx, websocket.MessageText, data)
+			cancel()
+			if err != nil {
+				return nil
+			}
+		case <-s.ctx.Done():
+			c.Close(websocket.StatusGoingAway, "the server is shutting down")
+			return nil
+		case <-ctx.Done(): // the client has gone
+			return nil
+		}
+	}
+}

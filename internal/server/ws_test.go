@@ -1,0 +1,207 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/coder/websocket"
+)
+
+// wsClient is a real WebSocket client of a test server.
+type wsClient struct {
+	t *testing.T
+	c *websocket.Conn
+}
+
+func dial(t *testing.T, ts *httptest.Server, id string) *wsClient {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.URL, "http")+"/api/games/"+id+"/ws", nil)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	t.Cleanup(func() { c.CloseNow() })
+	return &wsClient{t, c}
+}
+
+// next reads one message, refusing fields the test types do not know.
+func (w *wsClient) next() messageJSON {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	typ, data, err := w.c.Read(ctx)
+	if err != nil {
+		w.t.Fatalf("read: %v", err)
+	}
+	if typ != websocket.MessageText {
+		w.t.Errorf("message type %v, want text", typ)
+	}
+	var m messageJSON
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		w.t.Fatalf("decoding %s: %v", data, err)
+	}
+	return m
+}
+
+func (w *wsClient) want(typ string) messageJSON {
+	w.t.Helper()
+	m := w.next()
+	if m.Type != typ {
+		w.t.Fatalf("message %+v, want a %s", m, typ)
+	}
+	return m
+}
+
+// TestWebSocket follows a game against the computer on the WebSocket:
+// the state on connecting, the human's turn, thinking, the computer's
+// turn, and states after undo and a level change.
+func TestWebSocket(t *testing.T) {
+	gt := newGate()
+	s := newServer(t, Config{Engine: gt})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	g := create(t, s, nil)
+	ws := dial(t, ts, g.ID)
+	if m := ws.want("state"); m.State == nil || m.State.ID != g.ID || m.State.Ply != 0 || m.Turn != nil || m.Thinking != nil {
+		t.Fatalf("first message %+v, want the state alone", m)
+	}
+
+	do(t, s, "POST", "/api/games/"+g.ID+"/moves", `{"move":"7R"}`)
+	m := ws.want("turn")
+	if tn := m.Turn; tn.By != "human" || tn.Move != "7R" || tn.Ply != 0 || len(tn.Events) == 0 || !tn.State.Thinking {
+		t.Errorf("turn %+v, want the human's 7R with the computer thinking", tn)
+	}
+	if m := ws.want("thinking"); m.Thinking == nil || !*m.Thinking {
+		t.Errorf("thinking message %+v, want thinking: true", m)
+	}
+	c := gt.release(t)
+	m = ws.want("turn")
+	reply := c.pos.LegalMoves(nil)[0].String()
+	if tn := m.Turn; tn.By != "computer" || tn.Move != reply || tn.Player != 1 || tn.Ply != 1 || tn.State.Thinking || len(tn.State.Legal) == 0 {
+		t.Errorf("turn %+v, want the computer's %s", tn, reply)
+	}
+
+	// A second client connecting now gets the state at once.
+	ws2 := dial(t, ts, g.ID)
+	if m := ws2.want("state"); len(m.State.Moves) != 2 {
+		t.Errorf("second client's state %+v, want two moves", m.State)
+	}
+
+	do(t, s, "PUT", "/api/games/"+g.ID+"/level", `{"level":"hard"}`)
+	if m := ws.want("state"); m.State.Level != "hard" {
+		t.Errorf("state %+v, want level hard", m.State)
+	}
+	do(t, s, "POST", "/api/games/"+g.ID+"/undo", nil)
+	if m := ws.want("state"); len(m.State.Moves) != 0 {
+		t.Errorf("state after undo %+v, want no moves", m.State)
+	}
+	ws2.want("state") // the level
+	ws2.want("state") // the undo
+}
+
+func TestWebSocketUnknownGame(t *testing.T) {
+	s := newServer(t, Config{})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	_, resp, err := websocket.Dial(context.Background(), "ws"+strings.TrimPrefix(ts.URL, "http")+"/api/games/nope/ws", nil)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusNotFound {
+		t.Errorf("dial of an unknown game: %v, %v; want a 404", err, resp)
+	}
+}
+
+// TestWebSocketCrossOrigin: a page of another site cannot follow a game.
+func TestWebSocketCrossOrigin(t *testing.T) {
+	s := newServer(t, Config{})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	g := create(t, s, nil)
+	h := http.Header{"Origin": {"http://evil.example"}}
+	_, resp, err := websocket.Dial(context.Background(), "ws"+strings.TrimPrefix(ts.URL, "http")+"/api/games/"+g.ID+"/ws",
+		&websocket.DialOptions{HTTPHeader: h})
+	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("cross-origin dial: %v, %v; want a 403", err, resp)
+	}
+}
+
+// TestCloseEndsWebSockets: closing the server stops the computer and
+// closes the WebSockets with "going away".
+func TestCloseEndsWebSockets(t *testing.T) {
+	gt := newGate()
+	s := New(Config{Engine: gt})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	g := create(t, s, map[string]any{"human": 1})
+	c := <-gt.calls
+	ws := dial(t, ts, g.ID)
+	ws.want("state")
+	// The client reads on, as a browser does, to answer the server's
+	// close message.
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	closed := make(chan error, 1)
+	go func() {
+		_, _, err := ws.c.Read(ctx)
+		closed <- err
+	}()
+	s.Close()
+	<-c.ctx.Done()
+	err := <-closed
+	if st := websocket.CloseStatus(err); st != websocket.StatusGoingAway {
+		t.Errorf("read after Close: %v, want a close with StatusGoingAway", err)
+	}
+	wantError(t, do(t, s, "GET", "/api/games/"+g.ID, nil), 503, "unavailable")
+	wantError(t, do(t, s, "POST", "/api/games", nil), 503, "unavailable")
+	if errors.Is(err, context.DeadlineExceeded) {
+		t.Error("the WebSocket stayed open")
+	}
+}
+
+// TestAgainstEasy plays a whole game against package ai at Easy through
+// the API, following the computer's moves on the WebSocket.
+func TestAgainstEasy(t *testing.T) {
+	s := New(Config{}) // the real engine
+	t.Cleanup(s.Close) // after the client's cleanup: the client leaves first
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	g := create(t, s, map[string]any{"level": "easy"})
+	ws := dial(t, ts, g.ID)
+	computer := 0
+	for i := 0; ; i++ {
+		var st *gameJSON
+		switch m := ws.next(); m.Type {
+		case "state":
+			st = m.State
+		case "turn":
+			st = &m.Turn.State
+			if m.Turn.By == "computer" {
+				computer++
+			}
+		}
+		if st == nil {
+			continue
+		}
+		if st.Over {
+			r := st.Result
+			if r == nil || r.Players[0].Total+r.Players[1].Total > 70 {
+				t.Fatalf("final state %+v", st)
+			}
+			t.Logf("%d moves, %d by the computer; %d-%d", len(st.Moves), computer, r.Players[0].Total, r.Players[1].Total)
+			break
+		}
+		if st.ToMove == 0 && !st.Thinking {
+			r := do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": st.Legal[i%len(st.Legal)], "ply": st.Ply})
+			must[turnJSON](t, r, 200)
+		}
+	}
+	if computer == 0 {
+		t.Error("the computer never moved")
+	}
+}

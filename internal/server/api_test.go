@@ -93,6 +93,19 @@ func TestCreateOptions(t *testing.T) {
 	}
 }
 
+// TestCreateOver: a game may start from a finished position; it is over
+// at once.
+func TestCreateOver(t *testing.T) {
+	s := newServer(t, Config{})
+	g := create(t, s, map[string]any{"position": "0/0/0/0/0/0/0/0/0/0/0/0 0 25,1,0 25,1,0 40"})
+	if !g.Over || g.End != "mandarins" || g.Thinking || len(g.Legal) != 0 || g.Result == nil || g.Result.Winner != nil {
+		t.Fatalf("game = %+v, want over, a draw", g)
+	}
+	wantError(t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", `{"move":"5L"}`), 409, "game_over")
+	wantError(t, do(t, s, "POST", "/api/games/"+g.ID+"/undo", nil), 409, "conflict")
+	unchanged(t, s, g)
+}
+
 // TestComputerFirst: the computer moves first when the human takes seat 1.
 func TestComputerFirst(t *testing.T) {
 	gt := newGate()

@@ -1,0 +1,42 @@
+package server
+
+import (
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestImportPolicy writes down which way imports go (docs/SERVER.md):
+// match has no HTTP and no storage, store knows no game packages, and
+// only the server speaks HTTP and WebSocket.
+func TestImportPolicy(t *testing.T) {
+	for dir, banned := range map[string][]string{
+		"../match": {"net", "net/http", "database/sql", "oanquan/internal/server", "oanquan/internal/store", "github.com/coder/websocket"},
+		"../store": {"net/http", "oanquan/internal/match", "oanquan/internal/server", "oanquan/rules", "oanquan/ai"},
+	} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no Go files in %s: %v", dir, err)
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			file, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range file.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				for _, b := range banned {
+					if path == b {
+						t.Errorf("%s imports %s", f, path)
+					}
+				}
+			}
+		}
+	}
+}

@@ -3,9 +3,11 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -382,5 +384,58 @@ func TestHintsFromAI(t *testing.T) {
 	slices.Sort(moves)
 	if !slices.Equal(moves, g.Legal) {
 		t.Errorf("hints for %v, want one for each of %v", moves, g.Legal)
+	}
+}
+
+// TestConcurrentRequests is for the race detector: clients play, undo,
+// change the level, ask for hints and watch one game at once. No answer
+// is a 5xx, and the game stays one that its moves explain.
+func TestConcurrentRequests(t *testing.T) {
+	s := newServer(t, Config{})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	g := create(t, s, nil)
+	ws := dial(t, ts, g.ID)
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 30 {
+				var r response
+				switch (w + i) % 5 {
+				case 0, 1:
+					st := decodeAs[gameJSON](t, do(t, s, "GET", "/api/games/"+g.ID, nil))
+					if len(st.Legal) == 0 {
+						continue
+					}
+					r = do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": st.Legal[i%len(st.Legal)], "ply": st.Ply})
+				case 2:
+					r = do(t, s, "POST", "/api/games/"+g.ID+"/undo", nil)
+				case 3:
+					r = do(t, s, "PUT", "/api/games/"+g.ID+"/level", map[string]any{"level": []string{"easy", "medium"}[i%2]})
+				case 4:
+					r = do(t, s, "GET", "/api/games/"+g.ID+"/hints", nil)
+				}
+				if r.status >= 500 {
+					t.Errorf("%s", r)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	ws.c.CloseNow()
+	s.Close()
+	s2 := New(Config{Store: s.store, Engine: first{}})
+	defer s2.Close()
+	final := get(t, s2, g.ID) // rebuilt from what was saved
+	var r rules.Rules
+	ref, _ := rules.NewGame(r, r.Start())
+	for _, mv := range final.Moves {
+		m, _ := notation.ParseMove(mv)
+		if _, err := ref.Play(m, nil); err != nil {
+			t.Fatalf("moves %v: %v", final.Moves, err)
+		}
+	}
+	if final.Position != notation.FormatPosition(ref.Position()) {
+		t.Errorf("saved position %s, want %s after %v", final.Position, notation.FormatPosition(ref.Position()), final.Moves)
 	}
 }

@@ -11,9 +11,14 @@ import (
 	"oanquan/internal/match"
 )
 
-// wsWriteTimeout bounds the sending of one WebSocket message: a client
-// that takes longer is dropped.
+// wsWriteTimeout bounds the sending of one WebSocket message, and the
+// wait for the answer to a ping: a client that takes longer is dropped.
 const wsWriteTimeout = 10 * time.Second
+
+// wsPingInterval is how often a quiet WebSocket is pinged, so that a
+// client that vanished without closing is noticed and its game can go
+// idle.
+const wsPingInterval = 30 * time.Second
 
 // websocket sends a game's updates as JSON messages (docs/API.md): the
 // state at once, then turns, thinking and states as they happen. The
@@ -54,8 +59,17 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 	// (CloseRead's context must not be the server's: when it ends,
 	// CloseRead drops the connection without a close message.)
 	ctx := c.CloseRead(context.Background())
+	ping := time.NewTicker(wsPingInterval)
+	defer ping.Stop()
 	for {
 		select {
+		case <-ping.C:
+			pctx, cancel := context.WithTimeout(ctx, wsWriteTimeout)
+			err := c.Ping(pctx)
+			cancel()
+			if err != nil {
+				return nil
+			}
 		case u, ok := <-sub.C:
 			if !ok {
 				if s.ctx.Err() != nil {

@@ -54,6 +54,13 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 		return nil // Accept has answered
 	}
 	defer c.CloseNow()
+	s.relay(c, sub)
+	return nil
+}
+
+// relay sends the subscription's updates on c until the client leaves,
+// falls behind or stops answering pings, or the server closes.
+func (s *Server) relay(c *websocket.Conn, sub *match.Subscription) {
 	// The request's context ends with the hijacked request; the
 	// connection lives until the client leaves or the server closes.
 	// (CloseRead's context must not be the server's: when it ends,
@@ -61,14 +68,16 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 	ctx := c.CloseRead(context.Background())
 	ping := time.NewTicker(wsPingInterval)
 	defer ping.Stop()
+	send := func(f func(context.Context) error) bool {
+		wctx, cancel := context.WithTimeout(ctx, wsWriteTimeout)
+		defer cancel()
+		return f(wctx) == nil
+	}
 	for {
 		select {
 		case <-ping.C:
-			pctx, cancel := context.WithTimeout(ctx, wsWriteTimeout)
-			err := c.Ping(pctx)
-			cancel()
-			if err != nil {
-				return nil
+			if !send(c.Ping) {
+				return
 			}
 		case u, ok := <-sub.C:
 			if !ok {
@@ -77,23 +86,20 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 				} else {
 					c.Close(websocket.StatusTryAgainLater, "too slow: reconnect for a fresh state")
 				}
-				return nil
+				return
 			}
 			data, err := json.Marshal(toMessageJSON(u))
 			if err != nil {
 				panic(err) // the server's own types always marshal
 			}
-			wctx, cancel := context.WithTimeout(ctx, wsWriteTimeout)
-			err = c.Write(wctx, websocket.MessageText, data)
-			cancel()
-			if err != nil {
-				return nil
+			if !send(func(ctx context.Context) error { return c.Write(ctx, websocket.MessageText, data) }) {
+				return
 			}
 		case <-s.ctx.Done():
 			c.Close(websocket.StatusGoingAway, "the server is shutting down")
-			return nil
+			return
 		case <-ctx.Done(): // the client has gone
-			return nil
+			return
 		}
 	}
 }

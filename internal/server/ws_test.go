@@ -205,3 +205,38 @@ func TestAgainstEasy(t *testing.T) {
 		t.Error("the computer never moved")
 	}
 }
+
+// TestSlowWebSocketDropped: a client that stops reading is dropped, with
+// 1013 (try again later), while the game goes on; it can reconnect.
+func TestSlowWebSocketDropped(t *testing.T) {
+	s := newServer(t, Config{})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	g := create(t, s, map[string]any{"mode": "local"})
+	slow := dial(t, ts, g.ID) // reads nothing until the end
+	m := s.live[g.ID].m
+	// Change the level until the server gives up on the client: once the
+	// connection's buffers are full, its updates queue up in the match.
+	for i := 0; !m.Idle(); i++ {
+		if i == 1_000_000 {
+			t.Fatal("the slow client was never dropped")
+		}
+		r := do(t, s, "PUT", "/api/games/"+g.ID+"/level", map[string]any{"level": []string{"easy", "hard"}[i%2]})
+		if r.status != 200 {
+			t.Fatalf("level change while a client lags: %s", r)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	var err error
+	for err == nil {
+		_, _, err = slow.c.Read(ctx)
+	}
+	if st := websocket.CloseStatus(err); st != websocket.StatusTryAgainLater {
+		t.Errorf("the slow client's connection ended with %v, want StatusTryAgainLater", err)
+	}
+	again := dial(t, ts, g.ID)
+	if m := again.want("state"); m.State.ID != g.ID {
+		t.Errorf("reconnecting: %+v", m)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -28,6 +29,9 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 	m, err := s.game(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
+	}
+	if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+		return fail(errBadRequest, "this is a WebSocket: connect with a WebSocket client")
 	}
 	s.mu.Lock()
 	if s.closed {

@@ -117,6 +117,13 @@ func TestWebSocketUnknownGame(t *testing.T) {
 	}
 }
 
+// TestWebSocketPlainGet: the WebSocket's path asked for as a page.
+func TestWebSocketPlainGet(t *testing.T) {
+	s := newServer(t, Config{})
+	g := create(t, s, nil)
+	wantError(t, do(t, s, "GET", "/api/games/"+g.ID+"/ws", nil), 400, "bad_request")
+}
+
 // TestWebSocketCrossOrigin: a page of another site cannot follow a game.
 func TestWebSocketCrossOrigin(t *testing.T) {
 	s := newServer(t, Config{})

@@ -21,7 +21,7 @@ type Player struct {
 
 // ParsePlayer reads a player: "easy", "medium", "hard" or "random",
 // optionally followed by a colon and comma-separated settings:
-// movetime=MS, depth=N, threads=N, and the evaluation weights row=,
+// movetime=MS, depth=N, threads=N, noise=POINTS (Medium), and the evaluation weights row=,
 // mobility=, pile=, tempo= (in 1/16 point). For example
 // "hard:movetime=200,threads=1" or "medium:depth=5".
 func ParsePlayer(s string) (Player, error) {
@@ -53,6 +53,8 @@ func ParsePlayer(s string) (Player, error) {
 			p.Limits.Depth = n
 		case "threads":
 			p.Limits.Threads = n
+		case "noise":
+			p.Limits.Noise = n
 		case "row":
 			w.Row = n
 		case "mobility":
@@ -62,7 +64,7 @@ func ParsePlayer(s string) (Player, error) {
 		case "tempo":
 			w.Tempo = n
 		default:
-			return p, fmt.Errorf("player %q: unknown setting %q: want movetime, depth, threads, row, mobility, pile or tempo", s, k)
+			return p, fmt.Errorf("player %q: unknown setting %q: want movetime, depth, threads, noise, row, mobility, pile or tempo", s, k)
 		}
 	}
 	if w != Default {

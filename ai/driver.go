@@ -26,7 +26,43 @@ func Search(ctx context.Context, pos rules.Position, lim Limits) (Result, error)
 	if lim.Level <= Easy {
 		return easyMove(&pos, &lim), nil
 	}
+	if lim.Level == Medium {
+		return mediumMove(ctx, pos, lim), nil
+	}
 	return think(ctx, pos, lim, false).Result, nil
+}
+
+// MediumNoise is the most, in points, that Medium adds to a move's score
+// at random before choosing: it plays the best move it sees when that
+// stands out, and otherwise one of the near-best, as a decent club player
+// would.
+const MediumNoise = 6
+
+// mediumMove scores every move with a shallow full-window search and
+// picks the best after adding seeded noise to each score.
+func mediumMove(ctx context.Context, pos rules.Position, lim Limits) Result {
+	out := think(ctx, pos, lim, true)
+	seed := lim.Seed ^ hashOf(&pos, &lim.Rules)
+	noise := lim.Noise
+	if noise == 0 {
+		noise = MediumNoise
+	}
+	best, bestScore := out.Move, -inf
+	for _, m := range pos.LegalMoves(nil) {
+		v, ok := out.scores[m]
+		if !ok {
+			continue
+		}
+		v += int(splitmix64(&seed) % uint64(noise*unit+1))
+		if v > bestScore {
+			best, bestScore = m, v
+		}
+	}
+	res := out.Result
+	if best != res.Move {
+		res.Move, res.Score, res.PV, res.Proven = best, points(out.scores[best]), []rules.Move{best}, false
+	}
+	return res
 }
 
 // Hints scores every legal move of pos from the mover's point of view,

@@ -62,6 +62,9 @@ type Limits struct {
 	// TableMB is the transposition table's size in MiB; 0: 16 (Hard), 2
 	// (the other levels).
 	TableMB int
+	// Noise is, for Medium, the most points of random noise added to
+	// each move's score before choosing; 0: MediumNoise.
+	Noise int
 	// Eval overrides the evaluation weights; nil: the tuned Default.
 	Eval *Weights
 }

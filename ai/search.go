@@ -30,9 +30,10 @@ type searcher struct {
 	stop  *atomic.Bool
 	clock *clock
 
-	nodes   int64
+	nodes   int64 // positions reached: moves played, as chess engines count make-move
 	horizon int64 // leaves scored by the evaluation, or by unproven table entries
 	reps    int64 // lines ended by the repetition rule
+	polls   int64 // calls of stopped
 
 	// The positions of the game and of the line being searched, for the
 	// repetition rule: hashes in order, and a small counting filter so
@@ -109,7 +110,7 @@ func (s *searcher) pop() {
 
 // stopped polls the clock every few thousand nodes.
 func (s *searcher) stopped() bool {
-	if s.nodes&2047 == 0 && s.clock.expired() {
+	if s.polls++; s.polls&1023 == 0 && s.clock.expired() {
 		s.stop.Store(true)
 	}
 	return s.stop.Load()
@@ -128,6 +129,7 @@ func (s *searcher) expand(pos *rules.Position, ply int, ttMove rules.Move) []chi
 		c.pos = *pos
 		c.move = m
 		c.end = c.pos.Play(m, &s.r, nil)
+		s.nodes++
 		// material is from the side to move's view: after the move
 		// that is the opponent.
 		gain := -material(&c.pos) - before
@@ -154,7 +156,6 @@ func (s *searcher) expand(pos *rules.Position, ply int, ttMove rules.Move) []chi
 // with the window (alpha, beta), from the side to move's view, in units.
 func (s *searcher) negamax(pos *rules.Position, h uint64, depth, alpha, beta, ply int) int {
 	s.pvLen[ply] = ply
-	s.nodes++
 	if s.stopped() {
 		return 0
 	}

@@ -65,8 +65,8 @@ func TestParsePositionErrors(t *testing.T) {
 // side to move cannot be refilled.
 func TestParseFinishedPositions(t *testing.T) {
 	for _, s := range []string{
-		"0/0/0/0/0/0/0/0/0/0/0/0 1 40,1,0 20,0,0 30",     // swept, both mandarin squares empty
-		"0/0/0/0/0/40*/0/1/0/0/6/0* 1 2,0,0 1,0,0 31",    // player 1 cannot be refilled
+		"0/0/0/0/0/0/0/0/0/0/0/0 1 40,1,0 20,0,0 30",   // swept, both mandarin squares empty
+		"0/0/0/0/0/40*/0/1/0/0/6/0* 1 2,0,0 1,0,0 31",  // player 1 cannot be refilled
 		"0/0/0/0/0/20*/0/0/0/0/0/20* 0 5,0,0 5,0,0 41", // swept after a repetition
 	} {
 		p, err := ParsePosition(s)

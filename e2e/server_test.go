@@ -1,10 +1,20 @@
 package e2e
 
-import "testing"
+import (
+	"net/http/httptest"
+	"testing"
 
-// startServer starts the game server in-process. Until internal/server
-// has its handler, the tests need E2E_URL.
+	"oanquan/internal/server"
+)
+
+// startServer starts the real game server in-process, with the embedded
+// page, for the length of the test.
 func startServer(t *testing.T) string {
-	t.Skip("internal/server has no handler yet: set E2E_URL")
-	return ""
+	s := server.New(server.Config{})
+	ts := httptest.NewServer(s)
+	t.Cleanup(func() {
+		ts.Close()
+		s.Close()
+	})
+	return ts.URL
 }

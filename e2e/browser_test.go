@@ -21,10 +21,11 @@ import (
 // chromiumPath finds Debian's chromium, or another Chrome named by
 // $CHROMIUM.
 func chromiumPath() string {
+	names := []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"}
 	if p := os.Getenv("CHROMIUM"); p != "" {
-		return p
+		names = []string{p}
 	}
-	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"} {
+	for _, name := range names {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}

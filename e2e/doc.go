@@ -5,6 +5,7 @@
 //	go test ./e2e/
 //
 // Without chromium the tests skip, except when CI=true, where they fail.
+// CHROMIUM=/path/to/chrome picks another browser binary.
 // E2E_URL=http://host:port runs them against a server already running.
 // AXE_JS=/path/to/axe.min.js adds an axe-core audit of the page.
 // UPDATE_SCREENSHOT=1 rewrites docs/screenshot.png.

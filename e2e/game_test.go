@@ -121,6 +121,24 @@ func TestKeyboardGameAgainstEasy(t *testing.T) {
 	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
 	rng := rand.New(rand.NewPCG(1, 2))
 	p.wait(ready, 20*time.Second)
+
+	// First move with Tab and Enter only: Tab to a highlighted square,
+	// Enter shows the arrows, Tab reaches "Sow left", Enter sows.
+	for i := 0; !eval[bool](p, `document.activeElement.matches('#game-board button.cell.legal')`); i++ {
+		if i == 15 {
+			t.Fatal("Tab never reaches a highlighted square")
+		}
+		p.do(chromedp.KeyEvent(kb.Tab))
+	}
+	c := eval[int](p, `Number(document.activeElement.dataset.cell)`)
+	p.do(chromedp.KeyEvent(kb.Enter + kb.Tab))
+	if got := eval[string](p, `document.activeElement.getAttribute('aria-label')`); got != "Sow left" {
+		t.Fatalf("Tab after choosing a square reaches %q, want Sow left", got)
+	}
+	p.do(chromedp.KeyEvent(kb.Enter))
+	p.wait(movesShown+` > 0 && `+ready, 30*time.Second)
+	checkDirection(p, 0, c, "left")
+
 	for i := 0; !p.over(); i++ {
 		if i == 200 {
 			t.Fatal("no end after 200 moves")

@@ -367,7 +367,7 @@ async function animate(turn) {
     if (!S.skipping) render();
     await pause(delayFor(ev.kind, speed));
   }
-  S.said = said;
+  S.said = (S.said || []).concat(said); // spoken with any turn queued after it
 }
 
 function afterTurn() {

@@ -226,6 +226,8 @@ func TestUndoHintAndLastMove(t *testing.T) {
 	if n := eval[int](p, movesShown); n != 2 {
 		t.Fatalf("after one move and the reply the list has %d moves", n)
 	}
+	// The live region speaks the reply and whose turn it is now.
+	p.wait(`(a => a.includes('Computer plays') && a.endsWith('Your turn: pick a highlighted square.'))(document.getElementById('announce').textContent)`, 5*time.Second)
 	if n := eval[int](p, `document.querySelectorAll('#game-board .cell.last-start').length`); n != 1 {
 		t.Errorf("last move: %d start squares marked, want 1", n)
 	}

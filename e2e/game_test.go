@@ -407,3 +407,49 @@ func TestComputerStarts(t *testing.T) {
 	p.do(chromedp.Click(chromedp.CSS("#undo")))
 	p.wait(movesShown+` === 1 && `+ready, 10*time.Second)
 }
+
+// TestSettings: the difficulty applies to the game at once, a rule option
+// asks before it starts a new game, and a new mode starts a new game.
+func TestSettings(t *testing.T) {
+	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.wait(ready, 20*time.Second)
+	set := func(id, value string) {
+		p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(s => { s.value = %q; s.dispatchEvent(new Event('change')); })(document.getElementById(%q))`, value, id)))
+	}
+	gameID := func() string { return eval[string](p, `localStorage.getItem('oanquan.game')`) }
+	first := gameID()
+	playByKeyboard(p, rand.New(rand.NewPCG(17, 18)))
+
+	set("level", "hard")
+	for i := 0; p.gameState()["level"] != "hard"; i++ {
+		if i == 50 {
+			t.Fatal("the difficulty did not reach the game")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if gameID() != first {
+		t.Error("changing the difficulty started a new game")
+	}
+
+	p.do(chromedp.Click(chromedp.CSS(`input[value="young-mandarin"]`)))
+	p.wait(`document.getElementById('confirm').open`, 5*time.Second)
+	p.do(chromedp.Click(chromedp.CSS("#confirm-yes")))
+	p.wait(movesShown+` === 0 && `+ready, 10*time.Second)
+	if gameID() == first {
+		t.Error("a rule option did not start a new game")
+	}
+	if v := p.gameState()["variants"].([]any); len(v) != 1 || v[0] != "young-mandarin" {
+		t.Errorf("new game's variants = %v, want [young-mandarin]", v)
+	}
+
+	second := gameID()
+	set("mode", "local")
+	p.wait(fmt.Sprintf(`localStorage.getItem('oanquan.game') !== %q`, second), 10*time.Second)
+	p.wait(ready, 10*time.Second)
+	if st := p.gameState(); st["mode"] != "local" {
+		t.Errorf("new game's mode = %v, want local", st["mode"])
+	}
+	if !eval[bool](p, `document.getElementById('level-field').hidden`) {
+		t.Error("the difficulty is offered with two players")
+	}
+}

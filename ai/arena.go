@@ -22,7 +22,7 @@ type Player struct {
 // ParsePlayer reads a player: "easy", "medium", "hard" or "random",
 // optionally followed by a colon and comma-separated settings:
 // movetime=MS, depth=N, threads=N, noise=POINTS (Medium), and the evaluation weights row=,
-// mobility=, pile=, tempo= (in 1/16 point). For example
+// mobility=, pile=, tempo= (in 1/16 point) and qdepth= (plies). For example
 // "hard:movetime=200,threads=1" or "medium:depth=5".
 func ParsePlayer(s string) (Player, error) {
 	name, opts, _ := strings.Cut(s, ":")
@@ -63,8 +63,10 @@ func ParsePlayer(s string) (Player, error) {
 			w.Pile = n
 		case "tempo":
 			w.Tempo = n
+		case "qdepth":
+			w.QDepth = n
 		default:
-			return p, fmt.Errorf("player %q: unknown setting %q: want movetime, depth, threads, noise, row, mobility, pile or tempo", s, k)
+			return p, fmt.Errorf("player %q: unknown setting %q: want movetime, depth, threads, noise, row, mobility, pile, tempo or qdepth", s, k)
 		}
 	}
 	if w != Default {

@@ -23,10 +23,13 @@ type Weights struct {
 	Mobility int
 	Pile     int
 	Tempo    int
+	// QDepth is how many plies of captures the search still follows
+	// past its horizon (quiescence search); 0 turns it off.
+	QDepth int
 }
 
 // Default is the evaluation tuned by self-play (docs/AI.md).
-var Default = Weights{Row: 8, Mobility: 4, Pile: 0, Tempo: 16}
+var Default = Weights{Row: 8, Mobility: 4, Pile: 0, Tempo: 16, QDepth: 4}
 
 // bank returns pl's points that are safe: store points less debt plus
 // credit.

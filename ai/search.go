@@ -18,6 +18,7 @@ type child struct {
 	pos   rules.Position
 	end   rules.End
 	move  rules.Move
+	gain  int // material the move wins for its mover, in units
 	order int // sort key: higher is searched first
 }
 
@@ -133,6 +134,7 @@ func (s *searcher) expand(pos *rules.Position, ply int, ttMove rules.Move) []chi
 		// material is from the side to move's view: after the move
 		// that is the opponent.
 		gain := -material(&c.pos) - before
+		c.gain = gain
 		c.order = gain<<16 + int(s.history[side][m])
 		if m == s.killers[ply] {
 			c.order += 1 << 15
@@ -160,8 +162,7 @@ func (s *searcher) negamax(pos *rules.Position, h uint64, depth, alpha, beta, pl
 		return 0
 	}
 	if depth <= 0 || ply >= maxPly-1 {
-		s.horizon++
-		return s.w.evaluate(pos)
+		return s.quiesce(pos, alpha, beta, ply, s.w.QDepth)
 	}
 	ttMove := rules.NoMove
 	if e, ok := s.tt.probe(h); ok {
@@ -252,4 +253,37 @@ func (s *searcher) searchChild(pos *rules.Position, h uint64, depth, alpha, beta
 		score = -s.negamax(pos, h, depth-1, -beta, -alpha, ply+1)
 	}
 	return score
+}
+
+// quiesce scores a position at the search's horizon: the evaluation, or
+// better for the side to move if one of its captures wins more, looking
+// up to qdepth plies of captures ahead. It keeps the evaluation from
+// judging a position where a big capture is about to happen.
+func (s *searcher) quiesce(pos *rules.Position, alpha, beta, ply, qdepth int) int {
+	s.horizon++
+	stand := s.w.evaluate(pos)
+	if qdepth <= 0 || stand >= beta || ply >= maxPly-1 {
+		return stand
+	}
+	best := stand
+	alpha = max(alpha, stand)
+	for i, c := range s.expand(pos, ply, rules.NoMove) {
+		if c.gain <= 0 {
+			continue
+		}
+		var score int
+		if c.end != rules.EndNone {
+			score = -final(&c.pos, c.end)
+		} else {
+			score = -s.quiesce(&s.children[ply][i].pos, -beta, -alpha, ply+1, qdepth-1)
+		}
+		if score > best {
+			best = score
+			if score >= beta {
+				break
+			}
+			alpha = max(alpha, score)
+		}
+	}
+	return best
 }

@@ -11,7 +11,7 @@ func easyMove(pos *rules.Position, lim *Limits) Result {
 	rnd := func(n int) int { return int(splitmix64(&seed) % uint64(n)) }
 	ms := pos.Moves()
 	before := material(pos)
-	best, bestScore := ms.Moves[0], -inf
+	best, bestScore, bestGain := ms.Moves[0], -inf, 0
 	for _, m := range ms.Moves[:ms.N] {
 		c := *pos
 		end := c.Play(m, &lim.Rules, nil)
@@ -21,15 +21,17 @@ func easyMove(pos *rules.Position, lim *Limits) Result {
 		} else {
 			gain = -material(&c) - before
 		}
-		// Overlook a capture one time in four, and a small one more
-		// often; otherwise see it, a little blurred.
+		// Overlook a capture one time in four; otherwise see it, a
+		// little blurred.
+		seen := gain
 		if gain > 0 && rnd(4) == 0 {
-			gain = 0
+			seen = 0
 		}
-		score := gain + rnd(3*unit)
+		score := seen + rnd(3*unit)
 		if score > bestScore {
-			best, bestScore = m, score
+			best, bestScore, bestGain = m, score, gain
 		}
 	}
-	return Result{Move: best, Score: points(bestScore), Depth: 1, Nodes: int64(ms.N), PV: []rules.Move{best}}
+	// The score is what Easy believes: the material the move wins now.
+	return Result{Move: best, Score: points(bestGain), Depth: 1, Nodes: int64(ms.N), PV: []rules.Move{best}}
 }

@@ -200,15 +200,23 @@ var (
 	cellMask = laneTable(0xff)
 )
 
-// rowOnes[pl] adds one pebble to each square of pl's row.
-var rowOnes = func() (t [2]lanes) {
+// rowOnes[pl] adds one pebble to each square of pl's row; rowWords[pl]
+// selects pl's row.
+var (
+	rowOnes  = rowLanes(1)
+	rowWords = rowLanes(0xff)
+)
+
+// rowLanes returns for each player the lanes holding v on each square of
+// their row.
+func rowLanes(v uint64) (t [2]lanes) {
 	for pl := range 2 {
 		for _, c := range Player(pl).Row() {
-			t[pl][c/8] += 1 << (8 * (c % 8))
+			t[pl][c/8] |= v << (8 * (c % 8))
 		}
 	}
 	return t
-}()
+}
 
 // laneTable returns for each cell c the lanes holding v in c's lane only.
 func laneTable(v uint64) (t [16]lanes) {
@@ -389,15 +397,6 @@ func (p *Position) play(m Move, r *Rules, tr *Trace) End {
 	return p.endTurn(tr)
 }
 
-// rowWords[pl] selects pl's row in the two words of cells.
-var rowWords = func() (t [2]lanes) {
-	for pl := range 2 {
-		for _, c := range Player(pl).Row() {
-			t[pl][c/8] |= 0xff << (8 * (c % 8))
-		}
-	}
-	return t
-}()
 
 // refill makes the thả cá for the side to move, whose row is empty:
 // exchanging a captured mandarin, then borrowing from the other player if

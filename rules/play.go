@@ -397,7 +397,6 @@ func (p *Position) play(m Move, r *Rules, tr *Trace) End {
 	return p.endTurn(tr)
 }
 
-
 // refill makes the thả cá for the side to move, whose row is empty:
 // exchanging a captured mandarin, then borrowing from the other player if
 // need be. It reports false, changing nothing, when the two stores cannot

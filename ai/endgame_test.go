@@ -38,9 +38,12 @@ func writeEndgames(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	var r rules.Rules
 	found := map[int]rules.Position{}
-	for game := 0; len(found) < 19 && game < 500; game++ {
+	before := map[int]rules.Position{} // k plies before the end of a game
+	for game := 0; (len(found) < 19 || len(before) < len(pliesBefore)) && game < 500; game++ {
 		g := randomGame(t, r, rng, 2)
+		var seen []rules.Position
 		for !g.Over() {
+			seen = append(seen, g.Position())
 			pos := g.Position()
 			n := boardPebbles(&pos)
 			for k := 4; k <= 40; k += 2 {
@@ -51,6 +54,12 @@ func writeEndgames(t *testing.T) {
 			res, _ := Search(context.Background(), pos, Limits{Level: Medium, Seed: uint64(game), History: g.History()})
 			g.Play(res.Move, nil)
 		}
+		for _, k := range pliesBefore {
+			if _, ok := before[k]; !ok && len(seen) > k+2 && game%len(pliesBefore) == len(before) {
+				before[k] = seen[len(seen)-k]
+				break
+			}
+		}
 	}
 	var b strings.Builder
 	b.WriteString("# Endgame positions from Medium self-play: one per board pebble count\n# (stones not counted), written by go test -run TestEndgames -update-endgames.\n")
@@ -59,10 +68,20 @@ func writeEndgames(t *testing.T) {
 			fmt.Fprintf(&b, "%s\n", notation.FormatPosition(p))
 		}
 	}
+	b.WriteString("# Positions k plies before the end of a Medium self-play game, k = 2, 4, 6, 8, 10, 12, 16, 20.\n")
+	for _, k := range pliesBefore {
+		if p, ok := before[k]; ok {
+			fmt.Fprintf(&b, "%s\n", notation.FormatPosition(p))
+		}
+	}
 	if err := os.WriteFile(endgamesFile, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
+
+// pliesBefore are how far before the end of a game the second part of
+// testdata/endgames.txt takes its positions.
+var pliesBefore = []int{2, 4, 6, 8, 10, 12, 16, 20}
 
 func readEndgames(t *testing.T) []rules.Position {
 	f, err := os.Open(endgamesFile)

@@ -14,7 +14,7 @@ import (
 
 func init() {
 	commands["arena"] = command{
-		usage: "A B [--games N] [--plies N] [--seed N] [--variant NAME]... [--verbose]",
+		usage: "A B [--games N] [--plies N] [--balanced POINTS] [--seed N] [--variant NAME]... [--verbose]",
 		doc:   "two players (easy, medium, hard, random, with settings as in hard:movetime=200) play paired openings; prints wins, draws, losses, score share with 95% interval, Elo difference",
 		run:   runArena,
 	}
@@ -27,6 +27,7 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	plies := fs.Int("plies", 2, "random plies that make each opening")
 	seed := fs.Uint64("seed", 1, "seed for the openings and the players")
 	verbose := fs.Bool("verbose", false, "print a line per game")
+	balanced := fs.Int("balanced", -1, "keep only openings that Hard at depth 8 scores within this many points of even (-1: keep all)")
 	var r rules.Rules
 	fs.Var(variantFlags{&r}, "variant", "a rule variant (repeatable)")
 	// Flags may come before or after the two players.
@@ -59,8 +60,11 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	s := *seed
 	for i := 0; len(results) < *games; i++ {
 		opening, ok := ai.Opening(r, *plies, s*1000003+uint64(i))
-		if !ok {
+		if !ok || *balanced >= 0 && !isBalanced(ctx, r, opening, *balanced) {
 			continue
+		}
+		if i > 1000*(*games) {
+			return usagef("arena: found too few openings within --balanced %d", *balanced)
 		}
 		for _, aFirst := range []bool{true, false} {
 			g, err := ai.PlayGame(ctx, r, opening, &players[0], &players[1], aFirst, s+uint64(len(results))*7919)
@@ -75,6 +79,17 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	printArena(stdout, names, results)
 	return nil
+}
+
+// isBalanced reports whether Hard, searching 8 plies on one thread,
+// scores the position after opening within limit points of even.
+func isBalanced(ctx context.Context, r rules.Rules, opening []rules.Move, limit int) bool {
+	p := r.Start()
+	for _, m := range opening {
+		p.Play(m, &r, nil)
+	}
+	res, err := ai.Search(ctx, p, ai.Limits{Level: ai.Hard, Depth: 8, Threads: 1, Rules: r})
+	return err == nil && res.Score >= -limit && res.Score <= limit
 }
 
 func printArena(w io.Writer, names []string, results []ai.GameResult) {

@@ -66,13 +66,18 @@ func TestAnalyse(t *testing.T) {
 }
 
 func TestArena(t *testing.T) {
-	var out bytes.Buffer
-	if err := run(context.Background(), []string{"arena", "easy", "random", "--games", "4"}, &out, &out); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"4 games", "wins", "score share", "Elo difference", "points share"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("arena output lacks %q:\n%s", want, out.String())
+	for _, args := range [][]string{
+		{"arena", "easy", "random", "--games", "4"},
+		{"arena", "--plies", "4", "--balanced", "4", "medium:depth=2", "easy", "--games", "4"},
+	} {
+		var out bytes.Buffer
+		if err := run(context.Background(), args, &out, &out); err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		for _, want := range []string{"4 games", "wins", "score share", "Elo difference", "points share"} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("%q output lacks %q:\n%s", args, want, out.String())
+			}
 		}
 	}
 }
@@ -94,6 +99,7 @@ func TestAICommandsBadInput(t *testing.T) {
 		{"arena", "easy", "grandmaster"},
 		{"arena", "easy", "hard:speed=3"},
 		{"arena", "easy", "random", "--games", "0"},
+		{"arena", "easy", "random", "--balanced", "even"},
 		{"engine", "extra"},
 	} {
 		var out, errOut bytes.Buffer

@@ -5,8 +5,8 @@ import (
 	"fmt"
 )
 
-// Repetitions is how many times the same position may arise before the
-// game ends: the third occurrence ends it.
+// Repetitions is the occurrence of one position that ends the game: the
+// third.
 const Repetitions = 3
 
 // ErrGameOver is returned by Game.Play once the game has ended.

@@ -130,8 +130,14 @@ export function updateBoard(box, model, opts = {}) {
 
 export function mandarinName(c, n, stone) {
   const name = t(c === LEFT ? 'mandarin.left' : 'mandarin.right');
-  const contents = stone ? t('mandarin.withStone', { pebbles: plural('pebbles', n) }) : plural('pebbles', n);
-  return t('mandarin.aria', { name, contents });
+  return t('mandarin.aria', { name, contents: mandarinContents(n, stone) });
+}
+
+// mandarinContents says what a mandarin square holds: "mandarin stone",
+// "mandarin stone and 2 pebbles", "3 pebbles".
+function mandarinContents(n, stone) {
+  if (!stone) return plural('pebbles', n);
+  return n ? t('mandarin.withStone', { pebbles: plural('pebbles', n) }) : t('mandarin.stoneOnly');
 }
 
 // parseBoard reads the board field of a position in the notation
@@ -167,7 +173,8 @@ export function renderMiniBoards(root) {
     box.setAttribute('role', 'img');
     createBoard(box, false);
     updateBoard(box, model, { classes: (c) => (hl.has(c) ? ['hl'] : []) });
-    const count = (c) => (isMandarin(c) ? mandarinName(c, model.cells[c], model.stones[c === LEFT ? 0 : 1]) : num(model.cells[c]));
+    // The label names the mandarin squares itself: say only what they hold.
+    const count = (c) => (isMandarin(c) ? mandarinContents(model.cells[c], model.stones[c === LEFT ? 0 : 1]) : num(model.cells[c]));
     let label = t('mini.label', {
       top: TOP.map(count).join(', '), bottom: BOTTOM.map(count).join(', '),
       left: count(LEFT), right: count(RIGHT),

@@ -10,71 +10,17 @@ import (
 	"time"
 
 	"oanquan/ai"
+	"oanquan/internal/match/matchtest"
 	"oanquan/rules"
 )
 
-// first is an Engine that plays the first legal move at once and scores
-// every move 0.
-type first struct{}
+// guard bounds every wait, so that a broken test fails instead of hanging.
+const guard = matchtest.Guard
 
-func (first) Search(ctx context.Context, pos rules.Position, lim ai.Limits) (ai.Result, error) {
-	return ai.Result{Move: pos.LegalMoves(nil)[0]}, nil
-}
+// first is the engine that plays the first legal move at once.
+type first = matchtest.First
 
-func (first) Hints(ctx context.Context, pos rules.Position, lim ai.Limits) ([]ai.Hint, error) {
-	var hs []ai.Hint
-	for _, m := range pos.LegalMoves(nil) {
-		hs = append(hs, ai.Hint{Move: m})
-	}
-	return hs, nil
-}
-
-// gate is an Engine whose searches wait for the test: each one sends a
-// call on calls and returns the move the test answers with, or the
-// context's error once it is canceled.
-type gate struct {
-	first
-	calls chan call
-}
-
-type call struct {
-	ctx   context.Context
-	pos   rules.Position
-	lim   ai.Limits
-	reply chan rules.Move
-}
-
-func newGate() *gate { return &gate{calls: make(chan call)} }
-
-func (g *gate) Search(ctx context.Context, pos rules.Position, lim ai.Limits) (ai.Result, error) {
-	c := call{ctx, pos, lim, make(chan rules.Move, 1)}
-	select {
-	case g.calls <- c:
-	case <-ctx.Done():
-		return ai.Result{}, ctx.Err()
-	}
-	select {
-	case mv := <-c.reply:
-		return ai.Result{Move: mv}, nil
-	case <-ctx.Done():
-		return ai.Result{}, ctx.Err()
-	}
-}
-
-// guard bounds every wait, so that a broken test fails instead of hanging;
-// no test depends on its length.
-const guard = 30 * time.Second
-
-func (g *gate) next(t *testing.T) call {
-	t.Helper()
-	select {
-	case c := <-g.calls:
-		return c
-	case <-time.After(guard):
-		t.Fatal("the computer never started thinking")
-		return call{}
-	}
-}
+func newGate() *matchtest.Gate { return matchtest.NewGate() }
 
 func next(t *testing.T, s *Subscription) Update {
 	t.Helper()
@@ -184,10 +130,10 @@ func TestRefusals(t *testing.T) {
 	if _, err := m.Play(mv(t, "7R"), nil); err != nil {
 		t.Fatal(err)
 	}
-	c := g.next(t)
+	c := g.Next(t)
 	check("move while thinking", ErrNotYourTurn, func() error { _, err := m.Play(mv(t, "5R"), nil); return err })
 	check("hints while thinking", ErrNotYourTurn, func() error { _, err := m.Hints(context.Background()); return err })
-	c.reply <- mv(t, "0R")
+	c.Reply <- mv(t, "0R")
 	m.Close()
 	check("move after Close", ErrClosed, func() error { _, err := m.Play(mv(t, "5R"), nil); return err })
 	check("undo after Close", ErrClosed, func() error { _, err := m.Undo(); return err })
@@ -235,12 +181,12 @@ func TestComputerReplies(t *testing.T) {
 	if u := next(t, sub); u.Kind != ThinkingUpdate || !u.Thinking {
 		t.Fatalf("update = %+v, want thinking", u)
 	}
-	c := g.next(t)
-	if c.pos != turn.State.Position || c.lim.Level != ai.Medium || len(c.lim.History) != 2 || c.lim.History[1] != c.pos {
-		t.Errorf("search of %+v with %+v, want the position after 7R at Medium with its history", c.pos, c.lim)
+	c := g.Next(t)
+	if c.Pos != turn.State.Position || c.Lim.Level != ai.Medium || len(c.Lim.History) != 2 || c.Lim.History[1] != c.Pos {
+		t.Errorf("search of %+v with %+v, want the position after 7R at Medium with its history", c.Pos, c.Lim)
 	}
-	reply := c.pos.LegalMoves(nil)[2]
-	c.reply <- reply
+	reply := c.Pos.LegalMoves(nil)[2]
+	c.Reply <- reply
 	u := next(t, sub)
 	if u.Kind != TurnUpdate || !u.Turn.Computer || u.Turn.Move != reply || u.Turn.Ply != 1 || u.Turn.Player != 1 {
 		t.Fatalf("update = %+v, want the computer's turn %v", u, reply)
@@ -256,7 +202,7 @@ func TestUndoWhileThinking(t *testing.T) {
 	g := newGate()
 	m := newMatch(t, Config{Engine: g})
 	m.Play(mv(t, "7R"), nil)
-	c := g.next(t)
+	c := g.Next(t)
 	s, err := m.Undo()
 	if err != nil {
 		t.Fatal(err)
@@ -264,13 +210,13 @@ func TestUndoWhileThinking(t *testing.T) {
 	if s.Thinking || len(s.Moves) != 0 || s.Position != (rules.Rules{}).Start() {
 		t.Errorf("state after undo = %+v, want the start", s)
 	}
-	<-c.ctx.Done() // the search was canceled
-	c.reply <- c.pos.LegalMoves(nil)[0]
+	<-c.Ctx.Done() // the search was canceled
+	c.Reply <- c.Pos.LegalMoves(nil)[0]
 	// The human plays again; the computer's next search is a new call.
 	sub, _ := m.Subscribe()
 	m.Play(mv(t, "5L"), nil)
-	c2 := g.next(t)
-	c2.reply <- c2.pos.LegalMoves(nil)[0]
+	c2 := g.Next(t)
+	c2.Reply <- c2.Pos.LegalMoves(nil)[0]
 	waitComputer(t, sub)
 	m.Close() // waits for the search goroutines
 	if moves := m.State().Moves; len(moves) != 2 || moves[0] != mv(t, "5L") {
@@ -283,8 +229,8 @@ func TestUndoWhileThinking(t *testing.T) {
 func TestUndoTakesBackTheReply(t *testing.T) {
 	g := newGate()
 	m := newMatch(t, Config{Engine: g, Human: 1})
-	c := g.next(t) // the computer moves first
-	c.reply <- mv(t, "7R")
+	c := g.Next(t) // the computer moves first
+	c.Reply <- mv(t, "7R")
 	sub, _ := m.Subscribe()
 	next(t, sub)
 	for next(t, sub).Kind != TurnUpdate {
@@ -295,8 +241,8 @@ func TestUndoTakesBackTheReply(t *testing.T) {
 	if _, err := m.Play(human, nil); err != nil {
 		t.Fatal(err)
 	}
-	c = g.next(t)
-	c.reply <- c.pos.LegalMoves(nil)[0]
+	c = g.Next(t)
+	c.Reply <- c.Pos.LegalMoves(nil)[0]
 	waitComputer(t, sub)
 	s, err := m.Undo()
 	if err != nil {
@@ -327,17 +273,17 @@ func TestLevelWhileThinking(t *testing.T) {
 	m := newMatch(t, Config{Engine: g, Level: ai.Hard})
 	sub, _ := m.Subscribe()
 	m.Play(mv(t, "7R"), nil)
-	c := g.next(t)
+	c := g.Next(t)
 	s, err := m.SetLevel(ai.Easy)
 	if err != nil || s.Level != ai.Easy || !s.Thinking {
 		t.Fatalf("SetLevel = %+v, %v, want Easy and still thinking", s, err)
 	}
-	<-c.ctx.Done()
-	c2 := g.next(t)
-	if c2.lim.Level != ai.Easy || c2.pos != c.pos {
-		t.Errorf("new search at %v of %+v, want Easy, same position", c2.lim.Level, c2.pos)
+	<-c.Ctx.Done()
+	c2 := g.Next(t)
+	if c2.Lim.Level != ai.Easy || c2.Pos != c.Pos {
+		t.Errorf("new search at %v of %+v, want Easy, same position", c2.Lim.Level, c2.Pos)
 	}
-	c2.reply <- c2.pos.LegalMoves(nil)[0]
+	c2.Reply <- c2.Pos.LegalMoves(nil)[0]
 	waitComputer(t, sub)
 	m.Close()
 	if n := len(m.State().Moves); n != 2 {
@@ -380,9 +326,9 @@ func TestCloseCancelsSearch(t *testing.T) {
 	g := newGate()
 	m := newMatch(t, Config{Engine: g, Human: 1})
 	sub, _ := m.Subscribe()
-	c := g.next(t)
+	c := g.Next(t)
 	m.Close()
-	<-c.ctx.Done()
+	<-c.Ctx.Done()
 	for range sub.C {
 	}
 	if s := m.State(); s.Thinking || len(s.Moves) != 0 {
@@ -444,12 +390,12 @@ func TestIdle(t *testing.T) {
 	}
 	sub.Close()
 	m.Play(mv(t, "7R"), nil)
-	c := g.next(t)
+	c := g.Next(t)
 	if m.Idle() {
 		t.Error("a match whose computer is thinking is idle")
 	}
 	sub, _ = m.Subscribe()
-	c.reply <- c.pos.LegalMoves(nil)[0]
+	c.Reply <- c.Pos.LegalMoves(nil)[0]
 	waitComputer(t, sub)
 	sub.Close()
 	if !m.Idle() {

@@ -116,7 +116,7 @@ func TestComputerFirst(t *testing.T) {
 	if !g.Thinking || len(g.Legal) != 0 {
 		t.Errorf("game = %+v, want the computer thinking", g)
 	}
-	gt.release(t)
+	gt.Release(t)
 }
 
 func TestCreateRefused(t *testing.T) {
@@ -251,7 +251,7 @@ func TestMoveRefused(t *testing.T) {
 	wantError(t, r, 409, "not_your_turn")
 	wantError(t, do(t, s, "GET", "/api/games/"+g.ID+"/hints", nil), 409, "not_your_turn")
 	unchanged(t, s, turn.State)
-	gt.release(t)
+	gt.Release(t)
 }
 
 // TestLocalGame plays a whole two-player game through the API, each move
@@ -353,16 +353,16 @@ func TestUndoLevelHints(t *testing.T) {
 	}
 
 	do(t, s, "POST", "/api/games/"+id+"/moves", `{"move":"7R"}`)
-	c := <-gt.calls // thinking now
+	c := <-gt.Calls // thinking now
 	if lv := must[gameJSON](t, do(t, s, "PUT", "/api/games/"+id+"/level", `{"level":"medium"}`), 200); !lv.Thinking {
 		t.Errorf("after a level change while thinking: %+v, want still thinking", lv)
 	}
-	<-c.ctx.Done() // the search at hard was canceled…
-	if c = <-gt.calls; c.lim.Level.String() != "medium" {
-		t.Errorf("search again at %v, want medium", c.lim.Level)
+	<-c.Ctx.Done() // the search at hard was canceled…
+	if c = <-gt.Calls; c.Lim.Level.String() != "medium" {
+		t.Errorf("search again at %v, want medium", c.Lim.Level)
 	}
 	u := must[gameJSON](t, do(t, s, "POST", "/api/games/"+id+"/undo", nil), 200)
-	<-c.ctx.Done() // …and so was the one at medium, by undo
+	<-c.Ctx.Done() // …and so was the one at medium, by undo
 	if u.Thinking || len(u.Moves) != 0 || u.Position != notation.Start || len(u.Legal) != 10 {
 		t.Errorf("after undo while thinking: %+v, want the start", u)
 	}

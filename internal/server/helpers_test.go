@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,74 +9,18 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
-	"oanquan/ai"
-	"oanquan/rules"
+	"oanquan/internal/match/matchtest"
 )
 
-// first is an Engine that plays the first legal move at once and scores
+// guard bounds every wait, so that a broken test fails instead of hanging.
+const guard = matchtest.Guard
+
+// first is the engine that plays the first legal move at once and hints
 // the moves in order.
-type first struct{}
+type first = matchtest.First
 
-func (first) Search(ctx context.Context, pos rules.Position, lim ai.Limits) (ai.Result, error) {
-	return ai.Result{Move: pos.LegalMoves(nil)[0]}, nil
-}
-
-func (first) Hints(ctx context.Context, pos rules.Position, lim ai.Limits) ([]ai.Hint, error) {
-	var hs []ai.Hint
-	for i, m := range pos.LegalMoves(nil) {
-		hs = append(hs, ai.Hint{Move: m, Score: -i})
-	}
-	return hs, nil
-}
-
-// gate is an Engine whose searches wait for the test to release them.
-type gate struct {
-	first
-	calls chan gateCall
-}
-
-type gateCall struct {
-	ctx   context.Context
-	pos   rules.Position
-	lim   ai.Limits
-	reply chan rules.Move
-}
-
-func newGate() *gate { return &gate{calls: make(chan gateCall)} }
-
-func (g *gate) Search(ctx context.Context, pos rules.Position, lim ai.Limits) (ai.Result, error) {
-	c := gateCall{ctx, pos, lim, make(chan rules.Move, 1)}
-	select {
-	case g.calls <- c:
-	case <-ctx.Done():
-		return ai.Result{}, ctx.Err()
-	}
-	select {
-	case m := <-c.reply:
-		return ai.Result{Move: m}, nil
-	case <-ctx.Done():
-		return ai.Result{}, ctx.Err()
-	}
-}
-
-// guard bounds every wait so that a broken test fails instead of hanging;
-// no test depends on its length.
-const guard = 30 * time.Second
-
-// release lets the next search play its first legal move.
-func (g *gate) release(t *testing.T) gateCall {
-	t.Helper()
-	select {
-	case c := <-g.calls:
-		c.reply <- c.pos.LegalMoves(nil)[0]
-		return c
-	case <-time.After(guard):
-		t.Fatal("the computer never started thinking")
-		return gateCall{}
-	}
-}
+func newGate() *matchtest.Gate { return matchtest.NewGate() }
 
 func newServer(t *testing.T, cfg Config) *Server {
 	t.Helper()

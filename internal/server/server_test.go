@@ -203,7 +203,7 @@ func TestEvictIdle(t *testing.T) {
 	ws := dial(t, ts, watched.ID)
 	ws.want("state")
 	thinking := create(t, s, map[string]any{"human": 1})
-	c := <-gt.calls
+	c := <-gt.Calls
 
 	if n := s.evict(time.Now().Add(-time.Hour)); n != 0 {
 		t.Errorf("evicted %d games used just now", n)
@@ -214,7 +214,7 @@ func TestEvictIdle(t *testing.T) {
 	if _, live := s.live[idle.ID]; live {
 		t.Error("the idle game is still live")
 	}
-	if c.ctx.Err() != nil {
+	if c.Ctx.Err() != nil {
 		t.Error("eviction canceled the computer's search")
 	}
 	unchanged(t, s, idle) // back from the store
@@ -226,7 +226,7 @@ func TestEvictIdle(t *testing.T) {
 			t.Errorf("game %s was evicted", id)
 		}
 	}
-	c.reply <- c.pos.LegalMoves(nil)[0]
+	c.Reply <- c.Pos.LegalMoves(nil)[0]
 }
 
 // TestComputerFirstSaved: the computer's first move, played as the game

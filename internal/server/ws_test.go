@@ -82,9 +82,9 @@ func TestWebSocket(t *testing.T) {
 	if m := ws.want("thinking"); m.Thinking == nil || !*m.Thinking {
 		t.Errorf("thinking message %+v, want thinking: true", m)
 	}
-	c := gt.release(t)
+	c := gt.Release(t)
 	m = ws.want("turn")
-	reply := c.pos.LegalMoves(nil)[0].String()
+	reply := c.Pos.LegalMoves(nil)[0].String()
 	if tn := m.Turn; tn.By != "computer" || tn.Move != reply || tn.Player != 1 || tn.Ply != 1 || tn.State.Thinking || len(tn.State.Legal) == 0 {
 		t.Errorf("turn %+v, want the computer's %s", tn, reply)
 	}
@@ -146,7 +146,7 @@ func TestCloseEndsWebSockets(t *testing.T) {
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	g := create(t, s, map[string]any{"human": 1})
-	c := <-gt.calls
+	c := <-gt.Calls
 	ws := dial(t, ts, g.ID)
 	ws.want("state")
 	// The client reads on, as a browser does, to answer the server's
@@ -159,7 +159,7 @@ func TestCloseEndsWebSockets(t *testing.T) {
 		closed <- err
 	}()
 	s.Close()
-	<-c.ctx.Done()
+	<-c.Ctx.Done()
 	err := <-closed
 	if st := websocket.CloseStatus(err); st != websocket.StatusGoingAway {
 		t.Errorf("read after Close: %v, want a close with StatusGoingAway", err)

@@ -66,7 +66,7 @@ func (p *Position) Legal(m Move) error {
 	if st := p.Status(); st != EndNone {
 		return fmt.Errorf("move %v: the game is over (%v)", m, st)
 	}
-	if m.Square() >= NumSquares || m.Dir() > Right {
+	if m.Square() >= NumSquares {
 		return fmt.Errorf("move %d: no such move", m)
 	}
 	c := m.Cell()

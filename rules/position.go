@@ -152,8 +152,8 @@ func b2u(b bool) uint {
 	return u
 }
 
-// Points returns the points held on the board, in the stores, and the
-// grand total, which every legal position keeps at Total (70).
+// Points returns the points held on the board and in the stores; every
+// legal position keeps their sum at Total (70).
 func (p *Position) Points() (board, stores int) {
 	for _, n := range p.Cells {
 		board += int(n)

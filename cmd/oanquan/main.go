@@ -41,12 +41,6 @@ func usagef(format string, args ...any) error {
 	return &usageError{fmt.Sprintf(format, args...)}
 }
 
-// serve runs the browser game; until it exists, oanquan prints its usage.
-var serve = func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	printUsage(stdout)
-	return nil
-}
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
@@ -65,7 +59,7 @@ func main() {
 // input and writes nothing on stdout for it.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return serve(ctx, args, stdout, stderr)
+		return runServe(ctx, args, stdout, stderr)
 	}
 	switch args[0] {
 	case "help", "-h", "--help":

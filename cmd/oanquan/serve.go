@@ -14,8 +14,6 @@ import (
 	"oanquan/internal/server"
 )
 
-func init() { serve = runServe }
-
 // defaultAddr is where the game is served without --addr: this machine
 // only.
 const defaultAddr = "localhost:8080"

@@ -190,7 +190,9 @@ func think(ctx context.Context, pos rules.Position, lim Limits, allRoot bool) ou
 		go func() {
 			defer wg.Done()
 			for d := 1 + (i+1)%2; d <= st.depth && !stop.Load(); d++ {
-				s.negamax(&pos, h, d, -inf, inf, 0)
+				if _, proof := s.negamax(&pos, h, d, -inf, inf, 0); proof == provedExact {
+					break
+				}
 			}
 		}()
 	}
@@ -201,8 +203,7 @@ func think(ctx context.Context, pos rules.Position, lim Limits, allRoot bool) ou
 	out := outcome{Result: Result{Move: rules.NoMove}, scores: map[rules.Move]int{}}
 	for d := 1; d <= st.depth; d++ {
 		s.rootMove = rules.NoMove
-		horizon0 := s.horizon
-		score := s.negamax(&pos, h, d, -inf, inf, 0)
+		score, proof := s.negamax(&pos, h, d, -inf, inf, 0)
 		if stop.Load() {
 			if s.rootMove != rules.NoMove && d > 1 {
 				// A move from the unfinished iteration was searched
@@ -216,7 +217,7 @@ func think(ctx context.Context, pos rules.Position, lim Limits, allRoot bool) ou
 		for m, v := range s.rootScores {
 			out.scores[m] = v
 		}
-		if s.horizon == horizon0 {
+		if proof == provedExact {
 			out.Proven = true
 			break
 		}

@@ -31,10 +31,9 @@ type searcher struct {
 	stop  *atomic.Bool
 	clock *clock
 
-	nodes   int64 // positions reached: moves played, as chess engines count make-move
-	horizon int64 // leaves scored by the evaluation, or by unproven table entries
-	reps    int64 // lines ended by the repetition rule
-	polls   int64 // calls of stopped
+	nodes int64 // positions reached: moves played, as chess engines count make-move
+	reps  int64 // lines ended by the repetition rule
+	polls int64 // calls of stopped
 
 	// The positions of the game and of the line being searched, for the
 	// repetition rule: hashes in order, and a small counting filter so
@@ -156,10 +155,13 @@ func (s *searcher) expand(pos *rules.Position, ply int, ttMove rules.Move) []chi
 
 // negamax is a principal variation search of pos (hash h) to depth plies,
 // with the window (alpha, beta), from the side to move's view, in units.
-func (s *searcher) negamax(pos *rules.Position, h uint64, depth, alpha, beta, ply int) int {
+// It returns the score and what is proven of it (provedLo, provedHi): a
+// bound is proven when every line it rests on was followed to the end of
+// the game, so that it holds whatever the depth.
+func (s *searcher) negamax(pos *rules.Position, h uint64, depth, alpha, beta, ply int) (int, uint8) {
 	s.pvLen[ply] = ply
 	if s.stopped() {
-		return 0
+		return 0, 0
 	}
 	if depth <= 0 || ply >= maxPly-1 {
 		return s.quiesce(pos, alpha, beta, ply, s.w.QDepth)
@@ -167,41 +169,51 @@ func (s *searcher) negamax(pos *rules.Position, h uint64, depth, alpha, beta, pl
 	ttMove := rules.NoMove
 	if e, ok := s.tt.probe(h); ok {
 		ttMove = e.move
-		if ply > 0 && e.depth >= depth {
-			if e.bound == boundExact || e.bound == boundLower && e.score >= beta || e.bound == boundUpper && e.score <= alpha {
-				if e.depth != provenDepth {
-					s.horizon++
-				}
-				return e.score
+		if ply > 0 {
+			switch {
+			case e.proof == provedExact,
+				e.proof&provedLo != 0 && e.score >= beta,
+				e.proof&provedHi != 0 && e.score <= alpha:
+				return e.score, e.proof
+			case e.depth >= depth && (e.bound == boundExact || e.bound == boundLower && e.score >= beta || e.bound == boundUpper && e.score <= alpha):
+				return e.score, 0
 			}
 		}
 	}
 	alpha0 := alpha
-	horizon0, reps0 := s.horizon, s.reps
+	reps0 := s.reps
 	best, bestMove := -inf, rules.NoMove
+	// bestProof is what is proven of best; allHi stays set while every
+	// move searched is proven to score at most what it returned.
+	bestProof, allHi := uint8(0), true
+	cut := false
 	for i, c := range s.expand(pos, ply, ttMove) {
 		var score int
+		var proof uint8
 		s.pvLen[ply+1] = ply + 1
 		if c.end != rules.EndNone {
-			score = -final(&c.pos, c.end)
+			score, proof = -final(&c.pos, c.end), provedExact
 		} else {
 			ch := hashOf(&c.pos, &s.r)
 			if s.push(ch) >= rules.Repetitions {
 				s.reps++
-				score = -final(&c.pos, rules.EndRepetition)
+				score, proof = -final(&c.pos, rules.EndRepetition), provedExact
 			} else {
-				score = s.searchChild(&s.children[ply][i].pos, ch, depth, alpha, beta, ply, i == 0 || ply == 0 && s.allRoot)
+				score, proof = s.searchChild(&s.children[ply][i].pos, ch, depth, alpha, beta, ply, i == 0 || ply == 0 && s.allRoot)
 			}
 			s.pop()
 		}
 		if s.stop.Load() {
-			return best
+			return best, 0
 		}
 		if ply == 0 && s.rootScores != nil {
 			s.rootScores[c.move] = score
 		}
+		if proof&provedHi == 0 {
+			allHi = false
+		}
 		if score > best {
-			best, bestMove = score, c.move
+			best, bestMove, bestProof = score, c.move, proof
 			if score > alpha {
 				s.pv[ply][ply] = c.move
 				copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
@@ -217,13 +229,19 @@ func (s *searcher) negamax(pos *rules.Position, h uint64, depth, alpha, beta, pl
 			if score >= beta {
 				s.killers[ply] = c.move
 				s.history[pos.ToMove][c.move] += int32(depth * depth)
+				cut = true
 				break
 			}
+		} else if score == best {
+			bestProof |= proof & provedLo
 		}
 	}
-	d := depth
-	if s.horizon == horizon0 {
-		d = provenDepth
+	// The value is at least best when the move that scored it is proven
+	// to; at most best when every move was searched and proven at most
+	// what it scored.
+	proof := bestProof & provedLo
+	if allHi && !cut {
+		proof |= provedHi
 	}
 	bound := boundExact
 	switch {
@@ -235,35 +253,38 @@ func (s *searcher) negamax(pos *rules.Position, h uint64, depth, alpha, beta, pl
 	if s.reps != reps0 {
 		// The score depends on the line that led here, through the
 		// repetition rule: keep only the move, for ordering.
-		d, bound = 0, boundNone
+		s.tt.store(h, entry{bound: boundNone, move: bestMove})
+		return best, proof
 	}
-	s.tt.store(h, entry{score: best, depth: d, bound: bound, move: bestMove})
-	return best
+	s.tt.store(h, entry{score: best, depth: depth, bound: bound, move: bestMove, proof: proof})
+	return best, proof
 }
 
 // searchChild searches a child position: with the full window for the
 // first move, and otherwise with a null window first (PVS), searching
-// again with the full window only when the move turns out better.
-func (s *searcher) searchChild(pos *rules.Position, h uint64, depth, alpha, beta, ply int, full bool) int {
-	if full {
-		return -s.negamax(pos, h, depth-1, -beta, -alpha, ply+1)
+// again with the full window only when the move turns out better. It
+// returns the score and its proof from the parent's view.
+func (s *searcher) searchChild(pos *rules.Position, h uint64, depth, alpha, beta, ply int, full bool) (int, uint8) {
+	if !full {
+		score, proof := s.negamax(pos, h, depth-1, -alpha-1, -alpha, ply+1)
+		if -score <= alpha || -score >= beta || s.stop.Load() {
+			return -score, flipProof(proof)
+		}
 	}
-	score := -s.negamax(pos, h, depth-1, -alpha-1, -alpha, ply+1)
-	if score > alpha && score < beta && !s.stop.Load() {
-		score = -s.negamax(pos, h, depth-1, -beta, -alpha, ply+1)
-	}
-	return score
+	score, proof := s.negamax(pos, h, depth-1, -beta, -alpha, ply+1)
+	return -score, flipProof(proof)
 }
 
 // quiesce scores a position at the search's horizon: the evaluation, or
 // better for the side to move if one of its captures wins more, looking
 // up to qdepth plies of captures ahead. It keeps the evaluation from
-// judging a position where a big capture is about to happen.
-func (s *searcher) quiesce(pos *rules.Position, alpha, beta, ply, qdepth int) int {
-	s.horizon++
+// judging a position where a big capture is about to happen. Its score is
+// proven only as a lower bound, and only when a capture that ends the
+// game reaches beta.
+func (s *searcher) quiesce(pos *rules.Position, alpha, beta, ply, qdepth int) (int, uint8) {
 	stand := s.w.evaluate(pos)
 	if qdepth <= 0 || stand >= beta || ply >= maxPly-1 {
-		return stand
+		return stand, 0
 	}
 	best := stand
 	alpha = max(alpha, stand)
@@ -274,8 +295,12 @@ func (s *searcher) quiesce(pos *rules.Position, alpha, beta, ply, qdepth int) in
 		var score int
 		if c.end != rules.EndNone {
 			score = -final(&c.pos, c.end)
+			if score >= beta {
+				return score, provedLo
+			}
 		} else {
-			score = -s.quiesce(&s.children[ply][i].pos, -beta, -alpha, ply+1, qdepth-1)
+			score, _ = s.quiesce(&s.children[ply][i].pos, -beta, -alpha, ply+1, qdepth-1)
+			score = -score
 		}
 		if score > best {
 			best = score
@@ -285,5 +310,5 @@ func (s *searcher) quiesce(pos *rules.Position, alpha, beta, ply, qdepth int) in
 			alpha = max(alpha, score)
 		}
 	}
-	return best
+	return best, 0
 }

@@ -14,16 +14,35 @@ const (
 	boundExact = 3
 )
 
-// provenDepth marks an entry whose subtree was searched to the end of the
-// game on every line: its score (or bound) is exact at any depth.
-const provenDepth = 255
+// Proofs a score can carry, as bits: what is known of the true value of
+// the game (every line followed to its end), whatever the depth.
+const (
+	provedLo    = 1 // the true value is at least the score
+	provedHi    = 2 // the true value is at most the score
+	provedExact = provedLo | provedHi
+)
 
-// entry is one decoded transposition-table entry.
+// flipProof turns a proof from the child's view into the parent's:
+// negating the score swaps the bounds.
+func flipProof(p uint8) uint8 { return p>>1&1 | p<<1&2 }
+
+// entry is one decoded transposition-table entry: a score with the bound
+// the search gave it at depth, and independently what is proven of it.
 type entry struct {
 	score int
 	depth int
 	bound int
 	move  rules.Move
+	proof uint8
+}
+
+// weight is how much a slot is worth keeping: its depth, or more than any
+// depth once its score is proven exact.
+func (e entry) weight() int {
+	if e.proof == provedExact {
+		return 256
+	}
+	return e.depth
 }
 
 // table is a transposition table shared by the threads of a search.
@@ -47,13 +66,13 @@ func newTable(mb int) *table {
 }
 
 // pack lays out an entry's data: score (16 bits), depth (8), bound (2),
-// move (8).
+// move (8), proof (2).
 func pack(e entry) uint64 {
-	return uint64(uint16(int16(e.score))) | uint64(e.depth)<<16 | uint64(e.bound)<<24 | uint64(e.move)<<26
+	return uint64(uint16(int16(e.score))) | uint64(e.depth)<<16 | uint64(e.bound)<<24 | uint64(e.move)<<26 | uint64(e.proof)<<34
 }
 
 func unpack(d uint64) entry {
-	return entry{score: int(int16(uint16(d))), depth: int(d >> 16 & 0xff), bound: int(d >> 24 & 3), move: rules.Move(d >> 26 & 0xff)}
+	return entry{score: int(int16(uint16(d))), depth: int(d >> 16 & 0xff), bound: int(d >> 24 & 3), move: rules.Move(d >> 26 & 0xff), proof: uint8(d >> 34 & 3)}
 }
 
 // probe returns the entry stored for key h, if any.
@@ -73,7 +92,7 @@ func (t *table) store(h uint64, e entry) {
 	b := (h & t.mask) * 4
 	d := pack(e)
 	first := unpack(t.slots[b+1].Load())
-	if t.slots[b].Load()^t.slots[b+1].Load() == h || e.depth >= first.depth {
+	if t.slots[b].Load()^t.slots[b+1].Load() == h || e.weight() >= first.weight() {
 		t.slots[b].Store(h ^ d)
 		t.slots[b+1].Store(d)
 		return

@@ -157,3 +157,39 @@ func TestHintsCoverEveryMove(t *testing.T) {
 		}
 	}
 }
+
+// TestTableKept checks that a Table carries what one search found to the
+// next, and that other rules clear it.
+func TestTableKept(t *testing.T) {
+	moves, _ := Opening(rules.Rules{}, 6, 11)
+	var r rules.Rules
+	pos := r.Start()
+	for _, m := range moves {
+		pos.Play(m, &r, nil)
+	}
+	lim := Limits{Level: Hard, Depth: 8, Threads: 1}
+	fresh, _ := Search(context.Background(), pos, lim)
+	tb := new(Table)
+	lim.Table = tb
+	first, _ := Search(context.Background(), pos, lim)
+	if first.Nodes != fresh.Nodes || first.Score != fresh.Score {
+		t.Errorf("with an empty Table: %d nodes, score %d; without: %d nodes, score %d", first.Nodes, first.Score, fresh.Nodes, fresh.Score)
+	}
+	second, _ := Search(context.Background(), pos, lim)
+	if second.Nodes*2 > first.Nodes {
+		t.Errorf("the same search again with its Table: %d nodes, want well under the first's %d", second.Nodes, first.Nodes)
+	}
+	if err := pos.Legal(second.Move); err != nil {
+		t.Errorf("second search: %v", err)
+	}
+	var strict rules.Rules
+	if err := strict.Enable("strict-mandarin-stop"); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Search(context.Background(), pos, Limits{Level: Hard, Depth: 8, Threads: 1, Rules: strict})
+	lim.Rules = strict
+	got, _ := Search(context.Background(), pos, lim)
+	if got.Nodes != want.Nodes || got.Score != want.Score {
+		t.Errorf("Table used under other rules: %d nodes, score %d; a new table: %d nodes, score %d", got.Nodes, got.Score, want.Nodes, want.Score)
+	}
+}

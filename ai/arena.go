@@ -21,8 +21,10 @@ type Player struct {
 
 // ParsePlayer reads a player: "easy", "medium", "hard" or "random",
 // optionally followed by a colon and comma-separated settings:
-// movetime=MS, depth=N, threads=N, noise=POINTS (Medium), and the evaluation weights row=,
-// mobility=, pile=, tempo= (in 1/16 point) and qdepth= (plies). For example
+// movetime=MS, depth=N, threads=N, noise=POINTS (Medium), keep=0 (Hard:
+// a new transposition table for every move instead of one kept from move
+// to move), and the evaluation weights row=, mobility=, pile=, tempo= (in
+// 1/16 point), qdepth= (plies) and lmr= (Weights.LateMoves). For example
 // "hard:movetime=200,threads=1" or "medium:depth=5".
 func ParsePlayer(s string) (Player, error) {
 	name, opts, _ := strings.Cut(s, ":")
@@ -35,6 +37,9 @@ func ParsePlayer(s string) (Player, error) {
 			return p, fmt.Errorf("player %q: %v (or random)", s, err)
 		}
 		p.Limits.Level = l
+		if l == Hard {
+			p.Limits.Table = new(Table)
+		}
 	}
 	if opts == "" {
 		return p, nil
@@ -55,6 +60,10 @@ func ParsePlayer(s string) (Player, error) {
 			p.Limits.Threads = n
 		case "noise":
 			p.Limits.Noise = n
+		case "keep":
+			if n == 0 {
+				p.Limits.Table = nil
+			}
 		case "row":
 			w.Row = n
 		case "mobility":
@@ -65,8 +74,10 @@ func ParsePlayer(s string) (Player, error) {
 			w.Tempo = n
 		case "qdepth":
 			w.QDepth = n
+		case "lmr":
+			w.LateMoves = n
 		default:
-			return p, fmt.Errorf("player %q: unknown setting %q: want movetime, depth, threads, noise, row, mobility, pile, tempo or qdepth", s, k)
+			return p, fmt.Errorf("player %q: unknown setting %q: want movetime, depth, threads, noise, keep, row, mobility, pile, tempo, qdepth or lmr", s, k)
 		}
 	}
 	if w != Default {

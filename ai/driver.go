@@ -167,7 +167,12 @@ func think(ctx context.Context, pos rules.Position, lim Limits, allRoot bool) ou
 	start := time.Now()
 	c := &clock{ctx: ctx, deadline: start.Add(st.moveTime), timed: true}
 	var stop atomic.Bool
-	tt := newTable(st.tableMB)
+	var tt *table
+	if lim.Table != nil {
+		tt = lim.Table.get(lim.Rules, st.weights, st.tableMB)
+	} else {
+		tt = newTable(st.tableMB)
+	}
 	past := gameHistory(&pos, &lim)
 	h := hashOf(&pos, &lim.Rules)
 

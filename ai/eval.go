@@ -26,6 +26,10 @@ type Weights struct {
 	// QDepth is how many plies of captures the search still follows
 	// past its horizon (quiescence search); 0 turns it off.
 	QDepth int
+	// LateMoves is how many moves of a node the search tries at full
+	// depth before it tries the later ones that capture nothing one ply
+	// shallower first (late move reductions); 0 turns that off.
+	LateMoves int
 }
 
 // Default is the evaluation tuned by self-play (docs/AI.md).

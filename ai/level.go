@@ -67,6 +67,10 @@ type Limits struct {
 	Noise int
 	// Eval overrides the evaluation weights; nil: the tuned Default.
 	Eval *Weights
+	// Table, if set, is the transposition table to use and keep for the
+	// next search (one player's moves in a game); nil: a new table for
+	// this search alone.
+	Table *Table
 }
 
 // Result is what Search found.

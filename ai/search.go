@@ -199,7 +199,12 @@ func (s *searcher) negamax(pos *rules.Position, h uint64, depth, alpha, beta, pl
 				s.reps++
 				score, proof = -final(&c.pos, rules.EndRepetition), provedExact
 			} else {
-				score, proof = s.searchChild(&s.children[ply][i].pos, ch, depth, alpha, beta, ply, i == 0 || ply == 0 && s.allRoot)
+				full := i == 0 || ply == 0 && s.allRoot
+				reduce := 0
+				if !full && ply > 0 && depth >= 3 && s.w.LateMoves > 0 && i >= s.w.LateMoves && c.gain <= 0 && c.move != s.killers[ply] {
+					reduce = 1
+				}
+				score, proof = s.searchChild(&s.children[ply][i].pos, ch, depth, alpha, beta, ply, full, reduce)
 			}
 			s.pop()
 		}
@@ -262,9 +267,17 @@ func (s *searcher) negamax(pos *rules.Position, h uint64, depth, alpha, beta, pl
 
 // searchChild searches a child position: with the full window for the
 // first move, and otherwise with a null window first (PVS), searching
-// again with the full window only when the move turns out better. It
-// returns the score and its proof from the parent's view.
-func (s *searcher) searchChild(pos *rules.Position, h uint64, depth, alpha, beta, ply int, full bool) (int, uint8) {
+// again with the full window only when the move turns out better. A late
+// quiet move (reduce > 0) is first searched that many plies shallower,
+// and again at full depth only if it does not fail low. It returns the
+// score and its proof from the parent's view.
+func (s *searcher) searchChild(pos *rules.Position, h uint64, depth, alpha, beta, ply int, full bool, reduce int) (int, uint8) {
+	if reduce > 0 {
+		score, proof := s.negamax(pos, h, depth-1-reduce, -alpha-1, -alpha, ply+1)
+		if -score <= alpha || s.stop.Load() {
+			return -score, flipProof(proof)
+		}
+	}
 	if !full {
 		score, proof := s.negamax(pos, h, depth-1, -alpha-1, -alpha, ply+1)
 		if -score <= alpha || -score >= beta || s.stop.Load() {

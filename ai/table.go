@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"sync"
 	"sync/atomic"
 
 	"oanquan/rules"
@@ -34,6 +35,7 @@ type entry struct {
 	bound int
 	move  rules.Move
 	proof uint8
+	gen   uint8 // the search that wrote it (modulo 64)
 }
 
 // weight is how much a slot is worth keeping: its depth, or more than any
@@ -52,9 +54,14 @@ func (e entry) weight() int {
 // torn by two threads writing at once fails the key check and reads as a
 // miss. Slots come in pairs: the first keeps the deeper entry, the second
 // takes whatever the first refuses.
+//
+// A table kept between searches (Table) marks each entry with the search
+// that wrote it: a deep entry left by an earlier search no longer holds
+// the first slot against newer ones.
 type table struct {
 	slots []atomic.Uint64 // 2 words a slot, 2 slots a bucket
 	mask  uint64          // buckets − 1
+	gen   atomic.Uint32   // the current search's generation
 }
 
 func newTable(mb int) *table {
@@ -66,13 +73,13 @@ func newTable(mb int) *table {
 }
 
 // pack lays out an entry's data: score (16 bits), depth (8), bound (2),
-// move (8), proof (2).
+// move (8), proof (2), generation (6).
 func pack(e entry) uint64 {
-	return uint64(uint16(int16(e.score))) | uint64(e.depth)<<16 | uint64(e.bound)<<24 | uint64(e.move)<<26 | uint64(e.proof)<<34
+	return uint64(uint16(int16(e.score))) | uint64(e.depth)<<16 | uint64(e.bound)<<24 | uint64(e.move)<<26 | uint64(e.proof)<<34 | uint64(e.gen&63)<<36
 }
 
 func unpack(d uint64) entry {
-	return entry{score: int(int16(uint16(d))), depth: int(d >> 16 & 0xff), bound: int(d >> 24 & 3), move: rules.Move(d >> 26 & 0xff), proof: uint8(d >> 34 & 3)}
+	return entry{score: int(int16(uint16(d))), depth: int(d >> 16 & 0xff), bound: int(d >> 24 & 3), move: rules.Move(d >> 26 & 0xff), proof: uint8(d >> 34 & 3), gen: uint8(d >> 36 & 63)}
 }
 
 // probe returns the entry stored for key h, if any.
@@ -90,13 +97,46 @@ func (t *table) probe(h uint64) (entry, bool) {
 // store records e for key h.
 func (t *table) store(h uint64, e entry) {
 	b := (h & t.mask) * 4
+	e.gen = uint8(t.gen.Load() & 63)
 	d := pack(e)
 	first := unpack(t.slots[b+1].Load())
-	if t.slots[b].Load()^t.slots[b+1].Load() == h || e.weight() >= first.weight() {
+	if t.slots[b].Load()^t.slots[b+1].Load() == h || e.weight() >= first.weight() || first.gen != e.gen {
 		t.slots[b].Store(h ^ d)
 		t.slots[b+1].Store(d)
 		return
 	}
 	t.slots[b+2].Store(h ^ d)
 	t.slots[b+3].Store(d)
+}
+
+// Table is a transposition table kept between searches, so that a search
+// starts from what the earlier ones found: give the same Table in
+// Limits.Table to every search of one player in a game (the opponent's
+// replies are usually in it already). The zero Table is ready to use and
+// is allocated at the first search. Searches may use one Table at the same
+// time (its entries are read and written atomically and keyed by the whole
+// position); a search that brings other rules, evaluation weights or table
+// size than the previous one clears it first.
+//
+// A search that finds entries from earlier searches may choose
+// differently from one that starts empty: Search is deterministic for a
+// seed only without a Table.
+type Table struct {
+	mu    sync.Mutex
+	t     *table
+	rules rules.Rules
+	w     Weights
+	mb    int
+}
+
+// get returns the table for a search under r with weights w and mb MiB,
+// starting a new generation.
+func (t *Table) get(r rules.Rules, w Weights, mb int) *table {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.t == nil || t.rules != r || t.w != w || t.mb != mb {
+		t.t, t.rules, t.w, t.mb = newTable(mb), r, w, mb
+	}
+	t.t.gen.Add(1)
+	return t.t
 }

@@ -78,8 +78,11 @@ func (e *engine) println(s string) {
 	fmt.Fprintln(e.out, s)
 }
 
+// reset starts a new game under r, with a new transposition table: Hard
+// keeps one from move to move within a game.
 func (e *engine) reset(r rules.Rules) {
 	e.options.Rules = r
+	e.options.Table = new(ai.Table)
 	e.game, _ = rules.NewGame(r, r.Start())
 }
 

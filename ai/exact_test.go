@@ -166,3 +166,46 @@ func TestRepetitionInHistory(t *testing.T) {
 		t.Fatalf("only %d positions checked", checked)
 	}
 }
+
+// TestLargeDebts adds a large debt to positions that Search proves: the
+// play is the same, and the count takes the debt from the debtor and gives
+// it to the creditor, so the proven score must move by twice the debt.
+// Debts only grow and can reach thousands of points in a game where one
+// player keeps borrowing.
+func TestLargeDebts(t *testing.T) {
+	games := endgames(t, 4)
+	if len(games) < 2 {
+		t.Fatalf("only %d endgames found", len(games))
+	}
+	for _, g := range games {
+		pos := g.Position()
+		lim := Limits{Level: Hard, Depth: 12, Threads: 1}
+		want, err := Search(context.Background(), pos, lim)
+		if err != nil || !want.Proven {
+			t.Fatalf("Search(%v) = %+v, %v: want a proven result", pos, want, err)
+		}
+		for _, debt := range []uint16{3000, 65000} {
+			p := pos
+			p.Stores[pos.ToMove^1].Debt += debt
+			got, err := Search(context.Background(), p, lim)
+			if err != nil || !got.Proven || got.Score != want.Score+2*int(debt) {
+				t.Errorf("Search(%v) = score %d proven %v, %v; want %d proven", p, got.Score, got.Proven, err, want.Score+2*int(debt))
+			}
+		}
+	}
+}
+
+// TestPack checks that table entries keep their fields, scores of either
+// sign up to ±inf included.
+func TestPack(t *testing.T) {
+	for _, e := range []entry{
+		{score: inf, depth: 255, bound: boundExact, move: rules.NoMove, proof: provedExact, gen: 63},
+		{score: -inf, depth: 0, bound: boundLower, move: 7, proof: provedLo, gen: 1},
+		{score: -1, depth: 17, bound: boundUpper, move: 19, proof: provedHi},
+		{score: 65535 * 2 * unit, depth: 3, bound: boundNone},
+	} {
+		if got := unpack(pack(e)); got != e {
+			t.Errorf("unpack(pack(%+v)) = %+v", e, got)
+		}
+	}
+}

@@ -9,8 +9,11 @@ import (
 )
 
 const (
-	maxPly = 128   // deepest line the search follows
-	inf    = 30000 // beyond any score, in units
+	maxPly = 128 // deepest line the search follows
+	// inf is beyond any score, in units. Debts only grow, and a game in
+	// which one player keeps borrowing never repeats a position, so a
+	// final difference can be as large as two full 16-bit debts.
+	inf = 1 << 23
 )
 
 // child is a position after one move, kept for move ordering and reuse.

@@ -72,14 +72,14 @@ func newTable(mb int) *table {
 	return &table{slots: make([]atomic.Uint64, buckets*4), mask: buckets - 1}
 }
 
-// pack lays out an entry's data: score (16 bits), depth (8), bound (2),
-// move (8), proof (2), generation (6).
+// pack lays out an entry's data: score (25 bits, signed: more than ±inf),
+// depth (8), bound (2), move (8), proof (2), generation (6).
 func pack(e entry) uint64 {
-	return uint64(uint16(int16(e.score))) | uint64(e.depth)<<16 | uint64(e.bound)<<24 | uint64(e.move)<<26 | uint64(e.proof)<<34 | uint64(e.gen&63)<<36
+	return uint64(e.score)&(1<<25-1) | uint64(e.depth)<<25 | uint64(e.bound)<<33 | uint64(e.move)<<35 | uint64(e.proof)<<43 | uint64(e.gen&63)<<45
 }
 
 func unpack(d uint64) entry {
-	return entry{score: int(int16(uint16(d))), depth: int(d >> 16 & 0xff), bound: int(d >> 24 & 3), move: rules.Move(d >> 26 & 0xff), proof: uint8(d >> 34 & 3), gen: uint8(d >> 36 & 63)}
+	return entry{score: int(int64(d<<39) >> 39), depth: int(d >> 25 & 0xff), bound: int(d >> 33 & 3), move: rules.Move(d >> 35 & 0xff), proof: uint8(d >> 43 & 3), gen: uint8(d >> 45 & 63)}
 }
 
 // probe returns the entry stored for key h, if any.

@@ -44,7 +44,7 @@ func ParsePlayer(s string) (Player, error) {
 	if opts == "" {
 		return p, nil
 	}
-	w := Default
+	w := WeightsOf(p.Limits.Level)
 	for _, kv := range strings.Split(opts, ",") {
 		k, v, ok := strings.Cut(kv, "=")
 		n, err := strconv.Atoi(v)
@@ -80,7 +80,7 @@ func ParsePlayer(s string) (Player, error) {
 			return p, fmt.Errorf("player %q: unknown setting %q: want movetime, depth, threads, noise, keep, row, mobility, pile, tempo, qdepth or lmr", s, k)
 		}
 	}
-	if w != Default {
+	if w != WeightsOf(p.Limits.Level) {
 		p.Limits.Eval = &w
 	}
 	return p, nil

@@ -106,7 +106,7 @@ type settings struct {
 }
 
 func settingsFor(lim *Limits) settings {
-	st := settings{moveTime: lim.MoveTime, depth: lim.Depth, threads: lim.Threads, tableMB: lim.TableMB, weights: Default}
+	st := settings{moveTime: lim.MoveTime, depth: lim.Depth, threads: lim.Threads, tableMB: lim.TableMB, weights: WeightsOf(lim.Level)}
 	if lim.Eval != nil {
 		st.weights = *lim.Eval
 	}

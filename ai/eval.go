@@ -32,8 +32,23 @@ type Weights struct {
 	LateMoves int
 }
 
-// Default is the evaluation tuned by self-play (docs/AI.md).
+// Default is the evaluation tuned by self-play (docs/AI.md), with which
+// Hard searches.
 var Default = Weights{Row: 8, Mobility: 4, Pile: 0, Tempo: 16, QDepth: 4}
+
+// MediumWeights are Medium's: the same evaluation without the quiescence
+// search, so that Medium misses a capture that lies just past its
+// horizon, as a player who reads two moves ahead would.
+var MediumWeights = Weights{Row: 8, Mobility: 4, Pile: 0, Tempo: 16, QDepth: 0}
+
+// WeightsOf returns the weights a level searches with unless
+// Limits.Eval says otherwise.
+func WeightsOf(l Level) Weights {
+	if l == Medium {
+		return MediumWeights
+	}
+	return Default
+}
 
 // bank returns pl's points that are safe: store points less debt plus
 // credit.

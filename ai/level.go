@@ -41,7 +41,7 @@ func (l Level) String() string {
 const (
 	HardMoveTime   = time.Second
 	MediumMoveTime = 200 * time.Millisecond
-	MediumDepth    = 3 // Medium's depth limit, in plies
+	MediumDepth    = 2 // Medium's depth limit, in plies: its move and the reply
 )
 
 // Limits says how Search plays. The zero Limits is Easy with its defaults
@@ -65,7 +65,7 @@ type Limits struct {
 	// Noise is, for Medium, the most points of random noise added to
 	// each move's score before choosing; 0: MediumNoise.
 	Noise int
-	// Eval overrides the evaluation weights; nil: the tuned Default.
+	// Eval overrides the evaluation weights; nil: WeightsOf(Level).
 	Eval *Weights
 	// Table, if set, is the transposition table to use and keep for the
 	// next search (one player's moves in a game); nil: a new table for

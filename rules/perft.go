@@ -7,6 +7,7 @@ package rules
 // counts as the first occurrence of itself for the repetition rule.
 func Perft(r Rules, p Position, depth int) uint64 {
 	var h history
+	h.reset()
 	h.push(&p)
 	if p.Status() != EndNone {
 		if depth == 0 {

@@ -149,7 +149,103 @@ func (p *Position) LegalMoves(buf []Move) []Move {
 // that breaks the invariants. Play does not allocate when tr is nil or has
 // room.
 func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
-	return p.play(m, r, tr) // small enough for callers to inline
+	if tr != nil {
+		return p.playTraced(m, r, tr)
+	}
+	// Without a trace this is the hot loop of every search and playout,
+	// so it is one function on purpose, and playTraced does the same turn
+	// pebble by pebble (TestPlayMatchesReference checks that they agree).
+	// The twelve counts live in two words, lo (cells 0–7) and hi (cells
+	// 8–11), as byte lanes (see lanes) held in registers from the first
+	// load to the last store: a sowing is two additions (see spans), a
+	// pick-up two masks, and reading a cell a select and a shift, with no
+	// memory traffic in between. Shift counts are masked so that the
+	// compiler needs no check for counts of 64 or more.
+	lo := binary.LittleEndian.Uint64(p.Cells[0:8])
+	hi := uint64(binary.LittleEndian.Uint32(p.Cells[8:12]))
+	me := p.ToMove
+	d := m.Dir() & 1
+	c := m.Cell()
+	n := cell(lo, hi, c)
+	lo, hi = lo&^cellMask[c&15][0], hi&^cellMask[c&15][1]
+	for sowings := 1; ; sowings++ {
+		if n >= NumCells {
+			// Whole laps put a pebble on every cell, the emptied one
+			// included.
+			laps := uint64(n / NumCells)
+			lo, hi = lo+fullLap[0]*laps, hi+fullLap[1]*laps
+			n %= NumCells
+		}
+		s := &spans[d][c&15][n&15]
+		// e, the cell after the last pebble, is never in the span, so it
+		// can be read before the span is added, which shortens the chain
+		// of dependent steps.
+		var e int
+		c, e = s.last, s.next
+		v := cell(lo, hi, e)
+		lo, hi = lo+s.add[0], hi+s.add[1]
+		if v != 0 {
+			// A relay, unless e is a mandarin square (never picked up).
+			if IsMandarin(e) || sowings >= maxSowings {
+				break
+			}
+			c, n = e, v
+			lo, hi = lo&^cellMask[c&15][0], hi&^cellMask[c&15][1]
+			continue
+		}
+		// e is empty. stones has a bit for each cell holding a mandarin
+		// stone; stop adds the mandarin squares that end a turn even
+		// when empty of pebbles: those with a stone and, under the
+		// strict rule, both.
+		stones := b2u(p.Stone[0])<<LeftMandarin | b2u(p.Stone[1])<<RightMandarin
+		stop := stones
+		if r.StrictMandarinStop {
+			stop = 1<<LeftMandarin | 1<<RightMandarin
+		}
+		if stop>>uint(e&15)&1 != 0 {
+			break
+		}
+		// Capture while single empty cells alternate with occupied ones.
+		next := &nextCell[d]
+		young := p.Ply < r.YoungPlies
+		st := &p.Stores[me]
+		pebbles, mandarins := st.Pebbles, st.Mandarins
+		for {
+			t := int(next[e&15])
+			stone := stones >> uint(t&15) & 1
+			v := cell(lo, hi, t)
+			if uint(v)|stone == 0 {
+				break
+			}
+			if young && stone != 0 && v < r.YoungMin {
+				break
+			}
+			lo, hi = lo&^cellMask[t&15][0], hi&^cellMask[t&15][1]
+			pebbles += v
+			mandarins += uint8(stone)
+			stones &^= stone << uint(t&15)
+			e = int(next[t&15])
+			if uint(cell(lo, hi, e))|stones>>uint(e&15)&1 != 0 {
+				break
+			}
+		}
+		st.Pebbles, st.Mandarins = pebbles, mandarins
+		p.Stone[0] = stones>>LeftMandarin&1 != 0
+		p.Stone[1] = stones>>RightMandarin&1 != 0
+		break
+	}
+	binary.LittleEndian.PutUint64(p.Cells[0:8], lo)
+	binary.LittleEndian.PutUint32(p.Cells[8:12], uint32(hi))
+	// The usual end of a turn, decided from the words in hand: a
+	// mandarin square still occupied and a non-empty row for the next
+	// mover. Anything else takes the full checks of endTurn.
+	mandarins := lo&(0xff<<(8*LeftMandarin)) | hi&(0xff<<(8*(RightMandarin-8))) | uint64(b2u(p.Stone[0])|b2u(p.Stone[1]))
+	if mandarins != 0 && lo&rowWords[me^1][0]|hi&rowWords[me^1][1] != 0 {
+		p.ToMove ^= 1
+		p.Ply++
+		return EndNone
+	}
+	return p.endTurn(nil)
 }
 
 // endTurn passes the turn and makes the checks that follow it.
@@ -253,148 +349,94 @@ var spans = func() (t [2][16][16]span) {
 	return t
 }()
 
-// play performs the sowing, relays and captures of move m, then ends the
-// turn (endTurn).
-//
-// It is the hot loop of every search and playout, so it is one function on
-// purpose. The cells are copied to a 16-byte array a (cells 12–15 stay
-// zero) that is read a byte at a time and written a word at a time: a
-// whole sowing is then two additions (see spans), and no word is ever
-// read right after one of its bytes was written, which would stall the
-// processor. The tracing lines cost a predictable branch when tr is nil.
-func (p *Position) play(m Move, r *Rules, tr *Trace) End {
-	// Whole words in, so that the word loads below can be forwarded from
-	// these stores (a load straddling two stores stalls).
-	var a [16]uint8
-	binary.LittleEndian.PutUint64(a[0:8], binary.LittleEndian.Uint64(p.Cells[0:8]))
-	binary.LittleEndian.PutUint64(a[8:16], uint64(binary.LittleEndian.Uint32(p.Cells[8:12])))
-	// take empties cell c (a word write) and returns what it held.
-	take := func(c int) uint8 {
-		n := a[c&15]
-		m := &cellMask[c&15]
-		binary.LittleEndian.PutUint64(a[0:8], binary.LittleEndian.Uint64(a[0:8])&^m[0])
-		binary.LittleEndian.PutUint64(a[8:16], binary.LittleEndian.Uint64(a[8:16])&^m[1])
-		return n
-	}
-	// add adds the byte lanes of v to the cells.
-	add := func(v0, v1 uint64) {
-		binary.LittleEndian.PutUint64(a[0:8], binary.LittleEndian.Uint64(a[0:8])+v0)
-		binary.LittleEndian.PutUint64(a[8:16], binary.LittleEndian.Uint64(a[8:16])+v1)
-	}
-	me := p.ToMove
-	d := m.Dir() & 1
-	next := &nextCell[d]
+// cell returns cell c's count from the byte lanes lo (cells 0–7) and hi
+// (cells 8–11): a select by mask (no branch) and a shift rather than a
+// load.
+func cell(lo, hi uint64, c int) uint8 {
+	h := -uint64(c >> 3 & 1) // all ones for cells 8–11
+	return uint8((lo&^h | hi&h) >> (8 * uint(c&7)))
+}
+
+// playTraced is play recording every step in tr: the same rules, played
+// pebble by pebble on the cells, for clarity rather than speed.
+func (p *Position) playTraced(m Move, r *Rules, tr *Trace) End {
+	me, d := p.ToMove, m.Dir()
 	c := m.Cell()
-	n := take(c)
-	if tr != nil {
-		tr.add(Event{Kind: EvPickUp, Player: me, Cell: int8(c), Count: n})
-	}
-	why := StopDoubleEmpty
-	var at int
+	n := p.Cells[c]
+	p.Cells[c] = 0
+	tr.add(Event{Kind: EvPickUp, Player: me, Cell: int8(c), Count: n})
+	why, at := p.sowTraced(c, n, d, r, tr)
+	tr.add(Event{Kind: EvStop, Player: me, Cell: int8(at), Reason: uint8(why)})
+	return p.endTurn(tr)
+}
+
+// sowTraced sows n pebbles picked up from cell c in direction d, with the
+// relays and captures that follow, and returns why the turn stopped and
+// at which cell.
+func (p *Position) sowTraced(c int, n uint8, d Dir, r *Rules, tr *Trace) (StopReason, int) {
+	me := p.ToMove
 	for sowings := 1; ; sowings++ {
-		var e int   // the cell after the last pebble
-		var v uint8 // what e holds
-		if tr == nil {
-			if n >= NumCells {
-				// Whole laps put a pebble on every cell, the emptied one
-				// included.
-				laps := uint64(n / NumCells)
-				add(fullLap[0]*laps, fullLap[1]*laps)
-				n %= NumCells
-			}
-			s := &spans[d][c&15][n&15]
-			// e is never in the span, so it can be read before the span
-			// is added, which shortens the chain of dependent loads.
-			c, e = s.last, s.next
-			v = a[e&15]
-			add(s.add[0], s.add[1])
-		} else {
-			for ; n > 0; n-- {
-				c = int(next[c&15])
-				add(oneCell[c&15][0], oneCell[c&15][1])
-				tr.add(Event{Kind: EvDrop, Player: me, Cell: int8(c), Count: a[c&15]})
-			}
-			e = int(next[c&15])
-			v = a[e&15]
+		for ; n > 0; n-- {
+			c = step(c, d)
+			p.Cells[c]++
+			tr.add(Event{Kind: EvDrop, Player: me, Cell: int8(c), Count: p.Cells[c]})
 		}
-		if v != 0 {
-			if IsMandarin(e) {
-				why, at = StopMandarin, e
-				break
-			}
-			if sowings >= maxSowings {
-				why, at = StopRelayLimit, e
-				break
+		e := step(c, d)
+		if v := p.Cells[e]; v != 0 {
+			switch {
+			case IsMandarin(e):
+				return StopMandarin, e
+			case sowings >= maxSowings:
+				return StopRelayLimit, e
 			}
 			c, n = e, v
-			take(c)
-			if tr != nil {
-				tr.add(Event{Kind: EvRelay, Player: me, Cell: int8(c), Count: n})
-			}
+			p.Cells[c] = 0
+			tr.add(Event{Kind: EvRelay, Player: me, Cell: int8(c), Count: n})
 			continue
 		}
-		// stones has a bit for each cell holding a mandarin stone: tests of
-		// stones without the branches of IsMandarin && p.Stone[…].
-		stones := b2u(p.Stone[0])<<LeftMandarin | b2u(p.Stone[1])<<RightMandarin
 		if IsMandarin(e) {
-			if stones>>uint(e)&1 != 0 {
-				why, at = StopMandarin, e
-				break
+			if p.Stone[stoneIndex(e)] {
+				return StopMandarin, e
 			}
 			if r.StrictMandarinStop {
-				why, at = StopStrictMandarin, e
-				break
+				return StopStrictMandarin, e
 			}
 		}
-		// e is empty: capture while single empty cells alternate with
-		// occupied ones.
-		st := &p.Stores[me]
-		for {
-			t := int(next[e&15])
-			stone := stones >> uint(t) & 1
-			v := a[t&15]
-			if uint(v)|stone == 0 {
-				at = t
-				break
-			}
-			if stone != 0 && p.Ply < r.YoungPlies && v < r.YoungMin {
-				why, at = StopYoungMandarin, t
-				break
-			}
-			take(t)
-			st.Pebbles += v
-			st.Mandarins += uint8(stone)
-			stones &^= stone << uint(t)
-			if tr != nil {
-				tr.add(Event{Kind: EvCapture, Player: me, Cell: int8(t), Count: v, Stone: stone != 0, Points: v + StoneValue*uint8(stone)})
-			}
-			why = StopAfterCapture
-			e = int(next[t&15])
-			if uint(a[e&15])|stones>>uint(e)&1 != 0 {
-				at = e
-				break
-			}
+		return p.captureTraced(e, d, r, tr)
+	}
+}
+
+// captureTraced takes, from the empty cell e on, each occupied cell that
+// follows a single empty one, and returns why the captures stopped and
+// at which cell.
+func (p *Position) captureTraced(e int, d Dir, r *Rules, tr *Trace) (StopReason, int) {
+	me := p.ToMove
+	st := &p.Stores[me]
+	why := StopDoubleEmpty
+	for {
+		t := step(e, d)
+		v, stone := p.Cells[t], IsMandarin(t) && p.Stone[stoneIndex(t)]
+		if v == 0 && !stone {
+			return why, t
 		}
-		p.Stone[0] = stones>>LeftMandarin&1 != 0
-		p.Stone[1] = stones>>RightMandarin&1 != 0
-		break
+		if stone && p.Ply < r.YoungPlies && v < r.YoungMin {
+			return StopYoungMandarin, t
+		}
+		p.Cells[t] = 0
+		st.Pebbles += v
+		points := v
+		if stone {
+			st.Mandarins++
+			p.Stone[stoneIndex(t)] = false
+			points += StoneValue
+		}
+		tr.add(Event{Kind: EvCapture, Player: me, Cell: int8(t), Count: v, Stone: stone, Points: points})
+		why = StopAfterCapture
+		e = step(t, d)
+		if p.Occupied(e) {
+			return why, e
+		}
 	}
-	lo, hi := binary.LittleEndian.Uint64(a[0:8]), binary.LittleEndian.Uint64(a[8:16])
-	binary.LittleEndian.PutUint64(p.Cells[0:8], lo)
-	binary.LittleEndian.PutUint32(p.Cells[8:12], uint32(hi))
-	if tr != nil {
-		tr.add(Event{Kind: EvStop, Player: me, Cell: int8(at), Reason: uint8(why)})
-	}
-	// The usual end of a turn, decided from the words in hand: a
-	// mandarin square still occupied and a non-empty row for the next
-	// mover. Anything else takes the full checks of endTurn.
-	mandarins := lo&(0xff<<(8*LeftMandarin)) | hi&(0xff<<(8*(RightMandarin-8))) | uint64(b2u(p.Stone[0])|b2u(p.Stone[1]))
-	if mandarins != 0 && lo&rowWords[me^1][0]|hi&rowWords[me^1][1] != 0 {
-		p.ToMove ^= 1
-		p.Ply++
-		return EndNone
-	}
-	return p.endTurn(tr)
 }
 
 // refill makes the thả cá for the side to move, whose row is empty:

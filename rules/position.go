@@ -195,13 +195,13 @@ func (p *Position) Status() End {
 // board), so Game forgets the history when either changes, and within the
 // positions it compares they are equal. Each count is at most 70, so the
 // key is exact.
-func (p *Position) key() [2]uint64 {
+func (p *Position) key() (uint64, uint64) {
 	a := binary.LittleEndian.Uint64(p.Cells[0:8])
 	b := uint64(binary.LittleEndian.Uint32(p.Cells[8:12])) |
 		uint64(p.Stores[0].Pebbles)<<32 | uint64(p.Stores[1].Pebbles)<<40 |
 		uint64(p.Stores[0].Mandarins)<<48 | uint64(p.Stores[1].Mandarins)<<52 |
 		uint64(p.ToMove)<<56
-	return [2]uint64{a, b}
+	return a, b
 }
 
 // irreversible returns what changes only one way in a game: the debts

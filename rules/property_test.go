@@ -117,7 +117,12 @@ func TestRelayLimit(t *testing.T) {
 	}
 	var r Rules
 	var tr Trace
+	untraced := p
+	untraced.Play(MakeMove(7, Right), &r, nil)
 	p.Play(MakeMove(7, Right), &r, &tr)
+	if untraced != p {
+		t.Fatalf("with and without a trace: %+v and %+v", untraced, p)
+	}
 	last := tr.Events[len(tr.Events)-1]
 	if last.Kind != EvStop || StopReason(last.Reason) != StopRelayLimit || last.Cell != 2 {
 		t.Fatalf("last event %+v, want a relay-limit stop at cell 2", last)

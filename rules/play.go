@@ -165,7 +165,8 @@ func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
 	hi := uint64(binary.LittleEndian.Uint32(p.Cells[8:12]))
 	me := p.ToMove
 	d := m.Dir() & 1
-	c := m.Cell()
+	sp := &spans[d]
+	c := int(moveCell[m&31])
 	n := cell(lo, hi, c)
 	lo, hi = lo&^cellMask[c&15][0], hi&^cellMask[c&15][1]
 	for sowings := 1; ; sowings++ {
@@ -176,7 +177,7 @@ func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
 			lo, hi = lo+fullLap[0]*laps, hi+fullLap[1]*laps
 			n %= NumCells
 		}
-		s := &spans[d][c&15][n&15]
+		s := &sp[c&15][n&15]
 		// e, the cell after the last pebble, is never in the span, so it
 		// can be read before the span is added, which shortens the chain
 		// of dependent steps.
@@ -184,14 +185,17 @@ func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
 		c, e = s.last, s.next
 		v := cell(lo, hi, e)
 		lo, hi = lo+s.add[0], hi+s.add[1]
-		if v != 0 {
-			// A relay, unless e is a mandarin square (never picked up).
-			if IsMandarin(e) || sowings >= maxSowings {
+		if v&citizen[e&15] != 0 {
+			// A relay: e is a citizen square with pebbles.
+			if sowings >= maxSowings {
 				break
 			}
 			c, n = e, v
 			lo, hi = lo&^cellMask[c&15][0], hi&^cellMask[c&15][1]
 			continue
+		}
+		if v != 0 {
+			break // an occupied mandarin square
 		}
 		// e is empty. stones has a bit for each cell holding a mandarin
 		// stone; stop adds the mandarin squares that end a turn even
@@ -271,6 +275,18 @@ func (p Position) After(m Move, r *Rules, tr *Trace) (Position, End) {
 	end := p.Play(m, r, tr)
 	return p, end
 }
+
+// citizen[c] is 0xff for a citizen square and 0 for a mandarin square: a
+// mask that keeps a count only where it can be picked up.
+var citizen = [16]uint8{0xff, 0xff, 0xff, 0xff, 0xff, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0}
+
+// moveCell[m] is m.Cell(), without the division.
+var moveCell = func() (t [32]uint8) {
+	for m := range 2 * NumSquares {
+		t[m] = uint8(Move(m).Cell())
+	}
+	return t
+}()
 
 // nextCell[d][c] is the cell after c in direction d. Tables indexed by
 // cell have 16 entries and are indexed with c&15, which lets the compiler
@@ -357,7 +373,7 @@ func cell(lo, hi uint64, c int) uint8 {
 	return uint8((lo&^h | hi&h) >> (8 * uint(c&7)))
 }
 
-// playTraced is play recording every step in tr: the same rules, played
+// playTraced is Play recording every step in tr: the same rules, played
 // pebble by pebble on the cells, for clarity rather than speed.
 func (p *Position) playTraced(m Move, r *Rules, tr *Trace) End {
 	me, d := p.ToMove, m.Dir()

@@ -182,8 +182,8 @@ func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
 		// can be read before the span is added, which shortens the chain
 		// of dependent steps.
 		var e int
-		c, e = s.last, s.next
-		v := cell(lo, hi, e)
+		c, e = int(s.last), int(s.next)
+		v := uint8((lo&^s.nextHi | hi&s.nextHi) >> (s.nextShift & 63)) // cell(lo, hi, e)
 		lo, hi = lo+s.add[0], hi+s.add[1]
 		if v&citizen[e&15] != 0 {
 			// A relay: e is a citizen square with pebbles.
@@ -340,10 +340,12 @@ func laneTable(v uint64) (t [16]lanes) {
 
 // A span is what sowing fewer than 12 pebbles does to the cells: one more
 // pebble on each cell it covers, where the last one falls, and the cell
-// after that.
+// after that, with where next's count lies in the lanes (see cell).
 type span struct {
 	add        lanes
-	last, next int
+	nextHi     uint64 // all ones when next is one of cells 8–11
+	last, next uint8
+	nextShift  uint8 // 8 × (next % 8)
 }
 
 // spans[d][c][n] is the span of n pebbles (0–11) sown from cell c in
@@ -353,12 +355,14 @@ var spans = func() (t [2][16][16]span) {
 		for c := range NumCells {
 			for n := range NumCells {
 				s := &t[d][c][n]
-				s.last = c
+				last := c
 				for range n {
-					s.last = step(s.last, d)
-					s.add[s.last/8] += 1 << (8 * (s.last % 8))
+					last = step(last, d)
+					s.add[last/8] += 1 << (8 * (last % 8))
 				}
-				s.next = step(s.last, d)
+				next := step(last, d)
+				s.last, s.next = uint8(last), uint8(next)
+				s.nextHi, s.nextShift = -uint64(next/8), uint8(8*(next%8))
 			}
 		}
 	}

@@ -163,9 +163,7 @@ func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
 	// compiler needs no check for counts of 64 or more.
 	lo := binary.LittleEndian.Uint64(p.Cells[0:8])
 	hi := uint64(binary.LittleEndian.Uint32(p.Cells[8:12]))
-	me := p.ToMove
-	d := m.Dir() & 1
-	sp := &spans[d]
+	sp := &spans[m.Dir()&1]
 	c := int(moveCell[m&31])
 	n := cell(lo, hi, c)
 	lo, hi = lo&^cellMask[c&15][0], hi&^cellMask[c&15][1]
@@ -210,9 +208,9 @@ func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
 			break
 		}
 		// Capture while single empty cells alternate with occupied ones.
-		next := &nextCell[d]
+		next := &nextCell[m.Dir()&1]
 		young := p.Ply < r.YoungPlies
-		st := &p.Stores[me]
+		st := &p.Stores[p.ToMove&1]
 		pebbles, mandarins := st.Pebbles, st.Mandarins
 		for {
 			t := int(next[e&15])
@@ -244,7 +242,8 @@ func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
 	// mandarin square still occupied and a non-empty row for the next
 	// mover. Anything else takes the full checks of endTurn.
 	mandarins := lo&(0xff<<(8*LeftMandarin)) | hi&(0xff<<(8*(RightMandarin-8))) | uint64(b2u(p.Stone[0])|b2u(p.Stone[1]))
-	if mandarins != 0 && lo&rowWords[me^1][0]|hi&rowWords[me^1][1] != 0 {
+	other := (p.ToMove ^ 1) & 1
+	if mandarins != 0 && lo&rowWords[other][0]|hi&rowWords[other][1] != 0 {
 		p.ToMove ^= 1
 		p.Ply++
 		return EndNone

@@ -19,28 +19,28 @@ func init() {
 	}
 }
 
-// splitMix is the SplitMix64 generator: tiny and fast, good enough to
-// choose random moves, and seeded for repeatable runs.
-type splitMix struct{ state uint64 }
+// lcg is a 64-bit linear congruential generator (Knuth's MMIX
+// constants): a multiply and an add a number, seeded for repeatable runs.
+// Only its high 32 bits are used, which are random enough to choose one of
+// at most ten moves.
+type lcg struct{ state uint64 }
 
-func (s *splitMix) next() uint64 {
-	s.state += 0x9e3779b97f4a7c15
-	z := s.state
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
+// next32 returns the next 32 random bits.
+func (l *lcg) next32() uint64 {
+	l.state = l.state*6364136223846793005 + 1442695040888963407
+	return l.state >> 32
 }
 
 // playout plays one game from the start of r to its end with uniformly
 // random legal moves from rng, reusing g, and returns its number of turns.
-func playout(g *rules.Game, r rules.Rules, rng *splitMix) int {
+func playout(g *rules.Game, r rules.Rules, rng *lcg) int {
 	g.Reset(r, r.Start())
 	turns := 0
 	for !g.Over() {
 		ms := g.MoveSet()
 		// Multiply and shift picks uniformly enough from N moves
 		// without a division.
-		g.PlayLegal(ms.Moves[(rng.next()>>32)*uint64(ms.N)>>32], nil)
+		g.PlayLegal(ms.Moves[rng.next32()*uint64(ms.N)>>32], nil)
 		turns++
 	}
 	return turns
@@ -68,7 +68,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer runtime.UnlockOSThread()
 	var r rules.Rules
 	g, _ := rules.NewGame(r, r.Start())
-	rng := &splitMix{1}
+	rng := &lcg{1}
 	var res benchResult
 	deadline := time.Duration(*seconds * float64(time.Second))
 	start := time.Now()

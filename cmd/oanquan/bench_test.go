@@ -11,7 +11,7 @@ import (
 func BenchmarkPlayout(b *testing.B) {
 	var r rules.Rules
 	g, _ := rules.NewGame(r, r.Start())
-	rng := &splitMix{1}
+	rng := &lcg{1}
 	turns := 0
 	b.ReportAllocs()
 	for b.Loop() {

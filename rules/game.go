@@ -23,6 +23,7 @@ type Game struct {
 	n     int
 	seen  history
 	end   End
+	legal *MoveSet // the legal moves now: set after every change of pos or end
 }
 
 // NewGame starts a game from start under r. The start counts as the first
@@ -47,6 +48,7 @@ func (g *Game) Reset(r Rules, start Position) {
 	g.seen.reset()
 	g.seen.push(&g.pos)
 	g.end = start.Status()
+	g.setLegal()
 }
 
 // Rules returns the rules g is played under.
@@ -104,11 +106,15 @@ func (g *Game) Play(m Move, tr *Trace) (End, error) {
 
 // MoveSet returns the legal moves, without allocating; none once the game
 // is over.
-func (g *Game) MoveSet() *MoveSet {
-	if g.Over() {
-		return &moveSets[0][0]
+func (g *Game) MoveSet() *MoveSet { return g.legal }
+
+// setLegal sets g.legal from the position and the end.
+func (g *Game) setLegal() {
+	if g.end != EndNone {
+		g.legal = &moveSets[0][0]
+	} else {
+		g.legal = g.pos.rowMoves()
 	}
-	return g.pos.rowMoves()
 }
 
 // PlayLegal is Play without the legality check, for callers that took m
@@ -135,6 +141,7 @@ func (g *Game) play(m Move, tr *Trace) {
 			tr.end(&g.pos, EndRepetition)
 		}
 	}
+	g.setLegal()
 }
 
 // Undo takes back the last n moves (all of them if n is larger) by

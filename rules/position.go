@@ -189,18 +189,18 @@ func (p *Position) Status() End {
 }
 
 // key packs the position into 128 bits for the repetition rule: the
-// cells, the stores' pebbles and mandarins, and the side to move. The ply
-// is left out, as the rule says. So are the debts and the stones on the
-// board: both only ever change one way (debts grow, stones leave the
-// board), so Game forgets the history when either changes, and within the
-// positions it compares they are equal. Each count is at most 70, so the
-// key is exact.
+// cells and the stores' pebbles and mandarins. The ply is left out, as the
+// rule says. So are the debts and the stones on the board: both only ever
+// change one way (debts grow, stones leave the board), so Game forgets the
+// history when either changes, and within the positions it compares they
+// are equal. So is the side to move: every turn changes it, so the history
+// compares a position only with every other one before it, which have the
+// same side to move. Each count is at most 70, so the key is exact.
 func (p *Position) key() (uint64, uint64) {
 	a := binary.LittleEndian.Uint64(p.Cells[0:8])
 	b := uint64(binary.LittleEndian.Uint32(p.Cells[8:12])) |
 		uint64(p.Stores[0].Pebbles)<<32 | uint64(p.Stores[1].Pebbles)<<40 |
-		uint64(p.Stores[0].Mandarins)<<48 | uint64(p.Stores[1].Mandarins)<<52 |
-		uint64(p.ToMove)<<56
+		uint64(p.Stores[0].Mandarins)<<48 | uint64(p.Stores[1].Mandarins)<<52
 	return a, b
 }
 

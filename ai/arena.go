@@ -118,12 +118,22 @@ func Opening(r rules.Rules, plies int, seed uint64) ([]rules.Move, bool) {
 	return moves, !g.Over()
 }
 
+// MaxGamePlies is where PlayGame stops a game and counts the position as
+// it stands. The repetition rule does not end every game: a debt is part
+// of the position and only grows, so a line in which one player keeps
+// borrowing never repeats (docs/AI.md).
+const MaxGamePlies = 1000
+
+// maxGamePlies is MaxGamePlies, lowered by a test.
+var maxGamePlies = MaxGamePlies
+
 // GameResult is the outcome of one arena game.
 type GameResult struct {
 	Opening []rules.Move
 	AFirst  bool   // player A moved first (after the opening)
 	Points  [2]int // final totals of A and B
 	Plies   int
+	Stopped bool             // stopped after MaxGamePlies and counted as it stood
 	Time    [2]time.Duration // thinking time of A and B
 	Moves   [2]int           // moves chosen by A and B
 	MaxTime [2]time.Duration // longest single move of A and B
@@ -141,7 +151,9 @@ func (g GameResult) Score() float64 {
 }
 
 // PlayGame plays one game from opening under r, with A moving next when
-// aFirst is set; seed varies the players' choices.
+// aFirst is set; seed varies the players' choices. A game still going
+// after MaxGamePlies is counted as it stands, as if it had ended by
+// repetition.
 func PlayGame(ctx context.Context, r rules.Rules, opening []rules.Move, a, b *Player, aFirst bool, seed uint64) (GameResult, error) {
 	g, _ := rules.NewGame(r, r.Start())
 	for _, m := range opening {
@@ -154,7 +166,7 @@ func PlayGame(ctx context.Context, r rules.Rules, opening []rules.Move, a, b *Pl
 	if !aFirst {
 		aSide ^= 1
 	}
-	for !g.Over() {
+	for !g.Over() && res.Plies < maxGamePlies {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
@@ -178,6 +190,11 @@ func PlayGame(ctx context.Context, r rules.Rules, opening []rules.Move, a, b *Pl
 		res.Plies++
 	}
 	sc := g.Result().Score()
+	if !g.Over() {
+		res.Stopped = true
+		p := g.Position()
+		sc = p.Count(rules.EndRepetition).Score()
+	}
 	res.Points = [2]int{sc[aSide], sc[aSide^1]}
 	return res, nil
 }

@@ -99,6 +99,15 @@ func printArena(w io.Writer, names []string, results []ai.GameResult) {
 	fmt.Fprintf(w, "score share %.1f%% (95%% interval %.1f%%–%.1f%%)\n", 100*st.Share, 100*st.Low, 100*st.High)
 	fmt.Fprintf(w, "Elo difference %s (95%% interval %s to %s)\n", eloString(st.Elo), eloString(st.EloLow), eloString(st.EloHigh))
 	fmt.Fprintf(w, "points share %.1f%% (95%% interval %.1f%%–%.1f%%)\n", 100*st.PointsShare, 100*st.PointsLow, 100*st.PointsHigh)
+	stopped := 0
+	for _, g := range results {
+		if g.Stopped {
+			stopped++
+		}
+	}
+	if stopped > 0 {
+		fmt.Fprintf(w, "%d games stopped after %d plies and counted as they stood\n", stopped, ai.MaxGamePlies)
+	}
 	for i := range 2 {
 		var total, maxT time.Duration
 		moves := 0

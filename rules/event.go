@@ -62,9 +62,10 @@ const (
 	EndMandarins             // both mandarin squares are empty
 	EndNoRefill              // the side to move must refill and the two stores cannot supply 5 pebbles
 	EndRepetition            // the same position arose for the third time
+	EndPlyLimit              // the game reached MaxPlies turns; see MaxPlies
 )
 
-var endNames = [...]string{"none", "mandarins", "no-refill", "repetition"}
+var endNames = [...]string{"none", "mandarins", "no-refill", "repetition", "ply-limit"}
 
 // String returns a name such as "mandarins".
 func (e End) String() string {

@@ -9,6 +9,22 @@ import (
 // third.
 const Repetitions = 3
 
+// MaxPlies bounds the length of a game: a game whose ply count reaches it
+// ends there with EndPlyLimit, and the count is made as for any ending.
+//
+// The contract promises that no game runs forever and relies on the third
+// repetition of a position for it. But a position includes the debts, and
+// debts only grow: a game in which a player borrows again and again never
+// repeats a position across the loans, so nothing else would end it (and
+// a debt, held in 16 bits, would in the end wrap round). No real game
+// comes near the bound: random games end within a few hundred turns. It
+// is far enough that no debt can reach 65,535 before it (a loan is at most
+// 5 pebbles a turn), and TestPlyLimit lowers it to check the ending.
+const MaxPlies = 10000
+
+// maxPlies is MaxPlies, lowered by tests of the bound.
+var maxPlies uint32 = MaxPlies
+
 // ErrGameOver is returned by Game.Play once the game has ended.
 var ErrGameOver = errors.New("the game is over")
 
@@ -126,7 +142,8 @@ func (g *Game) PlayLegal(m Move, tr *Trace) End {
 }
 
 // play plays a legal move; checks at the end of a turn run in the order of
-// RULES.md: mandarin squares, refill (both in Position.Play), repetition.
+// RULES.md: mandarin squares, refill (both in Position.Play), repetition,
+// and last the bound on a game's length (MaxPlies).
 func (g *Game) play(m Move, tr *Trace) {
 	g.end = g.pos.Play(m, &g.rules, tr)
 	if g.n == len(g.moves) {
@@ -139,6 +156,12 @@ func (g *Game) play(m Move, tr *Trace) {
 		g.end = EndRepetition
 		if tr != nil {
 			tr.end(&g.pos, EndRepetition)
+		}
+	}
+	if g.pos.Ply >= maxPlies && g.end == EndNone {
+		g.end = EndPlyLimit
+		if tr != nil {
+			tr.end(&g.pos, EndPlyLimit)
 		}
 	}
 	g.setLegal()

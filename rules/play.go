@@ -117,7 +117,8 @@ func (p *Position) rowMaskBits(pl Player) uint {
 }
 
 // Moves returns the legal moves of p; none if both mandarin squares are
-// empty.
+// empty. It does not look at the ply count: a position at MaxPlies still
+// lists its moves, though Legal and Game refuse them.
 func (p *Position) Moves() *MoveSet {
 	if p.MandarinsEmpty() {
 		return &moveSets[0][0]

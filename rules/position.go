@@ -172,9 +172,9 @@ func (p *Position) canRefill() bool {
 	return p.Stores[0].Points()+p.Stores[1].Points() >= RowPebbles
 }
 
-// Status tells whether the position is still being played, or how it ended.
-// It does not know about repetition, which needs the game's history: see
-// Game.
+// Status tells whether the position is still being played, or how it ended
+// (including a ply count that has reached MaxPlies). It does not know about
+// repetition, which needs the game's history: see Game.
 func (p *Position) Status() End {
 	if p.MandarinsEmpty() {
 		return EndMandarins
@@ -184,6 +184,9 @@ func (p *Position) Status() End {
 		// the side to move means the refill could not be made, or the
 		// final sweep has already emptied both rows.
 		return EndNoRefill
+	}
+	if p.Ply >= maxPlies {
+		return EndPlyLimit
 	}
 	return EndNone
 }

@@ -157,3 +157,44 @@ func TestSowingsStayFarBelowTheBound(t *testing.T) {
 	}
 	t.Logf("most sowings in one move: %d", most)
 }
+
+// The bound on a game's length: with it lowered to 6 plies, a game from
+// the start ends after its sixth turn with EndPlyLimit, reported in the
+// trace with the count, and the position itself reads as finished.
+func TestPlyLimit(t *testing.T) {
+	defer func(n uint32) { maxPlies = n }(maxPlies)
+	maxPlies = 6
+	var r Rules
+	g, _ := NewGame(r, r.Start())
+	var tr Trace
+	for i := 0; !g.Over(); i++ {
+		if i == 6 {
+			t.Fatalf("the game goes on after %d turns: %+v", i, g.Position())
+		}
+		ms := g.MoveSet()
+		tr.Reset()
+		if _, err := g.Play(ms.Moves[i%int(ms.N)], &tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := g.Position()
+	if g.End() != EndPlyLimit || p.Ply != 6 {
+		t.Fatalf("ended by %v at ply %d, want ply-limit at 6", g.End(), p.Ply)
+	}
+	last := tr.Events[len(tr.Events)-1]
+	if last.Kind != EvEnd || End(last.Reason) != EndPlyLimit || tr.Result.End != EndPlyLimit {
+		t.Fatalf("last event %+v, result %+v: want the ply-limit ending", last, tr.Result)
+	}
+	if s := tr.Result.Score(); s != g.Result().Score() {
+		t.Fatalf("trace count %v, game count %v", s, g.Result().Score())
+	}
+	if st := p.Status(); st != EndPlyLimit {
+		t.Fatalf("Status of the last position: %v, want ply-limit", st)
+	}
+	if err := p.Legal(p.Moves().Moves[0]); err == nil {
+		t.Fatal("a move is legal after the ply limit")
+	}
+	if g2, _ := NewGame(r, p); !g2.Over() {
+		t.Fatal("a game started at the ply limit is not over")
+	}
+}

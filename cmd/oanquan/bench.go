@@ -31,10 +31,11 @@ func (l *lcg) next32() uint64 {
 	return l.state >> 32
 }
 
-// playout plays one game from the start of r to its end with uniformly
-// random legal moves from rng, reusing g, and returns its number of turns.
-func playout(g *rules.Game, r rules.Rules, rng *lcg) int {
-	g.Reset(r, r.Start())
+// playout plays one game from start (r.Start()) to its end under r with
+// uniformly random legal moves from rng, reusing g, and returns its number
+// of turns.
+func playout(g *rules.Game, r rules.Rules, start rules.Position, rng *lcg) int {
+	g.Reset(r, start)
 	turns := 0
 	for !g.Over() {
 		ms := g.MoveSet()
@@ -67,7 +68,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	var r rules.Rules
-	g, _ := rules.NewGame(r, r.Start())
+	first := r.Start()
+	g, _ := rules.NewGame(r, first)
 	rng := &lcg{1}
 	var res benchResult
 	deadline := time.Duration(*seconds * float64(time.Second))
@@ -75,7 +77,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var elapsed time.Duration
 	for elapsed < deadline && ctx.Err() == nil {
 		for range 1000 {
-			res.Turns += playout(g, r, rng)
+			res.Turns += playout(g, r, first, rng)
 		}
 		res.Playouts += 1000
 		elapsed = time.Since(start)

@@ -10,12 +10,13 @@ import (
 // from the start per op.
 func BenchmarkPlayout(b *testing.B) {
 	var r rules.Rules
-	g, _ := rules.NewGame(r, r.Start())
+	start := r.Start()
+	g, _ := rules.NewGame(r, start)
 	rng := &lcg{1}
 	turns := 0
 	b.ReportAllocs()
 	for b.Loop() {
-		turns += playout(g, r, rng)
+		turns += playout(g, r, start, rng)
 	}
 	b.ReportMetric(float64(turns)/float64(b.N), "turns/op")
 }

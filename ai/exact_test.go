@@ -48,6 +48,9 @@ func alphabeta(p rules.Position, r *rules.Rules, path []rules.Position, budget *
 func moveValue(p rules.Position, m rules.Move, r *rules.Rules, path []rules.Position, budget *int, alpha, beta int) (int, bool) {
 	c := p
 	end := c.Play(m, r, nil)
+	if end == rules.EndNone && c.Ply >= rules.MaxPlies {
+		end = rules.EndPlyLimit
+	}
 	if end == rules.EndNone {
 		n := 1
 		for _, q := range path {
@@ -207,5 +210,38 @@ func TestPack(t *testing.T) {
 		if got := unpack(pack(e)); got != e {
 			t.Errorf("unpack(pack(%+v)) = %+v", e, got)
 		}
+	}
+}
+
+// TestPlyLimit puts positions two plies before the game's ply limit
+// (rules.MaxPlies): every line ends there, so Search must prove the exact
+// score of a plain search that knows the limit.
+func TestPlyLimit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	var r rules.Rules
+	checked := 0
+	for range 80 {
+		g := randomGame(t, r, rng, 2+rng.IntN(20))
+		if g.Over() {
+			continue
+		}
+		pos := g.Position()
+		pos.Ply = rules.MaxPlies - 2
+		budget := 1 << 20
+		want, ok := exact(pos, &r, []rules.Position{pos}, &budget)
+		if !ok {
+			t.Fatalf("exact(%v) gave up", pos)
+		}
+		res, err := Search(context.Background(), pos, Limits{Level: Hard, Depth: 6, Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Proven || res.Score != want || res.Depth > 2 {
+			t.Errorf("Search(%v) = score %d proven %v depth %d, want %d proven by depth 2", pos, res.Score, res.Proven, res.Depth, want)
+		}
+		checked++
+	}
+	if checked < 20 {
+		t.Fatalf("only %d positions checked", checked)
 	}
 }

@@ -49,7 +49,8 @@ func init() {
 
 // hashOf returns the Zobrist hash of p under r: everything the repetition
 // rule compares (board, stones, stores, debts, side to move), plus the ply
-// while a young-mandarin rule still reads it. It is computed whole rather
+// while a young-mandarin rule still reads it or the game's ply limit
+// (rules.MaxPlies) is within a search's reach. It is computed whole rather
 // than updated move by move: rules.Position.Play does not say which cells
 // a move changed, and twenty table reads cost less than a sowing.
 func hashOf(p *rules.Position, r *rules.Rules) uint64 {
@@ -72,7 +73,7 @@ func hashOf(p *rules.Position, r *rules.Rules) uint64 {
 	if p.ToMove != 0 {
 		h ^= zSide
 	}
-	if p.Ply < r.YoungPlies {
+	if p.Ply < r.YoungPlies || p.Ply+maxPly >= rules.MaxPlies {
 		h ^= mix(uint64(p.Ply) + 1<<40)
 	}
 	return h

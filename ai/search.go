@@ -132,6 +132,9 @@ func (s *searcher) expand(pos *rules.Position, ply int, ttMove rules.Move) []chi
 		c.pos = *pos
 		c.move = m
 		c.end = c.pos.Play(m, &s.r, nil)
+		if c.end == rules.EndNone && c.pos.Ply >= rules.MaxPlies {
+			c.end = rules.EndPlyLimit
+		}
 		s.nodes++
 		// material is from the side to move's view: after the move
 		// that is the opponent.

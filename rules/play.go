@@ -165,9 +165,10 @@ func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
 	lo := binary.LittleEndian.Uint64(p.Cells[0:8])
 	hi := uint64(binary.LittleEndian.Uint32(p.Cells[8:12]))
 	sp := &spans[m.Dir()&1]
-	c := int(moveCell[m&31])
-	n := cell(lo, hi, c)
-	lo, hi = lo&^cellMask[c&15][0], hi&^cellMask[c&15][1]
+	l := &moveLane[m&31]
+	c := int(l.cell)
+	n := l.count(lo, hi)
+	lo, hi = lo&l.keep[0], hi&l.keep[1]
 	for sowings := 1; ; sowings++ {
 		if n >= NumCells {
 			// Whole laps put a pebble on every cell, the emptied one
@@ -182,7 +183,7 @@ func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
 		// of dependent steps.
 		var e int
 		c, e = int(s.last), int(s.next)
-		v := uint8((lo&^s.nextHi | hi&s.nextHi) >> (s.nextShift & 63)) // cell(lo, hi, e)
+		v := uint8((lo&^s.nextHi | hi&s.nextHi) >> (s.nextShift & 63)) // e's count
 		lo, hi = lo+s.add[0], hi+s.add[1]
 		if v&citizen[e&15] != 0 {
 			// A relay: e is a citizen square with pebbles.
@@ -190,7 +191,8 @@ func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
 				break
 			}
 			c, n = e, v
-			lo, hi = lo&^cellMask[c&15][0], hi&^cellMask[c&15][1]
+			l := &cellLane[c&15]
+			lo, hi = lo&l.keep[0], hi&l.keep[1]
 			continue
 		}
 		if v != 0 {
@@ -216,19 +218,20 @@ func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
 		for {
 			t := int(next[e&15])
 			stone := stones >> uint(t&15) & 1
-			v := cell(lo, hi, t)
+			l := &cellLane[t&15]
+			v := l.count(lo, hi)
 			if uint(v)|stone == 0 {
 				break
 			}
 			if young && stone != 0 && v < r.YoungMin {
 				break
 			}
-			lo, hi = lo&^cellMask[t&15][0], hi&^cellMask[t&15][1]
+			lo, hi = lo&l.keep[0], hi&l.keep[1]
 			pebbles += v
 			mandarins += uint8(stone)
 			stones &^= stone << uint(t&15)
 			e = int(next[t&15])
-			if uint(cell(lo, hi, e))|stones>>uint(e&15)&1 != 0 {
+			if uint(cellLane[e&15].count(lo, hi))|stones>>uint(e&15)&1 != 0 {
 				break
 			}
 		}
@@ -280,14 +283,6 @@ func (p Position) After(m Move, r *Rules, tr *Trace) (Position, End) {
 // mask that keeps a count only where it can be picked up.
 var citizen = [16]uint8{0xff, 0xff, 0xff, 0xff, 0xff, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0}
 
-// moveCell[m] is m.Cell(), without the division.
-var moveCell = func() (t [32]uint8) {
-	for m := range 2 * NumSquares {
-		t[m] = uint8(Move(m).Cell())
-	}
-	return t
-}()
-
 // nextCell[d][c] is the cell after c in direction d. Tables indexed by
 // cell have 16 entries and are indexed with c&15, which lets the compiler
 // drop the bounds checks in the hot loops.
@@ -304,12 +299,39 @@ func step(c int, d Dir) int { return int(nextCell[d&1][c&15]) }
 // holds more than 70, so lanes never carry into each other.
 type lanes [2]uint64
 
-// fullLap adds one pebble to every cell; oneCell[c] to cell c only;
-// cellMask[c] selects cell c's lane.
+// fullLap adds one pebble to every cell.
+var fullLap = lanes{0x0101010101010101, 0x01010101}
+
+// A lane says where a cell's count lies in the words lo (cells 0–7) and hi
+// (cells 8–11) of lanes: everything Play needs to read or empty the cell
+// with a few logical operations.
+type lane struct {
+	keep  lanes  // all ones but the cell's byte: AND empties the cell
+	hi    uint64 // all ones when the cell is in hi
+	shift uint8  // 8 × (cell mod 8)
+	cell  uint8
+}
+
+// count returns the cell's count in lo and hi.
+func (l *lane) count(lo, hi uint64) uint8 {
+	return uint8((lo&^l.hi | hi&l.hi) >> (l.shift & 63))
+}
+
+// cellLane[c] is cell c's lane; moveLane[m] is the lane of move m's cell.
 var (
-	fullLap  = lanes{0x0101010101010101, 0x01010101}
-	oneCell  = laneTable(1)
-	cellMask = laneTable(0xff)
+	cellLane = func() (t [16]lane) {
+		for c := range NumCells {
+			t[c] = lane{keep: lanes{^uint64(0), ^uint64(0)}, hi: -uint64(c / 8), shift: uint8(8 * (c % 8)), cell: uint8(c)}
+			t[c].keep[c/8] &^= 0xff << (8 * (c % 8))
+		}
+		return t
+	}()
+	moveLane = func() (t [32]lane) {
+		for m := range 2 * NumSquares {
+			t[m] = cellLane[Move(m).Cell()]
+		}
+		return t
+	}()
 )
 
 // rowOnes[pl] adds one pebble to each square of pl's row; rowWords[pl]
@@ -326,14 +348,6 @@ func rowLanes(v uint64) (t [2]lanes) {
 		for _, c := range Player(pl).Row() {
 			t[pl][c/8] |= v << (8 * (c % 8))
 		}
-	}
-	return t
-}
-
-// laneTable returns for each cell c the lanes holding v in c's lane only.
-func laneTable(v uint64) (t [16]lanes) {
-	for c := range NumCells {
-		t[c][c/8] = v << (8 * (c % 8))
 	}
 	return t
 }
@@ -368,14 +382,6 @@ var spans = func() (t [2][16][16]span) {
 	}
 	return t
 }()
-
-// cell returns cell c's count from the byte lanes lo (cells 0–7) and hi
-// (cells 8–11): a select by mask (no branch) and a shift rather than a
-// load.
-func cell(lo, hi uint64, c int) uint8 {
-	h := -uint64(c >> 3 & 1) // all ones for cells 8–11
-	return uint8((lo&^h | hi&h) >> (8 * uint(c&7)))
-}
 
 // playTraced is Play recording every step in tr: the same rules, played
 // pebble by pebble on the cells, for clarity rather than speed.

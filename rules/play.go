@@ -195,22 +195,19 @@ func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
 			lo, hi = lo&l.keep[0], hi&l.keep[1]
 			continue
 		}
-		if v != 0 {
-			break // an occupied mandarin square
-		}
-		// e is empty. stones has a bit for each cell holding a mandarin
-		// stone; stop adds the mandarin squares that end a turn even
-		// when empty of pebbles: those with a stone and, under the
-		// strict rule, both.
+		// Not a relay: e is empty, or a mandarin square. Either way the
+		// capture rule decides what follows, in one loop with a single
+		// branch a step: a step captures t, the cell after e, when t is
+		// occupied and nothing ends the turn at e first. held is not zero
+		// when something does: e is occupied (a mandarin square with
+		// pebbles or its stone, or after a capture any occupied cell), or
+		// e is an empty mandarin square under the strict rule.
 		stones := b2u(p.Stone[0])<<LeftMandarin | b2u(p.Stone[1])<<RightMandarin
-		stop := stones
+		stop := stones // cells that end the turn when reached empty of pebbles
 		if r.StrictMandarinStop {
 			stop = 1<<LeftMandarin | 1<<RightMandarin
 		}
-		if stop>>uint(e&15)&1 != 0 {
-			break
-		}
-		// Capture while single empty cells alternate with occupied ones.
+		held := uint64(v) | uint64(stop>>uint(e&15)&1)
 		next := &nextCell[m.Dir()&1]
 		young := p.Ply < r.YoungPlies
 		st := &p.Stores[p.ToMove&1]
@@ -220,7 +217,10 @@ func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
 			stone := stones >> uint(t&15) & 1
 			l := &cellLane[t&15]
 			v := l.count(lo, hi)
-			if uint(v)|stone == 0 {
+			// free is all ones unless held: (held|-held)>>63 is 1 exactly
+			// when held is not zero.
+			free := (held|-held)>>63 - 1
+			if (uint64(v)|uint64(stone))&free == 0 {
 				break
 			}
 			if young && stone != 0 && v < r.YoungMin {
@@ -231,9 +231,7 @@ func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
 			mandarins += uint8(stone)
 			stones &^= stone << uint(t&15)
 			e = int(next[t&15])
-			if uint(cellLane[e&15].count(lo, hi))|stones>>uint(e&15)&1 != 0 {
-				break
-			}
+			held = uint64(cellLane[e&15].count(lo, hi)) | uint64(stones>>uint(e&15)&1)
 		}
 		st.Pebbles, st.Mandarins = pebbles, mandarins
 		p.Stone[0] = stones>>LeftMandarin&1 != 0

@@ -89,7 +89,14 @@ func newPage(t *testing.T, w, h int, settings string, emulate ...chromedp.Emulat
 		}),
 		chromedp.EmulateViewport(int64(w), int64(h), emulate...),
 		chromedp.Navigate(base+"/"),
-		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.clear(); localStorage.setItem('oanquan.settings', %q); localStorage.setItem('oanquan.lang', 'en')`, settings)),
+	)
+	// The first load starts a game of its own: let it finish, so that no
+	// request of it is still under way, then store the settings, mark
+	// the old page and load again. The waits then look only at the new
+	// page, never at the old one.
+	p.waitStarted()
+	p.do(
+		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.clear(); localStorage.setItem('oanquan.settings', %q); localStorage.setItem('oanquan.lang', 'en'); window.oldPage = true`, settings)),
 		chromedp.Navigate(base+"/"),
 	)
 	p.waitStarted()
@@ -170,7 +177,7 @@ func (p *page) wait(expr string, timeout time.Duration) {
 
 func (p *page) waitStarted() {
 	p.t.Helper()
-	p.wait(`localStorage.getItem('oanquan.game') && document.querySelectorAll('#game-board .cell').length === 12 && document.documentElement.dataset.live === 'on'`, 20*time.Second)
+	p.wait(`!window.oldPage && localStorage.getItem('oanquan.game') && document.querySelectorAll('#game-board .cell').length === 12 && document.documentElement.dataset.live === 'on'`, 20*time.Second)
 }
 
 // ready is true when the page waits for a human move or shows the final

@@ -32,6 +32,7 @@ const S = {
   active: null,
   hand: 0,
   live: null,
+  news: 0, // counts states and turns received or shown: see fetchState
   settings: loadSettings(),
 };
 
@@ -277,6 +278,7 @@ function announce(text) {
 // Showing states and turns -------------------------------------------------
 
 function showState(state) {
+  S.news++;
   S.state = state;
   S.model = modelOf(state);
   S.thinking = state.thinking;
@@ -288,6 +290,7 @@ function showState(state) {
 }
 
 function receiveTurn(turn) {
+  S.news++;
   if (!S.state || turn.state.id !== S.state.id) return;
   if (turn.ply < S.expectPly) return; // already shown
   if (turn.ply > S.expectPly) { // missed some: show where the game is
@@ -302,6 +305,7 @@ function receiveTurn(turn) {
 }
 
 function receiveState(state) {
+  S.news++;
   if (!S.state || state.id !== S.state.id) return;
   if (S.animating || S.queue.length) {
     if (state.ply === S.expectPly) { S.thinking = state.thinking; return; }
@@ -418,7 +422,20 @@ function fail(e) {
 
 async function refresh() {
   if (!S.state) return;
-  try { receiveState(await api.get(S.state.id)); } catch { /* the next poll retries */ }
+  try {
+    const fresh = await fetchState(S.state.id);
+    if (fresh) receiveState(fresh);
+  } catch { /* the next poll retries */ }
+}
+
+// fetchState asks the server for the game's state, for poll and refresh.
+// It returns null when a state or a turn arrived while the request was
+// out: that news is at least as fresh, and an older answer shown after it
+// would look like an undo.
+async function fetchState(id) {
+  const news = S.news;
+  const fresh = await api.get(id);
+  return S.news === news ? fresh : null;
 }
 
 function setGame(state) {
@@ -454,7 +471,8 @@ async function newGame() {
 function poll() {
   const st = S.state;
   if (st && S.live && !S.live.open && !S.animating && !st.over && (st.thinking || (isAI() && st.toMove !== human()))) {
-    api.get(st.id).then((fresh) => {
+    fetchState(st.id).then((fresh) => {
+      if (!fresh) return;
       if (fresh.ply > S.expectPly && fresh.moves.length) log(playText(st.toMove, fresh.moves[fresh.moves.length - 1]), true);
       receiveState(fresh);
     }).catch(() => {});

@@ -2,7 +2,7 @@
 // half-moons. On screen the top row shows squares 4 3 2 1 0 and the bottom
 // row 5 6 7 8 9, whatever the page's writing direction.
 
-import { t, plural, num } from './i18n.js';
+import { t, plural, num, list } from './i18n.js';
 
 export const LEFT = 5;
 export const RIGHT = 11;
@@ -176,12 +176,12 @@ export function renderMiniBoards(root) {
     // The label names the mandarin squares itself: say only what they hold.
     const count = (c) => (isMandarin(c) ? mandarinContents(model.cells[c], model.stones[c === LEFT ? 0 : 1]) : num(model.cells[c]));
     let label = t('mini.label', {
-      top: TOP.map(count).join(', '), bottom: BOTTOM.map(count).join(', '),
+      top: list(TOP.map(count)), bottom: list(BOTTOM.map(count)),
       left: count(LEFT), right: count(RIGHT),
     });
     if (hl.size) {
       label += ' ' + t('mini.highlight', {
-        cells: [...hl].map((c) => (isMandarin(c) ? t(c === LEFT ? 'mandarin.left' : 'mandarin.right') : num(squareOf(c)))).join(', '),
+        cells: list([...hl].map((c) => (isMandarin(c) ? t(c === LEFT ? 'mandarin.left' : 'mandarin.right') : num(squareOf(c)))), 'and'),
       });
     }
     box.setAttribute('aria-label', label);

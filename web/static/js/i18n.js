@@ -19,6 +19,15 @@ let dict = {};
 let en = {};
 let numberFormat = new Intl.NumberFormat('en');
 let pluralRules = new Intl.PluralRules('en');
+let listFormats = listFormatsFor('en');
+
+// listFormatsFor returns the formats list uses, for language code.
+function listFormatsFor(code) {
+  return {
+    unit: new Intl.ListFormat(code, { style: 'short', type: 'unit' }),
+    and: new Intl.ListFormat(code, { style: 'long', type: 'conjunction' }),
+  };
+}
 
 async function load(code) {
   const res = await fetch(`i18n/${code}.json`);
@@ -51,6 +60,7 @@ export async function setLang(code) {
   lang = code;
   dict = d;
   numberFormat = new Intl.NumberFormat(code);
+  listFormats = listFormatsFor(code);
   pluralRules = new Intl.PluralRules(code);
   try { localStorage.setItem(STORE_KEY, code); } catch { /* storage off */ }
   document.documentElement.lang = code;
@@ -62,6 +72,11 @@ export function currentLang() { return lang; }
 
 // num formats a number in the page's language (Persian digits in fa).
 export function num(n) { return numberFormat.format(n); }
+
+// list joins items as the page's language writes a list (Persian with
+// "،"): kind 'unit' for a run of values ("5, 5, 0"), 'and' for a
+// conjunction ("2 and 7").
+export function list(items, kind = 'unit') { return listFormats[kind].format(items); }
 
 function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, (m, k) => {

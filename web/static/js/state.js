@@ -1,0 +1,99 @@
+// The page's state: what is on screen and the settings, with the questions
+// every part of the page asks of them (whose turn, which moves are legal,
+// what a player is called). It holds what the server reported; the rules
+// stay on the server.
+
+import { t } from './i18n.js';
+import { squareOf, cellOf, ownerOf } from './board.js';
+
+const SETTINGS_KEY = 'oanquan.settings';
+
+export const S = {
+  state: null, // the state on screen (after any animation in progress)
+  model: null, // cells, stones and stores on screen
+  queue: [], // turns waiting to be shown
+  expectPly: 0, // ply of the last state shown or queued
+  animating: false,
+  skipping: false,
+  wake: null, // ends the current pause early
+  selected: null, // selected cell
+  hinted: null, // the hinted move
+  busy: false, // a request is in flight
+  thinking: false,
+  last: null, // last move: {start, path, capture} sets of cells
+  logItems: [], // this turn's messages, as functions (see log)
+  active: null,
+  hand: 0,
+  live: null,
+  news: 0, // counts states and turns received or shown: see fetchState
+  settings: loadSettings(),
+};
+
+function loadSettings() {
+  const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
+  const def = { mode: 'ai', level: 'easy', first: 0, anim: reduce ? 'off' : 'normal', variants: [] };
+  try { return { ...def, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) || '{}') }; } catch { return def; }
+}
+
+export function saveSettings() {
+  try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings)); } catch { /* storage off */ }
+}
+
+// Names ----------------------------------------------------------------
+
+export function isAI() { return S.state && S.state.mode === 'ai'; }
+export function human() { return S.state ? S.state.human : 0; }
+
+export function playerName(p) {
+  if (isAI()) return t(p === human() ? 'player.you' : 'player.computer');
+  return t(p === 0 ? 'player.p1' : 'player.p2');
+}
+
+export function isYou(p) { return isAI() && p === human(); }
+
+// playText returns a function that says "p plays move".
+export function playText(p, move) {
+  return () => (isYou(p) ? t('msg.youPlay', { move }) : t('msg.play', { name: playerName(p), move }));
+}
+
+export function ownerWord(c) {
+  const p = ownerOf(c);
+  if (isAI()) return t(p === human() ? 'owner.yours' : 'owner.computer');
+  return t(p === 0 ? 'owner.p1' : 'owner.p2');
+}
+
+// Legal moves and directions ---------------------------------------------
+
+export function legalSet() {
+  if (!S.state || S.animating || S.busy || S.queue.length) return new Set();
+  return new Set(S.state.legal || []);
+}
+
+export function legalCells() {
+  const cells = new Set();
+  for (const m of legalSet()) cells.add(cellOf(parseInt(m, 10)));
+  return cells;
+}
+
+// moveFor turns a screen direction into a move. "R" runs toward higher
+// numbers: rightward on the bottom row, leftward on the top row.
+export function moveFor(c, screen) {
+  const bottom = c > 5;
+  const letter = (screen === 'right') === bottom ? 'R' : 'L';
+  return `${squareOf(c)}${letter}`;
+}
+
+export function screenDir(move) {
+  const c = cellOf(parseInt(move, 10));
+  return move.endsWith('R') === c > 5 ? 'right' : 'left';
+}
+
+// canUndo says whether there is a move to take back: against the computer,
+// one of the human's.
+export function canUndo() {
+  const st = S.state;
+  if (!st || !st.moves.length) return false;
+  if (!isAI()) return true;
+  const n = st.moves.length;
+  return st.moves.some((_, i) => (st.toMove + n - i) % 2 === human());
+}

@@ -1,7 +1,8 @@
 // Package rules is Ô Ăn Quan, the Vietnamese mandarin-capture mancala, as
 // played by this project (shared/RULES.md): positions as values, legal
 // moves, sowing with relays, capture chains, the refill (thả cá) with
-// mandarin exchange and borrowing, the three endings and the final count.
+// mandarin exchange and borrowing, the three endings (with a bound on a
+// game's length as a guard, MaxPlies) and the final count.
 // It does no I/O and reads no clock or randomness.
 //
 // The board is a ring of twelve cells. Cells are indexed in ring order,
@@ -29,6 +30,6 @@
 //	fmt.Println(g.Result().Score(), g.Result().Winner)
 //
 // Position.Play is the allocation-free core used by searches and
-// playouts; Game adds the legality checks, the move list and the
-// repetition rule.
+// playouts; Game adds the legality checks, the move list, the repetition
+// rule and the length bound.
 package rules

@@ -57,6 +57,9 @@ func (m *Match) startSearchLocked() bool {
 		Rules:    m.game.Rules(),
 		History:  m.game.History(),
 	}
+	if lim.Level == ai.Hard {
+		lim.Table = &m.table
+	}
 	m.wg.Add(1)
 	go m.think(ctx, m.gen, pos, lim)
 	return true

@@ -80,6 +80,12 @@ type Match struct {
 	gen    uint64
 	subs   map[*Subscription]struct{}
 	closed bool
+
+	// table is what Hard's searches (the computer's at that level, and
+	// the hints) found so far in this game, kept from move to move. The
+	// other levels search a few plies with their own weights and start
+	// afresh each time, so that they never make the table start over.
+	table ai.Table
 }
 
 // New creates a match and replays cfg.Moves. If the computer is to move,
@@ -361,7 +367,7 @@ func (m *Match) Hints(ctx context.Context) ([]ai.Hint, error) {
 		return nil, refuse(ErrNotYourTurn, "no hints: it is the computer's turn")
 	}
 	pos := m.game.Position()
-	lim := ai.Limits{Level: ai.Hard, MoveTime: m.cfg.HintTime, Seed: m.cfg.Seed, Rules: m.game.Rules(), History: m.game.History()}
+	lim := ai.Limits{Level: ai.Hard, MoveTime: m.cfg.HintTime, Seed: m.cfg.Seed, Rules: m.game.Rules(), History: m.game.History(), Table: &m.table}
 	m.mu.Unlock()
 	return m.engine.Hints(ctx, pos, lim)
 }

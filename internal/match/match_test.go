@@ -439,3 +439,32 @@ func TestAgainstEasy(t *testing.T) {
 		}
 	}
 }
+
+// TestHardKeepsItsTable: Hard's searches in one game share one table, the
+// other levels search without one.
+func TestHardKeepsItsTable(t *testing.T) {
+	g := newGate()
+	m := newMatch(t, Config{Engine: g, Level: ai.Hard, Seed: 3})
+	sub, _ := m.Subscribe()
+	// reply plays the human's first legal move and answers the computer's
+	// search with its first legal move; it returns the search's limits.
+	reply := func() ai.Limits {
+		if _, err := m.Play(m.State().Legal[0], nil); err != nil {
+			t.Fatal(err)
+		}
+		c := g.Next(t)
+		c.Reply <- c.Pos.LegalMoves(nil)[0]
+		waitComputer(t, sub)
+		return c.Lim
+	}
+	first, second := reply(), reply()
+	if first.Table == nil || first.Table != second.Table {
+		t.Errorf("Hard's two searches had tables %p and %p, want one table kept", first.Table, second.Table)
+	}
+	if _, err := m.SetLevel(ai.Medium); err != nil {
+		t.Fatal(err)
+	}
+	if lim := reply(); lim.Table != nil {
+		t.Errorf("Medium searched with a table")
+	}
+}

@@ -303,11 +303,7 @@ func (m *Match) Undo() (State, error) {
 	m.cancelSearchLocked()
 	m.game.Undo(n)
 	m.startSearchLocked()
-	s := m.stateLocked()
-	m.broadcastLocked(Update{Kind: StateUpdate, State: &s})
-	m.mu.Unlock()
-	m.changed()
-	return s, nil
+	return m.publishUnlock(), nil
 }
 
 // undoCountLocked returns how many moves Undo takes back, 0 for none.
@@ -343,11 +339,18 @@ func (m *Match) SetLevel(l ai.Level) (State, error) {
 		m.cancelSearchLocked()
 		m.startSearchLocked()
 	}
+	return m.publishUnlock(), nil
+}
+
+// publishUnlock ends a change made under the lock: it sends the new state
+// to the subscribers, releases the lock, has the game saved, and returns
+// the state.
+func (m *Match) publishUnlock() State {
 	s := m.stateLocked()
 	m.broadcastLocked(Update{Kind: StateUpdate, State: &s})
 	m.mu.Unlock()
 	m.changed()
-	return s, nil
+	return s
 }
 
 // Hints scores every legal move for the human to move, best first. It

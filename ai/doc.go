@@ -14,7 +14,8 @@
 // variation search (PVS) with a shared transposition table keyed by
 // Zobrist hashes, hash-move, capture and history move ordering, a
 // self-play tuned evaluation and, when time allows, a second thread (Lazy
-// SMP). Medium is the same search cut to a shallow depth. Easy looks one
+// SMP). Medium is the same search cut to two plies, without the
+// quiescence search, and with some noise in its choice. Easy looks one
 // move ahead like a child would: it usually grabs the biggest capture it
 // sees and never looks at the reply.
 //

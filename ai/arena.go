@@ -121,7 +121,8 @@ func Opening(r rules.Rules, plies int, seed uint64) ([]rules.Move, bool) {
 // MaxGamePlies is where PlayGame stops a game and counts the position as
 // it stands. The repetition rule does not end every game: a debt is part
 // of the position and only grows, so a line in which one player keeps
-// borrowing never repeats (docs/AI.md).
+// borrowing never repeats, and only the rules' limit (rules.MaxPlies,
+// 10,000 plies) would end it, hours later at a second a move (docs/AI.md).
 const MaxGamePlies = 1000
 
 // maxGamePlies is MaxGamePlies, lowered by a test.

@@ -11,8 +11,9 @@ import (
 const (
 	maxPly = 128 // deepest line the search follows
 	// inf is beyond any score, in units. Debts only grow, and a game in
-	// which one player keeps borrowing never repeats a position, so a
-	// final difference can be as large as two full 16-bit debts.
+	// which one player keeps borrowing never repeats a position (only the
+	// rules' ply limit ends it), so a final difference can be as large as
+	// two full 16-bit debts.
 	inf = 1 << 23
 )
 

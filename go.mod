@@ -8,4 +8,7 @@ require (
 	github.com/coder/websocket v1.8.15
 )
 
-require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+require (
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	golang.org/x/time v0.16.0 // indirect
+)

@@ -351,14 +351,15 @@ func TestFinalCountLikeSeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var st struct{ ID string }
+	var st struct{ ID, Secret string }
 	err = json.NewDecoder(res.Body).Decode(&st)
 	res.Body.Close()
 	if err != nil || res.StatusCode != http.StatusCreated {
 		t.Fatalf("creating the game: %v, status %d", err, res.StatusCode)
 	}
 	// The page resumes the game its browser played last.
-	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.setItem('oanquan.game', %q)`, st.ID)), chromedp.Reload())
+	// and acts for the seats whose secrets it holds.
+	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.setItem('oanquan.game', %q); localStorage.setItem('oanquan.secrets', JSON.stringify({%q: %q}))`, st.ID, st.ID, st.Secret)), chromedp.Reload())
 	p.wait(fmt.Sprintf(`document.querySelector('#game-board button.cell.legal') && localStorage.getItem('oanquan.game') === %q`, st.ID), 10*time.Second)
 	if got := eval[string](p, `document.querySelector('#store-0 .debt')?.textContent || ''`); got != "owes 2" {
 		t.Errorf("debt beside player 1's store = %q, want owes 2", got)

@@ -138,7 +138,7 @@ func TestWebSocketOutlivesTimeouts(t *testing.T) {
 	}
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, httptest.NewRequest("POST", "/api/games", strings.NewReader(`{"mode":"local"}`)))
-	var g struct{ ID string }
+	var g struct{ ID, Secret string }
 	json.NewDecoder(w.Body).Decode(&g)
 
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
@@ -151,7 +151,9 @@ func TestWebSocketOutlivesTimeouts(t *testing.T) {
 	if _, msg, err := c.Read(ctx); err != nil || !strings.Contains(string(msg), `"type":"state"`) {
 		t.Fatalf("first message %s, %v; want the state", msg, err)
 	}
-	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/api/games/"+g.ID+"/moves", strings.NewReader(`{"move":"7R"}`)))
+	move := httptest.NewRequest("POST", "/api/games/"+g.ID+"/moves", strings.NewReader(`{"move":"7R"}`))
+	move.Header.Set("Authorization", "Bearer "+g.Secret)
+	h.ServeHTTP(httptest.NewRecorder(), move)
 	if _, msg, err := c.Read(ctx); err != nil || !strings.Contains(string(msg), `"type":"turn"`) {
 		t.Fatalf("message after a move: %s, %v; want the turn", msg, err)
 	}

@@ -49,10 +49,34 @@ type Config struct {
 	Engine   Engine          // nil: package ai
 	MoveTime time.Duration   // the computer's time per move; 0: the level's default
 	HintTime time.Duration   // the time for hints; 0: DefaultHintTime
-	// OnChange, if set, is called after every change to the game (a
-	// move, an undo, a level change), outside the match's lock, from
-	// the goroutine that made it: a place to save the game.
-	OnChange func(*Match)
+	// Commit, if set, is called with every change to the game (a move,
+	// an undo, a level change) under the match's lock, after the change
+	// is made and before anyone is told of it: the place to save it. If
+	// it returns an error the change is taken back and the request that
+	// made it fails with that error (a computer's move is dropped: the
+	// game waits for it, and a later search plays it). So nothing is
+	// answered or broadcast that is not saved.
+	Commit func(Change) error
+}
+
+// ChangeKind says what a Change is.
+type ChangeKind int
+
+// The kinds of change.
+const (
+	Moved    ChangeKind = iota // a move was played: Index, Move
+	Undone                     // moves were taken back: Index moves are left
+	LevelSet                   // the computer's level changed: Level
+)
+
+// Change is one change to a match, as Config.Commit sees it.
+type Change struct {
+	ID      string
+	Kind    ChangeKind
+	Index   int        // Moved: the move's index from the start (0 for the first); Undone: how many moves are left
+	Move    rules.Move // Moved
+	Level   ai.Level   // LevelSet
+	Waiting bool       // after the change, the computer is to move
 }
 
 // DefaultHintTime is how long Hints searches when Config.HintTime is zero.
@@ -80,12 +104,6 @@ type Match struct {
 	gen    uint64
 	subs   map[*Subscription]struct{}
 	closed bool
-
-	// table is what Hard's searches (the computer's at that level, and
-	// the hints) found so far in this game, kept from move to move. The
-	// other levels search a few plies with their own weights and start
-	// afresh each time, so that they never make the table start over.
-	table ai.Table
 }
 
 // New creates a match and replays cfg.Moves. If the computer is to move,
@@ -175,6 +193,8 @@ type State struct {
 	Start    rules.Position
 	Position rules.Position // the current position; once over, before the final sweep
 	Moves    []rules.Move   // the moves played
+	Computer []bool         // for each move, whether the computer played it
+	CanUndo  bool           // Undo would take something back now
 	Legal    []rules.Move   // the moves a human may play now: none while the computer is to move
 	Thinking bool           // the computer is choosing a move
 	End      rules.End      // how the game ended, or EndNone
@@ -207,6 +227,14 @@ func (m *Match) stateLocked() State {
 	if s.Moves == nil {
 		s.Moves = []rules.Move{}
 	}
+	s.Computer = make([]bool, len(s.Moves))
+	if m.cfg.Mode == AI {
+		first := s.Start.ToMove
+		for i := range s.Computer {
+			s.Computer[i] = first^rules.Player(i&1) != m.cfg.Human // turns alternate
+		}
+	}
+	s.CanUndo = m.undoCountLocked() > 0
 	s.Legal = []rules.Move{}
 	if !m.computerToMoveLocked() {
 		s.Legal = m.game.LegalMoves(s.Legal)
@@ -233,14 +261,11 @@ type Turn struct {
 // thinking about its reply before Play returns.
 func (m *Match) Play(mv rules.Move, ply *int) (Turn, error) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if err := m.checkHumanMoveLocked(mv, ply); err != nil {
-		m.mu.Unlock()
 		return Turn{}, err
 	}
-	turn := m.playLocked(mv, false)
-	m.mu.Unlock()
-	m.changed()
-	return turn, nil
+	return m.playLocked(mv, false)
 }
 
 func (m *Match) checkHumanMoveLocked(mv rules.Move, ply *int) error {
@@ -261,13 +286,19 @@ func (m *Match) checkHumanMoveLocked(mv rules.Move, ply *int) error {
 	return nil
 }
 
-// playLocked plays the legal move mv, sends the turn to the subscribers,
-// and starts the computer thinking if it is to move next.
-func (m *Match) playLocked(mv rules.Move, computer bool) Turn {
+// playLocked plays the legal move mv, commits it, sends the turn to the
+// subscribers, and starts the computer thinking if it is to move next.
+// If the commit fails, the move is taken back and nothing is sent.
+func (m *Match) playLocked(mv rules.Move, computer bool) (Turn, error) {
 	pos := m.game.Position()
+	index := len(m.game.Moves())
 	var tr rules.Trace
 	if _, err := m.game.Play(mv, &tr); err != nil {
 		panic("match: playLocked with an illegal move: " + err.Error()) // the callers checked
+	}
+	if err := m.commitLocked(Change{Kind: Moved, Index: index, Move: mv}); err != nil {
+		m.game.Undo(1)
+		return Turn{}, err
 	}
 	thinking := m.startSearchLocked()
 	turn := Turn{
@@ -282,7 +313,18 @@ func (m *Match) playLocked(mv rules.Move, computer bool) Turn {
 	if thinking {
 		m.broadcastLocked(Update{Kind: ThinkingUpdate, Thinking: true})
 	}
-	return turn
+	return turn, nil
+}
+
+// commitLocked passes c, completed with the match's id and whether the
+// computer is now to move, to Config.Commit.
+func (m *Match) commitLocked(c Change) error {
+	if m.cfg.Commit == nil {
+		return nil
+	}
+	c.ID = m.cfg.ID
+	c.Waiting = m.computerToMoveLocked()
+	return m.cfg.Commit(c)
 }
 
 // Undo takes back moves: in AI mode the human's last move and the
@@ -291,19 +333,25 @@ func (m *Match) playLocked(mv rules.Move, computer bool) Turn {
 // there is no such move.
 func (m *Match) Undo() (State, error) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.closed {
-		m.mu.Unlock()
 		return State{}, refuse(ErrClosed, "the game has been closed")
 	}
 	n := m.undoCountLocked()
 	if n == 0 {
-		m.mu.Unlock()
 		return State{}, refuse(ErrNothingToUndo, "there is no move of yours to take back")
 	}
-	m.cancelSearchLocked()
+	moves := slices.Clone(m.game.Moves())
 	m.game.Undo(n)
+	if err := m.commitLocked(Change{Kind: Undone, Index: len(moves) - n}); err != nil {
+		for _, mv := range moves[len(moves)-n:] {
+			m.game.Play(mv, nil)
+		}
+		return State{}, err
+	}
+	m.cancelSearchLocked()
 	m.startSearchLocked()
-	return m.publishUnlock(), nil
+	return m.publishLocked(), nil
 }
 
 // undoCountLocked returns how many moves Undo takes back, 0 for none.
@@ -326,30 +374,28 @@ func (m *Match) undoCountLocked() int {
 // its search starts again at the new level.
 func (m *Match) SetLevel(l ai.Level) (State, error) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.closed {
-		m.mu.Unlock()
 		return State{}, refuse(ErrClosed, "the game has been closed")
 	}
 	if l < ai.Easy || l > ai.Hard {
-		m.mu.Unlock()
 		return State{}, refuse(ErrInvalid, "unknown level %d", l)
+	}
+	if err := m.commitLocked(Change{Kind: LevelSet, Level: l}); err != nil {
+		return State{}, err
 	}
 	m.level = l
 	if m.thinkingLocked() {
 		m.cancelSearchLocked()
 		m.startSearchLocked()
 	}
-	return m.publishUnlock(), nil
+	return m.publishLocked(), nil
 }
 
-// publishUnlock ends a change made under the lock: it sends the new state
-// to the subscribers, releases the lock, has the game saved, and returns
-// the state.
-func (m *Match) publishUnlock() State {
+// publishLocked sends the state to the subscribers and returns it.
+func (m *Match) publishLocked() State {
 	s := m.stateLocked()
 	m.broadcastLocked(Update{Kind: StateUpdate, State: &s})
-	m.mu.Unlock()
-	m.changed()
 	return s
 }
 
@@ -370,14 +416,74 @@ func (m *Match) Hints(ctx context.Context) ([]ai.Hint, error) {
 		return nil, refuse(ErrNotYourTurn, "no hints: it is the computer's turn")
 	}
 	pos := m.game.Position()
-	lim := ai.Limits{Level: ai.Hard, MoveTime: m.cfg.HintTime, Seed: m.cfg.Seed, Rules: m.game.Rules(), History: m.game.History(), Table: &m.table}
+	lim := ai.Limits{Level: ai.Hard, MoveTime: m.cfg.HintTime, Seed: m.cfg.Seed, Rules: m.game.Rules(), History: m.game.History()}
 	m.mu.Unlock()
 	return m.engine.Hints(ctx, pos, lim)
 }
 
-// changed calls Config.OnChange.
-func (m *Match) changed() {
-	if m.cfg.OnChange != nil {
-		m.cfg.OnChange(m)
+// Sync brings the match to the saved game, which another server may have
+// changed: load returns the moves played from the start and the level,
+// as saved. It is called under the match's lock, so that no change of
+// this match's own comes between the reading and the catching up. Moves
+// added elsewhere reach the subscribers as turns, an undo or a new level
+// as a state; the computer starts thinking if it is now to move. Sync
+// commits nothing. It fails, changing nothing, if load fails or a saved
+// move is illegal.
+func (m *Match) Sync(load func() ([]rules.Move, ai.Level, error)) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return refuse(ErrClosed, "the game has been closed")
 	}
+	moves, level, err := load()
+	if err != nil {
+		return err
+	}
+	cur := slices.Clone(m.game.Moves())
+	k := 0
+	for k < len(cur) && k < len(moves) && cur[k] == moves[k] {
+		k++
+	}
+	if k == len(cur) && k == len(moves) && level == m.level {
+		return nil
+	}
+	// Check the new moves on a copy first, so that a bad save changes
+	// nothing here.
+	check, err := rules.NewGame(m.game.Rules(), m.game.Start())
+	if err != nil {
+		return err
+	}
+	for i, mv := range moves {
+		if _, err := check.Play(mv, nil); err != nil {
+			return refuse(ErrInvalid, "saved move %d (%v): %v", i, mv, err)
+		}
+	}
+	m.cancelSearchLocked()
+	undone := k < len(cur)
+	m.game.Undo(len(cur) - k)
+	for _, mv := range moves[k:] {
+		pos := m.game.Position()
+		var tr rules.Trace
+		m.game.Play(mv, &tr)
+		if undone {
+			continue
+		}
+		turn := Turn{
+			Ply:      int(pos.Ply),
+			Player:   pos.ToMove,
+			Move:     mv,
+			Computer: m.cfg.Mode == AI && pos.ToMove != m.cfg.Human,
+			Events:   tr.Events,
+			State:    m.stateLocked(),
+		}
+		m.broadcastLocked(Update{Kind: TurnUpdate, Turn: &turn})
+	}
+	if undone || level != m.level {
+		m.level = level
+		m.publishLocked()
+	}
+	if m.startSearchLocked() {
+		m.broadcastLocked(Update{Kind: ThinkingUpdate, Thinking: true})
+	}
+	return nil
 }

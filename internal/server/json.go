@@ -28,6 +28,24 @@ type gameJSON struct {
 	Over     bool         `json:"over"`
 	End      string       `json:"end"`
 	Result   *resultJSON  `json:"result"`
+	CanUndo  bool         `json:"canUndo"`
+	History  []playedJSON `json:"history"`
+}
+
+// playedJSON says who played one move of a game.
+type playedJSON struct {
+	Move   string `json:"move"`
+	Player int    `json:"player"`
+	By     string `json:"by"` // "human" or "computer"
+}
+
+// createdJSON is the answer to the creation of a game: its state and the
+// secret that acts for the creator's seats.
+type createdJSON struct {
+	gameJSON
+	Secret string `json:"secret"`
+	Seat   int    `json:"seat"`  // the creator's seat (the first of Seats)
+	Seats  []int  `json:"seats"` // every seat the secret acts for
 }
 
 type storeJSON struct {
@@ -115,6 +133,15 @@ func toGameJSON(s *match.State) gameJSON {
 	}
 	if g.Variants == nil {
 		g.Variants = []string{}
+	}
+	g.CanUndo = s.CanUndo
+	g.History = make([]playedJSON, len(s.Moves))
+	first := s.Start.ToMove
+	for i := range s.Moves {
+		g.History[i] = playedJSON{Move: g.Moves[i], Player: int(first ^ rules.Player(i&1)), By: "human"}
+		if s.Computer[i] {
+			g.History[i].By = "computer"
+		}
 	}
 	for i, n := range p.Cells {
 		g.Cells[i] = int(n)

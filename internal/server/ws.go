@@ -26,7 +26,7 @@ const wsPingInterval = 30 * time.Second
 // client sends nothing; a client that falls behind is closed with
 // StatusTryAgainLater and may reconnect for a fresh state.
 func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.game(r.Context(), r.PathValue("id"))
+	g, err := s.game(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -41,7 +41,7 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 	s.sockets.Add(1) // under the lock, so that Close never waits on a zero count being raised
 	s.mu.Unlock()
 	defer s.sockets.Done()
-	sub, err := m.Subscribe()
+	sub, err := g.m.Subscribe()
 	if err != nil {
 		return err
 	}
@@ -70,17 +70,24 @@ func (s *Server) relay(c *websocket.Conn, sub *match.Subscription) {
 	// (CloseRead's context must not be the server's: when it ends,
 	// CloseRead drops the connection without a close message.)
 	ctx := c.CloseRead(context.Background())
-	ping := time.NewTicker(wsPingInterval)
+	ping := time.NewTicker(s.wsPing)
 	defer ping.Stop()
 	send := func(f func(context.Context) error) bool {
-		wctx, cancel := context.WithTimeout(ctx, wsWriteTimeout)
+		wctx, cancel := context.WithTimeout(ctx, s.wsWrite)
 		defer cancel()
 		return f(wctx) == nil
+	}
+	// A client that does not take what is sent (a ping unanswered, a
+	// write that does not go through in time) is told so, with 1013 and
+	// a close frame, and dropped: it may reconnect for a fresh state.
+	tooSlow := func() {
+		c.Close(websocket.StatusTryAgainLater, "too slow: reconnect for a fresh state")
 	}
 	for {
 		select {
 		case <-ping.C:
 			if !send(c.Ping) {
+				tooSlow()
 				return
 			}
 		case u, ok := <-sub.C:
@@ -88,7 +95,7 @@ func (s *Server) relay(c *websocket.Conn, sub *match.Subscription) {
 				if s.ctx.Err() != nil {
 					c.Close(websocket.StatusGoingAway, "the server is shutting down")
 				} else {
-					c.Close(websocket.StatusTryAgainLater, "too slow: reconnect for a fresh state")
+					tooSlow()
 				}
 				return
 			}
@@ -97,6 +104,9 @@ func (s *Server) relay(c *websocket.Conn, sub *match.Subscription) {
 				panic(err) // the server's own types always marshal
 			}
 			if !send(func(ctx context.Context) error { return c.Write(ctx, websocket.MessageText, data) }) {
+				if ctx.Err() == nil {
+					tooSlow()
+				}
 				return
 			}
 		case <-s.ctx.Done():

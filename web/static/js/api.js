@@ -9,8 +9,27 @@ export class APIError extends Error {
   }
 }
 
-async function call(method, path, body) {
+// Seat secrets: creating a game answers with the secret that acts for
+// the creator's seats. It is kept in this browser's storage by game id,
+// never in a URL, and sent with every request that acts for a seat.
+const SECRETS = 'oanquan.secrets';
+
+function secrets() {
+  try { return JSON.parse(localStorage.getItem(SECRETS)) || {}; } catch { return {}; }
+}
+
+function keepSecret(id, secret) {
+  const all = secrets();
+  all[id] = secret;
+  const ids = Object.keys(all);
+  for (const old of ids.slice(0, Math.max(0, ids.length - 200))) delete all[old]; // the oldest go first
+  try { localStorage.setItem(SECRETS, JSON.stringify(all)); } catch { /* private mode: this tab only */ }
+}
+
+async function call(method, path, body, id) {
   const init = { method, headers: {} };
+  const secret = id && secrets()[id];
+  if (secret) init.headers.Authorization = `Bearer ${secret}`;
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -26,12 +45,16 @@ async function call(method, path, body) {
 }
 
 export const api = {
-  create: (opts) => call('POST', '/api/games', opts),
+  create: async (opts) => {
+    const g = await call('POST', '/api/games', opts);
+    keepSecret(g.id, g.secret);
+    return g;
+  },
   get: (id) => call('GET', `/api/games/${id}`),
-  move: (id, move, ply) => call('POST', `/api/games/${id}/moves`, { move, ply }),
-  undo: (id) => call('POST', `/api/games/${id}/undo`),
-  level: (id, level) => call('PUT', `/api/games/${id}/level`, { level }),
-  hints: (id) => call('GET', `/api/games/${id}/hints`),
+  move: (id, move, ply) => call('POST', `/api/games/${id}/moves`, { move, ply }, id),
+  undo: (id) => call('POST', `/api/games/${id}/undo`, undefined, id),
+  level: (id, level) => call('PUT', `/api/games/${id}/level`, { level }, id),
+  hints: (id) => call('GET', `/api/games/${id}/hints`, undefined, id),
   record: (id) => call('GET', `/api/games/${id}/record`),
 };
 

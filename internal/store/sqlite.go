@@ -106,7 +106,7 @@ func (s *SQLite) openPools(ctx context.Context, upTo int, log *slog.Logger) erro
 	}
 	wdb, err := sql.Open("sqlite", sqliteDSN(s.path, append(common,
 		"journal_mode(WAL)",
-		"synchronous(NORMAL)",        // in WAL mode: durable across a process crash
+		"synchronous(NORMAL)",          // in WAL mode: durable across a process crash
 		"journal_size_limit(67108864)", // truncate the WAL back to 64 MiB after a checkpoint
 	)...))
 	if err != nil {

@@ -57,7 +57,7 @@ const (
 // exist (its directory must exist), and brings its schema to the latest
 // version. log, which may be nil, hears of migrations.
 func OpenSQLite(ctx context.Context, path string, log *slog.Logger) (*SQLite, error) {
-	s, err := openSQLite(ctx, path, len(sqliteMigrations), log)
+	s, err := openSQLite(ctx, path, len(sqliteMigrations), sqliteMaxBatch, log)
 	if err != nil {
 		return nil, fmt.Errorf("store: SQLite file %s: %w", path, err)
 	}
@@ -65,15 +65,17 @@ func OpenSQLite(ctx context.Context, path string, log *slog.Logger) (*SQLite, er
 }
 
 // openSQLite opens path and migrates it to schema version upTo (tests
-// make files at older versions with it).
-func openSQLite(ctx context.Context, path string, upTo int, log *slog.Logger) (*SQLite, error) {
+// make files at older versions with it); the writer commits at most
+// maxBatch changes a transaction (1 turns group commit off, for
+// comparison).
+func openSQLite(ctx context.Context, path string, upTo, maxBatch int, log *slog.Logger) (*SQLite, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
 	}
 	s := &SQLite{
 		path:     abs,
-		maxBatch: sqliteMaxBatch,
+		maxBatch: maxBatch,
 		ops:      make(chan *sqliteOp),
 		closing:  make(chan struct{}),
 		stopped:  make(chan struct{}),
@@ -287,21 +289,24 @@ func (w *sqliteWriter) nmoves(id string) (int, error) {
 	return n, err
 }
 
-// Append adds move as move number index.
+// Append adds move as move number index. The UPDATE checks the index
+// and the INSERT follows only if it passed: two statements a move, the
+// least that keeps nmoves and the rows in step.
 func (s *SQLite) Append(ctx context.Context, id string, index int, move string, wait Waiting) error {
 	return s.write(ctx, func(w *sqliteWriter) error {
-		n, err := w.nmoves(id)
+		r, err := w.exec(`UPDATE games SET nmoves = nmoves + 1, waiting = ?, updated = ? WHERE id = ? AND nmoves = ?`,
+			bool(wait), s.now().UnixNano(), id, index)
 		if err != nil {
 			return err
 		}
-		if index != n {
-			return fmt.Errorf("game %q: move %d, but %d moves are saved: %w", id, index, n, ErrConflict)
+		if n, err := r.RowsAffected(); err != nil || n == 0 {
+			have, err := w.nmoves(id)
+			if err != nil {
+				return err
+			}
+			return fmt.Errorf("game %q: move %d, but %d moves are saved: %w", id, index, have, ErrConflict)
 		}
-		if _, err := w.exec(`INSERT INTO moves (game, idx, move) VALUES (?, ?, ?)`, id, index, move); err != nil {
-			return err
-		}
-		_, err = w.exec(`UPDATE games SET nmoves = ?, waiting = ?, updated = ? WHERE id = ?`,
-			n+1, bool(wait), s.now().UnixNano(), id)
+		_, err = w.exec(`INSERT INTO moves (game, idx, move) VALUES (?, ?, ?)`, id, index, move)
 		return err
 	})
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sync/atomic"
@@ -17,7 +18,9 @@ const benchGames = 1000
 // BenchmarkAppend appends moves to benchGames games at once, one
 // goroutine a game, and reports appends a second. sqlite/group is the
 // store as shipped; sqlite/single commits each change in a transaction
-// of its own (no group commit), for comparison.
+// of its own (no group commit), for comparison. postgres runs on
+// pgtest's server, which has fsync off; BENCH_PG_PARAMS is added to its
+// URL (e.g. "&pool_max_conns=16").
 //
 //	go test -run '^$' -bench Append -benchtime 2s ./internal/store
 func BenchmarkAppend(b *testing.B) {
@@ -36,7 +39,7 @@ func BenchmarkAppend(b *testing.B) {
 		})
 	}
 	b.Run("postgres", func(b *testing.B) {
-		s, err := OpenPostgres(ctx, pgtest.Start(b), nil)
+		s, err := OpenPostgres(ctx, pgtest.Start(b)+os.Getenv("BENCH_PG_PARAMS"), nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -64,4 +67,34 @@ func benchAppend(b *testing.B, s Store) {
 		}
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "appends/s")
+}
+
+// BenchmarkGet reads games of 40 moves from many goroutines at once
+// (SQLite's read pool).
+func BenchmarkGet(b *testing.B) {
+	s, err := OpenSQLite(ctx, filepath.Join(b.TempDir(), "bench.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	moves := make([]string, 40)
+	for i := range moves {
+		moves[i] = "1R"
+	}
+	for i := range benchGames {
+		if err := s.Create(ctx, Game{ID: fmt.Sprint(i), Mode: "local", Level: "easy", Start: "s", Moves: moves}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var next atomic.Int64
+	b.SetParallelism(8)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := s.Get(ctx, fmt.Sprint(next.Add(1)%benchGames)); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
 }

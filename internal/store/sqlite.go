@@ -38,6 +38,8 @@ type SQLite struct {
 	wdb, rdb *sql.DB // the writer's pool of one, the readers' pool
 	w        *sqliteWriter
 	maxBatch int
+	get      *sql.Stmt // on rdb: prepared once a read connection, as database/sql does
+	waiting  *sql.Stmt
 
 	ops       chan *sqliteOp
 	closing   chan struct{} // closed by Close: the writer stops
@@ -137,7 +139,15 @@ func (s *SQLite) openPools(ctx context.Context, upTo int, log *slog.Logger) erro
 	rdb.SetMaxOpenConns(sqliteReaders)
 	rdb.SetMaxIdleConns(sqliteReaders)
 	rdb.SetConnMaxLifetime(0)
-	return rdb.PingContext(ctx)
+	if upTo < len(sqliteMigrations) {
+		return nil // an old schema, made for a test: only closed
+	}
+	// Get and Waiting are prepared: parsing them took as long as running them.
+	if s.get, err = rdb.PrepareContext(ctx, sqliteGet); err != nil {
+		return err
+	}
+	s.waiting, err = rdb.PrepareContext(ctx, `SELECT id FROM games WHERE waiting = 1 ORDER BY updated, id LIMIT ?`)
+	return err
 }
 
 // Path returns the absolute path of the file.
@@ -162,6 +172,11 @@ func (s *SQLite) closePools() error {
 			st.Close()
 		}
 		errs = append(errs, s.w.conn.Close())
+	}
+	for _, st := range []*sql.Stmt{s.get, s.waiting} {
+		if st != nil {
+			st.Close()
+		}
 	}
 	if s.rdb != nil {
 		errs = append(errs, s.rdb.Close())
@@ -240,8 +255,15 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// Get reads the game saved under id in one statement, so that the game
-// and its moves are read from the same snapshot.
+// sqliteGet reads a game in one statement, so that the game and its
+// moves are read from the same snapshot. The ORDER BY inside the
+// aggregate is what guarantees the order of the moves.
+const sqliteGet = `SELECT mode, level, human, seed, variants, first, start,
+	seat0, seat1, waiting, created, updated,
+	(SELECT json_group_array(move ORDER BY idx) FROM moves WHERE game = ?1)
+	FROM games WHERE id = ?1`
+
+// Get reads the game saved under id.
 func (s *SQLite) Get(ctx context.Context, id string) (Game, error) {
 	if err := ctx.Err(); err != nil {
 		return Game{}, err
@@ -251,10 +273,7 @@ func (s *SQLite) Get(ctx context.Context, id string) (Game, error) {
 	var variants, moves string
 	var waiting bool
 	var created, updated sql.NullInt64
-	err := s.rdb.QueryRowContext(ctx, `SELECT mode, level, human, seed, variants, first, start,
-		seat0, seat1, waiting, created, updated,
-		(SELECT json_group_array(move ORDER BY idx) FROM moves WHERE game = ?1)
-		FROM games WHERE id = ?1`, id).Scan(&g.Mode, &g.Level, &g.Human, &seed, &variants,
+	err := s.get.QueryRowContext(ctx, id).Scan(&g.Mode, &g.Level, &g.Human, &seed, &variants,
 		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &updated, &moves)
 	if err == sql.ErrNoRows {
 		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
@@ -382,8 +401,7 @@ func (s *SQLite) Waiting(ctx context.Context, limit int) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	rows, err := s.rdb.QueryContext(ctx,
-		`SELECT id FROM games WHERE waiting = 1 ORDER BY updated, id LIMIT ?`, max(limit, 0))
+	rows, err := s.waiting.QueryContext(ctx, max(limit, 0))
 	if err != nil {
 		return nil, fmt.Errorf("store: reading the waiting games: %w", err)
 	}

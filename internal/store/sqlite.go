@@ -38,6 +38,8 @@ type SQLite struct {
 	wdb, rdb *sql.DB // the writer's pool of one, the readers' pool
 	w        *sqliteWriter
 	maxBatch int
+	get      *sql.Stmt // on rdb: prepared once a read connection, as database/sql does
+	waiting  *sql.Stmt
 
 	ops       chan *sqliteOp
 	closing   chan struct{} // closed by Close: the writer stops
@@ -57,7 +59,7 @@ const (
 // exist (its directory must exist), and brings its schema to the latest
 // version. log, which may be nil, hears of migrations.
 func OpenSQLite(ctx context.Context, path string, log *slog.Logger) (*SQLite, error) {
-	s, err := openSQLite(ctx, path, len(sqliteMigrations), log)
+	s, err := openSQLite(ctx, path, len(sqliteMigrations), sqliteMaxBatch, log)
 	if err != nil {
 		return nil, fmt.Errorf("store: SQLite file %s: %w", path, err)
 	}
@@ -65,15 +67,17 @@ func OpenSQLite(ctx context.Context, path string, log *slog.Logger) (*SQLite, er
 }
 
 // openSQLite opens path and migrates it to schema version upTo (tests
-// make files at older versions with it).
-func openSQLite(ctx context.Context, path string, upTo int, log *slog.Logger) (*SQLite, error) {
+// make files at older versions with it); the writer commits at most
+// maxBatch changes a transaction (1 turns group commit off, for
+// comparison).
+func openSQLite(ctx context.Context, path string, upTo, maxBatch int, log *slog.Logger) (*SQLite, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
 	}
 	s := &SQLite{
 		path:     abs,
-		maxBatch: sqliteMaxBatch,
+		maxBatch: maxBatch,
 		ops:      make(chan *sqliteOp),
 		closing:  make(chan struct{}),
 		stopped:  make(chan struct{}),
@@ -135,7 +139,15 @@ func (s *SQLite) openPools(ctx context.Context, upTo int, log *slog.Logger) erro
 	rdb.SetMaxOpenConns(sqliteReaders)
 	rdb.SetMaxIdleConns(sqliteReaders)
 	rdb.SetConnMaxLifetime(0)
-	return rdb.PingContext(ctx)
+	if upTo < len(sqliteMigrations) {
+		return nil // an old schema, made for a test: only closed
+	}
+	// Get and Waiting are prepared: parsing them took as long as running them.
+	if s.get, err = rdb.PrepareContext(ctx, sqliteGet); err != nil {
+		return err
+	}
+	s.waiting, err = rdb.PrepareContext(ctx, `SELECT id FROM games WHERE waiting = 1 ORDER BY updated, id LIMIT ?`)
+	return err
 }
 
 // Path returns the absolute path of the file.
@@ -160,6 +172,11 @@ func (s *SQLite) closePools() error {
 			st.Close()
 		}
 		errs = append(errs, s.w.conn.Close())
+	}
+	for _, st := range []*sql.Stmt{s.get, s.waiting} {
+		if st != nil {
+			st.Close()
+		}
 	}
 	if s.rdb != nil {
 		errs = append(errs, s.rdb.Close())
@@ -238,8 +255,15 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// Get reads the game saved under id in one statement, so that the game
-// and its moves are read from the same snapshot.
+// sqliteGet reads a game in one statement, so that the game and its
+// moves are read from the same snapshot. The ORDER BY inside the
+// aggregate is what guarantees the order of the moves.
+const sqliteGet = `SELECT mode, level, human, seed, variants, first, start,
+	seat0, seat1, waiting, created, updated,
+	(SELECT json_group_array(move ORDER BY idx) FROM moves WHERE game = ?1)
+	FROM games WHERE id = ?1`
+
+// Get reads the game saved under id.
 func (s *SQLite) Get(ctx context.Context, id string) (Game, error) {
 	if err := ctx.Err(); err != nil {
 		return Game{}, err
@@ -249,10 +273,7 @@ func (s *SQLite) Get(ctx context.Context, id string) (Game, error) {
 	var variants, moves string
 	var waiting bool
 	var created, updated sql.NullInt64
-	err := s.rdb.QueryRowContext(ctx, `SELECT mode, level, human, seed, variants, first, start,
-		seat0, seat1, waiting, created, updated,
-		(SELECT json_group_array(move ORDER BY idx) FROM moves WHERE game = ?1)
-		FROM games WHERE id = ?1`, id).Scan(&g.Mode, &g.Level, &g.Human, &seed, &variants,
+	err := s.get.QueryRowContext(ctx, id).Scan(&g.Mode, &g.Level, &g.Human, &seed, &variants,
 		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &updated, &moves)
 	if err == sql.ErrNoRows {
 		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
@@ -287,21 +308,24 @@ func (w *sqliteWriter) nmoves(id string) (int, error) {
 	return n, err
 }
 
-// Append adds move as move number index.
+// Append adds move as move number index. The UPDATE checks the index
+// and the INSERT follows only if it passed: two statements a move, the
+// least that keeps nmoves and the rows in step.
 func (s *SQLite) Append(ctx context.Context, id string, index int, move string, wait Waiting) error {
 	return s.write(ctx, func(w *sqliteWriter) error {
-		n, err := w.nmoves(id)
+		r, err := w.exec(`UPDATE games SET nmoves = nmoves + 1, waiting = ?, updated = ? WHERE id = ? AND nmoves = ?`,
+			bool(wait), s.now().UnixNano(), id, index)
 		if err != nil {
 			return err
 		}
-		if index != n {
-			return fmt.Errorf("game %q: move %d, but %d moves are saved: %w", id, index, n, ErrConflict)
+		if n, err := r.RowsAffected(); err != nil || n == 0 {
+			have, err := w.nmoves(id)
+			if err != nil {
+				return err
+			}
+			return fmt.Errorf("game %q: move %d, but %d moves are saved: %w", id, index, have, ErrConflict)
 		}
-		if _, err := w.exec(`INSERT INTO moves (game, idx, move) VALUES (?, ?, ?)`, id, index, move); err != nil {
-			return err
-		}
-		_, err = w.exec(`UPDATE games SET nmoves = ?, waiting = ?, updated = ? WHERE id = ?`,
-			n+1, bool(wait), s.now().UnixNano(), id)
+		_, err = w.exec(`INSERT INTO moves (game, idx, move) VALUES (?, ?, ?)`, id, index, move)
 		return err
 	})
 }
@@ -377,8 +401,7 @@ func (s *SQLite) Waiting(ctx context.Context, limit int) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	rows, err := s.rdb.QueryContext(ctx,
-		`SELECT id FROM games WHERE waiting = 1 ORDER BY updated, id LIMIT ?`, max(limit, 0))
+	rows, err := s.waiting.QueryContext(ctx, max(limit, 0))
 	if err != nil {
 		return nil, fmt.Errorf("store: reading the waiting games: %w", err)
 	}

@@ -135,7 +135,7 @@ func TestSQLiteKillChild(t *testing.T) {
 // brought to the latest, and keeps its games.
 func TestSQLiteMigrateFromV1(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "v1.db")
-	old, err := openSQLite(ctx, path, 1, nil)
+	old, err := openSQLite(ctx, path, 1, sqliteMaxBatch, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

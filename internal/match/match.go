@@ -17,6 +17,7 @@ package match
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"sync"
 	"time"
@@ -44,6 +45,7 @@ type Config struct {
 	Rules    rules.Rules     // variants, and who moves first
 	Start    *rules.Position // nil: Rules.Start()
 	Moves    []rules.Move    // moves already played from Start, replayed by New
+	Status   Status          // an online game's status, as saved
 	Seed     uint64          // the computer's seed: the same seed, the same choices
 	Created  time.Time       // when the game began, for its record
 	Engine   Engine          // nil: package ai
@@ -64,9 +66,10 @@ type ChangeKind int
 
 // The kinds of change.
 const (
-	Moved    ChangeKind = iota // a move was played: Index, Move
-	Undone                     // moves were taken back: Index moves are left
-	LevelSet                   // the computer's level changed: Level
+	Moved     ChangeKind = iota // a move was played: Index, Move
+	Undone                      // moves were taken back: Index moves are left
+	LevelSet                    // the computer's level changed: Level
+	StatusSet                   // an online game's status changed: Status
 )
 
 // Change is one change to a match, as Config.Commit sees it.
@@ -76,6 +79,8 @@ type Change struct {
 	Index   int        // Moved: the move's index from the start (0 for the first); Undone: how many moves are left
 	Move    rules.Move // Moved
 	Level   ai.Level   // LevelSet
+	Status  Status     // StatusSet: the new status
+	From    Status     // StatusSet: the status it replaces, as saved
 	Waiting bool       // after the change, the computer is to move
 }
 
@@ -101,9 +106,11 @@ type Match struct {
 	cancel context.CancelFunc // the running search's, or nil
 	// gen counts searches started and canceled: a search whose gen is
 	// no longer current was canceled, and its result is thrown away.
-	gen    uint64
-	subs   map[*Subscription]struct{}
-	closed bool
+	gen      uint64
+	subs     map[*Subscription]struct{}
+	closed   bool
+	status   Status   // an online game's
+	presence Presence // who is connected, as the server says
 }
 
 // New creates a match and replays cfg.Moves. If the computer is to move,
@@ -112,8 +119,8 @@ func New(cfg Config) (*Match, error) {
 	if cfg.Mode == "" {
 		cfg.Mode = AI
 	}
-	if cfg.Mode != AI && cfg.Mode != Local {
-		return nil, refuse(ErrInvalid, "unknown mode %q: want ai or local", cfg.Mode)
+	if cfg.Mode != AI && cfg.Mode != Local && cfg.Mode != Online {
+		return nil, refuse(ErrInvalid, "unknown mode %q: want ai, local or online", cfg.Mode)
 	}
 	if cfg.Level < ai.Easy || cfg.Level > ai.Hard {
 		return nil, refuse(ErrInvalid, "unknown level %d", cfg.Level)
@@ -134,7 +141,7 @@ func New(cfg Config) (*Match, error) {
 			return nil, refuse(ErrInvalid, "replaying the moves: %v", err)
 		}
 	}
-	m := &Match{cfg: cfg, engine: cfg.Engine, game: g, level: cfg.Level, subs: make(map[*Subscription]struct{})}
+	m := &Match{cfg: cfg, engine: cfg.Engine, game: g, level: cfg.Level, subs: make(map[*Subscription]struct{}), status: cfg.Status}
 	m.cfg.Moves = nil
 	m.cfg.Start = &start
 	if m.engine == nil {
@@ -153,6 +160,9 @@ func New(cfg Config) (*Match, error) {
 // ID returns the match's id, as given in Config.
 func (m *Match) ID() string { return m.cfg.ID }
 
+// Mode returns the match's mode.
+func (m *Match) Mode() Mode { return m.cfg.Mode }
+
 // Config returns what New needs to rebuild the match as it stands: the
 // settings, the current level and the moves played.
 func (m *Match) Config() Config {
@@ -163,6 +173,7 @@ func (m *Match) Config() Config {
 	start := *m.cfg.Start
 	c.Start = &start
 	c.Moves = slices.Clone(m.game.Moves())
+	c.Status = m.statusLocked()
 	return c
 }
 
@@ -197,12 +208,14 @@ type State struct {
 	CanUndo  bool           // Undo would take something back now
 	Legal    []rules.Move   // the moves a human may play now: none while the computer is to move
 	Thinking bool           // the computer is choosing a move
-	End      rules.End      // how the game ended, or EndNone
+	End      rules.End      // how the game ended by the rules, or EndNone
+	Status   Status         // an online game's: how its players ended it, the offer waiting
+	Presence Presence       // who is connected
 	Result   rules.Result   // the final count, once over
 }
 
-// Over reports whether the game has ended.
-func (s *State) Over() bool { return s.End != rules.EndNone }
+// Over reports whether the game has ended, by the rules or by its players.
+func (s *State) Over() bool { return s.End != rules.EndNone || s.Status.Outcome.Kind != "" }
 
 // State returns a snapshot of the match.
 func (m *Match) State() State {
@@ -223,6 +236,8 @@ func (m *Match) stateLocked() State {
 		Moves:    slices.Clone(m.game.Moves()),
 		Thinking: m.thinkingLocked(),
 		End:      m.game.End(),
+		Status:   m.statusLocked(),
+		Presence: m.presence,
 	}
 	if s.Moves == nil {
 		s.Moves = []rules.Move{}
@@ -236,11 +251,21 @@ func (m *Match) stateLocked() State {
 	}
 	s.CanUndo = m.undoCountLocked() > 0
 	s.Legal = []rules.Move{}
-	if !m.computerToMoveLocked() {
+	if !m.computerToMoveLocked() && !m.overLocked() {
 		s.Legal = m.game.LegalMoves(s.Legal)
 	}
-	if s.Over() {
+	switch o := s.Status.Outcome; {
+	case m.game.Over():
 		s.Result = m.game.Result()
+	case o.Kind != "":
+		// Ended by the players: the count as it stands, the winner
+		// theirs.
+		pos := m.game.Position()
+		s.Result = pos.Count(rules.EndNone)
+		s.Result.Winner = -1
+		if o.Kind == OutcomeResign {
+			s.Result.Winner = int(o.Player.Other())
+		}
 	}
 	return s
 }
@@ -273,8 +298,8 @@ func (m *Match) checkHumanMoveLocked(mv rules.Move, ply *int) error {
 	switch {
 	case m.closed:
 		return refuse(ErrClosed, "the game has been closed")
-	case m.game.Over():
-		return refuse(ErrGameOver, "move %v: the game is over (%v)", mv, m.game.End())
+	case m.overLocked():
+		return refuse(ErrGameOver, "move %v: the game is over", mv)
 	case ply != nil && *ply != int(pos.Ply):
 		return refuse(ErrStale, "move %v was meant for ply %d, but the game is at ply %d", mv, *ply, pos.Ply)
 	case m.computerToMoveLocked():
@@ -338,6 +363,9 @@ func (m *Match) Undo() (State, error) {
 		return State{}, refuse(ErrClosed, "the game has been closed")
 	}
 	n := m.undoCountLocked()
+	if m.cfg.Mode == Online {
+		return State{}, refuse(ErrConflict, "in a game between two players online, ask the other player: offer a takeback")
+	}
 	if n == 0 {
 		return State{}, refuse(ErrNothingToUndo, "there is no move of yours to take back")
 	}
@@ -357,8 +385,11 @@ func (m *Match) Undo() (State, error) {
 // undoCountLocked returns how many moves Undo takes back, 0 for none.
 func (m *Match) undoCountLocked() int {
 	moves := len(m.game.Moves())
-	if m.cfg.Mode == Local {
+	switch m.cfg.Mode {
+	case Local:
 		return min(moves, 1)
+	case Online:
+		return 0 // the other player must agree: a takeback offer
 	}
 	// Turns alternate, so move i was played by the first mover for even i.
 	first := m.game.Start().ToMove
@@ -380,6 +411,9 @@ func (m *Match) SetLevel(l ai.Level) (State, error) {
 	}
 	if l < ai.Easy || l > ai.Hard {
 		return State{}, refuse(ErrInvalid, "unknown level %d", l)
+	}
+	if m.cfg.Mode == Online {
+		return State{}, refuse(ErrInvalid, "a game between two players has no computer level")
 	}
 	if err := m.commitLocked(Change{Kind: LevelSet, Level: l}); err != nil {
 		return State{}, err
@@ -408,9 +442,12 @@ func (m *Match) Hints(ctx context.Context) ([]ai.Hint, error) {
 	case m.closed:
 		m.mu.Unlock()
 		return nil, refuse(ErrClosed, "the game has been closed")
-	case m.game.Over():
+	case m.overLocked():
 		m.mu.Unlock()
-		return nil, refuse(ErrGameOver, "no hints: the game is over (%v)", m.game.End())
+		return nil, refuse(ErrGameOver, "no hints: the game is over")
+	case m.cfg.Mode == Online:
+		m.mu.Unlock()
+		return nil, refuse(ErrInvalid, "no hints in a game between two players online")
 	case m.computerToMoveLocked():
 		m.mu.Unlock()
 		return nil, refuse(ErrNotYourTurn, "no hints: it is the computer's turn")
@@ -421,6 +458,13 @@ func (m *Match) Hints(ctx context.Context) ([]ai.Hint, error) {
 	return m.engine.Hints(ctx, pos, lim)
 }
 
+// Saved is what Sync reads of a saved game.
+type Saved struct {
+	Moves  []rules.Move // the moves played from the start
+	Level  ai.Level
+	Status Status
+}
+
 // Sync brings the match to the saved game, which another server may have
 // changed: load returns the moves played from the start and the level,
 // as saved. It is called under the match's lock, so that no change of
@@ -429,22 +473,24 @@ func (m *Match) Hints(ctx context.Context) ([]ai.Hint, error) {
 // as a state; the computer starts thinking if it is now to move. Sync
 // commits nothing. It fails, changing nothing, if load fails or a saved
 // move is illegal.
-func (m *Match) Sync(load func() ([]rules.Move, ai.Level, error)) error {
+func (m *Match) Sync(load func() (Saved, error)) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
 		return refuse(ErrClosed, "the game has been closed")
 	}
-	moves, level, err := load()
+	saved, err := load()
 	if err != nil {
 		return err
 	}
+	moves, level := saved.Moves, saved.Level
 	cur := slices.Clone(m.game.Moves())
 	k := 0
 	for k < len(cur) && k < len(moves) && cur[k] == moves[k] {
 		k++
 	}
-	if k == len(cur) && k == len(moves) && level == m.level {
+	newStatus := !reflect.DeepEqual(saved.Status, m.status)
+	if k == len(cur) && k == len(moves) && level == m.level && !newStatus {
 		return nil
 	}
 	// Check the new moves on a copy first, so that a bad save changes
@@ -478,8 +524,9 @@ func (m *Match) Sync(load func() ([]rules.Move, ai.Level, error)) error {
 		}
 		m.broadcastLocked(Update{Kind: TurnUpdate, Turn: &turn})
 	}
-	if undone || level != m.level {
+	if undone || level != m.level || newStatus {
 		m.level = level
+		m.status = saved.Status
 		m.publishLocked()
 	}
 	if m.startSearchLocked() {

@@ -449,7 +449,7 @@ func TestSync(t *testing.T) {
 	b := newMatch(t, Config{ID: "x", Mode: Local, Engine: first{}})
 	sub, _ := b.Subscribe()
 	next(t, sub)
-	load := func() ([]rules.Move, ai.Level, error) { s := a.State(); return s.Moves, s.Level, nil }
+	load := func() (Saved, error) { s := a.State(); return Saved{Moves: s.Moves, Level: s.Level}, nil }
 	for _, s := range []string{"7R", "1L"} {
 		if _, err := a.Play(mv(t, s), nil); err != nil {
 			t.Fatal(err)
@@ -477,7 +477,7 @@ func TestSync(t *testing.T) {
 	if sa, sb := a.State(), b.State(); !reflect.DeepEqual(sa, sb) {
 		t.Errorf("after Sync, state %+v, want %+v", sb, sa)
 	}
-	bad := func() ([]rules.Move, ai.Level, error) { return []rules.Move{mv(t, "0L")}, ai.Easy, nil }
+	bad := func() (Saved, error) { return Saved{Moves: []rules.Move{mv(t, "0L")}, Level: ai.Easy}, nil }
 	if err := b.Sync(bad); err == nil {
 		t.Error("Sync with an illegal saved move succeeded")
 	}

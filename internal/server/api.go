@@ -16,12 +16,12 @@ import (
 // writes its answer and returns nil.
 
 type createRequest struct {
-	Mode     string   `json:"mode"`
-	Level    string   `json:"level"`
-	Human    *int     `json:"human"`
-	First    *int     `json:"first"`
-	Variants []string `json:"variants"`
-	Position string   `json:"position"` // a start position in notation; "": the usual one
+	Mode     string     `json:"mode"`
+	Level    string     `json:"level"`
+	Human    *int       `json:"human"` // the creator's seat (ai and online)
+	First    seatChoice `json:"first"` // 0, 1 or "random"
+	Variants []string   `json:"variants"`
+	Position string     `json:"position"` // a start position in notation; "": the usual one
 }
 
 // config checks a new game's settings, filling in the defaults.
@@ -31,8 +31,10 @@ func (q *createRequest) config() (match.Config, error) {
 	case "", "ai":
 	case "local":
 		cfg.Mode = match.Local
+	case "online":
+		cfg.Mode = match.Online
 	default:
-		return cfg, fail(errBadRequest, "mode: unknown %s, want ai or local", short(q.Mode))
+		return cfg, fail(errBadRequest, "mode: unknown %s, want ai, local or online", short(q.Mode))
 	}
 	if q.Level != "" {
 		l, err := ai.ParseLevel(q.Level)
@@ -54,7 +56,8 @@ func (q *createRequest) config() (match.Config, error) {
 	if cfg.Human, err = seat("human", q.Human); err != nil {
 		return cfg, err
 	}
-	if cfg.Rules.First, err = seat("first", q.First); err != nil {
+	first := q.First.pick()
+	if cfg.Rules.First, err = seat("first", first); err != nil {
 		return cfg, err
 	}
 	for _, v := range q.Variants {
@@ -67,8 +70,8 @@ func (q *createRequest) config() (match.Config, error) {
 		if err != nil {
 			return cfg, inputError("position", err)
 		}
-		if q.First != nil && rules.Player(*q.First) != p.ToMove {
-			return cfg, fail(errBadRequest, "first %d: the position has player %d to move", *q.First, p.ToMove)
+		if first != nil && rules.Player(*first) != p.ToMove {
+			return cfg, fail(errBadRequest, "first %d: the position has player %d to move", *first, p.ToMove)
 		}
 		cfg.Start = &p
 		cfg.Rules.First = p.ToMove
@@ -101,7 +104,7 @@ func (s *Server) createGame(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	seats := []rules.Player{cfg.Human}
+	seats := []rules.Player{cfg.Human} // against the computer, and online: the other seat is the friend's
 	if cfg.Mode == match.Local {
 		seats = []rules.Player{rules.Player0, rules.Player1}
 	}
@@ -137,8 +140,20 @@ type moveRequest struct {
 }
 
 func (s *Server) playMove(w http.ResponseWriter, r *http.Request) error {
-	g, err := s.actor(r)
+	g, err := s.game(r.Context(), r.PathValue("id"))
 	if err != nil {
+		return err
+	}
+	// Online, the move is the seat's whose secret is sent; otherwise any
+	// seat's secret acts for the game.
+	var seat *rules.Player
+	if g.m.Mode() == match.Online {
+		p, err := s.player(r, g)
+		if err != nil {
+			return err
+		}
+		seat = &p
+	} else if err := g.authorize(r); err != nil {
 		return err
 	}
 	var q moveRequest
@@ -152,7 +167,24 @@ func (s *Server) playMove(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return inputError("move", err)
 	}
-	turn, err := g.m.Play(mv, q.Ply)
+	var turn match.Turn
+	if seat != nil {
+		turn, err = g.m.PlayFor(*seat, mv, q.Ply)
+	} else {
+		turn, err = g.m.Play(mv, q.Ply)
+	}
+	if errors.Is(err, match.ErrStale) && q.Ply != nil {
+		// Sent again after its answer was lost? Then it was played once,
+		// and this is its answer. Anything else: the game as it stands.
+		// (Played through another server, it may not be here yet.)
+		s.resync(g.m.ID())
+		if t, ok := g.m.PlayedAt(*q.Ply, mv, seat); ok {
+			writeJSON(w, http.StatusOK, toTurnJSON(&t))
+			return nil
+		}
+		st := g.m.State()
+		return &staleError{err, toGameJSON(&st)}
+	}
 	if err != nil {
 		return err
 	}

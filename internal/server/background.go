@@ -96,8 +96,8 @@ func (s *Server) resume() {
 
 // follow re-reads the live games other servers change, as the store tells
 // of them, until the server closes.
-func (s *Server) follow(n store.Notifier) {
-	for id := range n.Changes(s.ctx) {
+func (s *Server) follow(changes <-chan string) {
+	for id := range changes {
 		if id == "" {
 			// Notices may have been lost: re-read every live game.
 			s.mu.Lock()

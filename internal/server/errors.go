@@ -49,6 +49,8 @@ var errorTable = []struct {
 	{match.ErrGameOver, http.StatusConflict, "game_over"},
 	{match.ErrStale, http.StatusConflict, "conflict"},
 	{match.ErrNothingToUndo, http.StatusConflict, "conflict"},
+	{match.ErrConflict, http.StatusConflict, "conflict"},
+	{errConflictSeat, http.StatusConflict, "seat_taken"},
 	{match.ErrClosed, http.StatusServiceUnavailable, "unavailable"},
 }
 
@@ -72,7 +74,18 @@ type errorBody struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
 	} `json:"error"`
+	// State is the game as it stands, with a conflict over a move: the
+	// client catches up from it.
+	State *gameJSON `json:"state,omitempty"`
 }
+
+// staleError is a conflict answered with the game's state.
+type staleError struct {
+	error
+	state gameJSON
+}
+
+func (e *staleError) Unwrap() error { return e.error }
 
 // writeError answers with err's status and code. Only refusals
 // (*apiError, *match.Error) show their message; anything else is logged
@@ -91,6 +104,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var ae *apiError
 	var me *match.Error
 	var re *rateError
+	var se *staleError
+	if errors.As(err, &se) {
+		body.State = &se.state
+	}
 	switch {
 	case errors.As(err, &re):
 		body.Error.Message = re.msg

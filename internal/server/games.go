@@ -5,10 +5,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base32"
+	"encoding/json"
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
+	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"oanquan/ai"
@@ -45,14 +48,22 @@ func validID(id string) bool {
 // newMatch saves a new game made from cfg, with seats for the holder of
 // secret, and makes it live.
 func (s *Server) newMatch(ctx context.Context, cfg match.Config, seats []rules.Player, secret string) (*match.Match, error) {
+	var hashes [2][]byte
+	for _, p := range seats {
+		hashes[p] = hashSecret(secret)
+	}
+	return s.newMatchSeats(ctx, cfg, hashes)
+}
+
+// newMatchSeats saves a new game made from cfg, whose seats' secrets have
+// the hashes given, and makes it live.
+func (s *Server) newMatchSeats(ctx context.Context, cfg match.Config, seats [2][]byte) (*match.Match, error) {
 	if cfg.Start == nil {
 		start := cfg.Rules.Start()
 		cfg.Start = &start
 	}
 	g := toStored(cfg)
-	for _, p := range seats {
-		g.Seats[p] = hashSecret(secret)
-	}
+	g.Seats = seats
 	g.Waiting = store.Waiting(cfg.Mode == match.AI && cfg.Start.ToMove != cfg.Human && !startOver(cfg))
 	for tries := 0; ; tries++ {
 		g.ID = newID()
@@ -82,10 +93,27 @@ func startOver(cfg match.Config) bool {
 
 // liveGame is a game in memory.
 type liveGame struct {
-	m     *match.Match
-	seats [2][]byte // the hashes of the seats' secrets, as saved
-	elem  *list.Element
-	used  time.Time // when a request last asked for it
+	m    *match.Match
+	elem *list.Element // in Server.lru
+	used time.Time     // when a request last asked for it
+
+	mu    sync.Mutex
+	seats [2][]byte       // the hashes of the seats' secrets, as saved
+	conns map[*wsConn]int // the WebSockets open on the game: the seat each acts for, or -1
+}
+
+// hashes returns the hashes of g's seats' secrets.
+func (g *liveGame) hashes() [2][]byte {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.seats
+}
+
+// setSeat records that the holder of hash has seat p.
+func (g *liveGame) setSeat(p int, hash []byte) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.seats[p] = hash
 }
 
 // startLocked creates the match and makes it live, closing the least
@@ -99,7 +127,7 @@ func (s *Server) startLocked(cfg match.Config, seats [2][]byte) (*match.Match, e
 	if err != nil {
 		return nil, err
 	}
-	g := &liveGame{m: m, seats: seats, used: time.Now()}
+	g := &liveGame{m: m, seats: seats, used: time.Now(), conns: make(map[*wsConn]int)}
 	g.elem = s.lru.PushFront(g)
 	s.live[cfg.ID] = g
 	for s.lru.Len() > s.cfg.MaxLive {
@@ -195,6 +223,8 @@ func (s *Server) commit(c match.Change) error {
 		err = s.store.Truncate(ctx, c.ID, c.Index, w)
 	case match.LevelSet:
 		err = s.store.SetLevel(ctx, c.ID, c.Level.String(), w)
+	case match.StatusSet:
+		err = s.store.SetStatus(ctx, c.ID, statusText(c.From), statusText(c.Status))
 	}
 	if errors.Is(err, store.ErrConflict) {
 		// Another server changed the game first: catch up with it.
@@ -220,13 +250,18 @@ func (s *Server) resync(id string) {
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, saveTimeout)
 	defer cancel()
-	err := g.m.Sync(func() ([]rules.Move, ai.Level, error) {
+	err := g.m.Sync(func() (match.Saved, error) {
 		saved, err := s.store.Get(ctx, id)
 		if err != nil {
-			return nil, 0, err
+			return match.Saved{}, err
+		}
+		for p, h := range saved.Seats {
+			if h != nil {
+				g.setSeat(p, h)
+			}
 		}
 		cfg, err := fromStored(saved)
-		return cfg.Moves, cfg.Level, err
+		return match.Saved{Moves: cfg.Moves, Level: cfg.Level, Status: cfg.Status}, err
 	})
 	if err != nil && !errors.Is(err, match.ErrClosed) && s.ctx.Err() == nil {
 		s.log.Error("re-reading game", "id", id, "err", err)
@@ -283,6 +318,7 @@ func toStored(c match.Config) store.Game {
 		First:    int(c.Rules.First),
 		Start:    notation.FormatPosition(*c.Start),
 		Moves:    moveList(c.Moves),
+		Status:   statusText(c.Status),
 		Created:  c.Created,
 		Updated:  time.Now(),
 	}
@@ -307,6 +343,11 @@ func fromStored(g store.Game) (match.Config, error) {
 		return c, err
 	}
 	c.Start = &start
+	if g.Status != "" {
+		if err := json.Unmarshal([]byte(g.Status), &c.Status); err != nil {
+			return c, fmt.Errorf("status: %w", err)
+		}
+	}
 	for _, s := range g.Moves {
 		m, err := notation.ParseMove(s)
 		if err != nil {
@@ -315,6 +356,18 @@ func fromStored(g store.Game) (match.Config, error) {
 		c.Moves = append(c.Moves, m)
 	}
 	return c, nil
+}
+
+// statusText is how a status is saved: "" for none, else JSON.
+func statusText(st match.Status) string {
+	if reflect.DeepEqual(st, match.Status{}) {
+		return ""
+	}
+	data, err := json.Marshal(st)
+	if err != nil {
+		panic(err) // plain data always marshals
+	}
+	return string(data)
 }
 
 // newSeed returns a seed for a new game's computer player.

@@ -43,15 +43,19 @@ func bearer(r *http.Request) string {
 	return strings.TrimSpace(h[len(prefix):])
 }
 
-// seatOf returns the seats of g that r's secret acts for.
+// seatsOf returns the seats of g that r's secret acts for.
 func (g *liveGame) seatsOf(r *http.Request) []rules.Player {
-	secret := bearer(r)
+	return g.seatsOfSecret(bearer(r))
+}
+
+// seatsOfSecret returns the seats of g that secret acts for.
+func (g *liveGame) seatsOfSecret(secret string) []rules.Player {
 	if secret == "" {
 		return nil
 	}
 	h := hashSecret(secret)
 	var out []rules.Player
-	for p, want := range g.seats {
+	for p, want := range g.hashes() {
 		// Constant time, though what is compared is a hash of a random
 		// secret: no timing may tell how much of it was right.
 		if want != nil && subtle.ConstantTimeCompare(h, want) == 1 {

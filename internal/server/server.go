@@ -143,7 +143,9 @@ func New(cfg Config) *Server {
 	}
 	s.goBackground(s.resumeLoop)
 	if n, ok := s.store.(store.Notifier); ok {
-		s.goBackground(func() { s.follow(n) })
+		// Listening before New returns: no change made after it is missed.
+		changes := n.Changes(s.ctx)
+		s.goBackground(func() { s.follow(changes) })
 	}
 	return s
 }
@@ -215,6 +217,12 @@ func (s *Server) routes() http.Handler {
 	handle("GET", "/api/games/{id}/record", s.record)
 	handle("GET", "/api/games/{id}/ws", s.websocket)
 	handle("GET", "/api/health", s.health)
+	handle("POST", "/api/games/{id}/join", s.join)
+	handle("POST", "/api/games/{id}/resign", s.onlineAction((*match.Match).Resign))
+	handle("POST", "/api/games/{id}/abort", s.onlineAction((*match.Match).Abort))
+	handle("POST", "/api/games/{id}/draw", s.offer(match.OfferDraw))
+	handle("POST", "/api/games/{id}/takeback", s.offer(match.OfferTakeback))
+	handle("POST", "/api/games/{id}/rematch", s.offer(match.OfferRematch))
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, fail(errNotFound, "no such API: %s %s", short(r.Method), short(r.URL.Path)))
 	})

@@ -52,6 +52,7 @@ func testContract(t *testing.T, open opener) {
 		{"Append", testAppend},
 		{"Truncate", testTruncate},
 		{"SetLevel", testSetLevel},
+		{"SetStatus", testSetStatus},
 		{"ClaimSeat", testClaimSeat},
 		{"ClaimSeatRace", testClaimSeatRace},
 		{"Waiting", testWaiting},
@@ -85,6 +86,7 @@ func sample(id string) Game {
 		Moves:    []string{"7R", "2L"},
 		Seats:    [2][]byte{nil, []byte("hash-of-seat-1")},
 		Waiting:  ComputerToMove,
+		Status:   `{"outcome":{}}`,
 		Created:  time.Date(2026, 11, 30, 14, 0, 0, 123456000, time.UTC),
 	}
 }
@@ -109,7 +111,8 @@ func mustGet(t *testing.T, s Store, id string) Game {
 func sameGame(got, want Game) error {
 	switch {
 	case got.ID != want.ID || got.Mode != want.Mode || got.Level != want.Level || got.Human != want.Human ||
-		got.Seed != want.Seed || got.First != want.First || got.Start != want.Start || got.Waiting != want.Waiting:
+		got.Seed != want.Seed || got.First != want.First || got.Start != want.Start || got.Waiting != want.Waiting ||
+		got.Status != want.Status:
 		return fmt.Errorf("got %+v, want %+v", got, want)
 	case !slices.Equal(got.Variants, want.Variants):
 		return fmt.Errorf("Variants = %q, want %q", got.Variants, want.Variants)
@@ -232,6 +235,25 @@ func testSetLevel(t *testing.T, s Store) {
 	}
 	if err := s.SetLevel(ctx, "nope", "hard", Idle); !errors.Is(err, ErrNotFound) {
 		t.Errorf("SetLevel of a missing game = %v, want ErrNotFound", err)
+	}
+}
+
+// testSetStatus: the status is replaced only from the value the caller
+// read: of two writers, the second is refused.
+func testSetStatus(t *testing.T, s Store) {
+	g := sample("g")
+	mustCreate(t, s, g)
+	if err := s.SetStatus(ctx, "g", g.Status, `{"offer":"draw"}`); err != nil {
+		t.Fatalf("SetStatus = %v", err)
+	}
+	if err := s.SetStatus(ctx, "g", g.Status, `{"offer":"takeback"}`); !errors.Is(err, ErrConflict) {
+		t.Errorf("SetStatus from a status no longer there = %v, want ErrConflict", err)
+	}
+	if got := mustGet(t, s, "g"); got.Status != `{"offer":"draw"}` {
+		t.Errorf("Status = %q, want the first writer's", got.Status)
+	}
+	if err := s.SetStatus(ctx, "nope", "", "x"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("SetStatus of a missing game = %v, want ErrNotFound", err)
 	}
 }
 

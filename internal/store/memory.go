@@ -112,6 +112,17 @@ func (m *Memory) SetLevel(ctx context.Context, id string, level string, w Waitin
 	})
 }
 
+// SetStatus replaces the status if it is from.
+func (m *Memory) SetStatus(ctx context.Context, id string, from, to string) error {
+	return m.change(ctx, id, func(g *Game) error {
+		if g.Status != from {
+			return fmt.Errorf("game %q: the status changed meanwhile: %w", id, ErrConflict)
+		}
+		g.Status = to
+		return nil
+	})
+}
+
 // ClaimSeat gives a free seat to the holder of hash.
 func (m *Memory) ClaimSeat(ctx context.Context, id string, seat int, hash []byte) error {
 	if seat != 0 && seat != 1 {

@@ -109,8 +109,8 @@ func (p *Postgres) Create(ctx context.Context, g Game) error {
 	// One statement: the game, its moves and the notice, or nothing.
 	tag, err := p.pool.Exec(ctx, `WITH g AS (
 			INSERT INTO games (id, mode, level, human, seed, variants, first, start,
-				nmoves, seat0, seat1, waiting, created, updated)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, cardinality($9::text[]), $10, $11, $12, $13, now())
+				nmoves, seat0, seat1, waiting, created, updated, status)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, cardinality($9::text[]), $10, $11, $12, $13, now(), $14)
 			ON CONFLICT (id) DO NOTHING
 			RETURNING id
 		), m AS (
@@ -119,7 +119,7 @@ func (p *Postgres) Create(ctx context.Context, g Game) error {
 		)
 		SELECT pg_notify('`+notifyChannel+`', id) FROM g`,
 		g.ID, g.Mode, g.Level, g.Human, int64(g.Seed), nonNil(g.Variants), g.First, g.Start,
-		nonNil(g.Moves), g.Seats[0], g.Seats[1], bool(g.Waiting), created)
+		nonNil(g.Moves), g.Seats[0], g.Seats[1], bool(g.Waiting), created, g.Status)
 	if err != nil {
 		return fmt.Errorf("store: creating game %q: %w", g.ID, err)
 	}
@@ -139,10 +139,10 @@ func (p *Postgres) Get(ctx context.Context, id string) (Game, error) {
 	var waiting bool
 	var created *time.Time
 	err := p.pool.QueryRow(ctx, `SELECT mode, level, human, seed, variants, first, start,
-		seat0, seat1, waiting, created, updated,
+		seat0, seat1, waiting, created, updated, status,
 		ARRAY(SELECT move FROM moves WHERE game = $1 ORDER BY idx)
 		FROM games WHERE id = $1`, id).Scan(&g.Mode, &g.Level, &g.Human, &seed, &g.Variants,
-		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &g.Updated, &g.Moves)
+		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &g.Updated, &g.Status, &g.Moves)
 	if err == pgx.ErrNoRows {
 		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
@@ -244,6 +244,13 @@ func (p *Postgres) SetLevel(ctx context.Context, id string, level string, w Wait
 // ClaimSeat gives a free seat to the holder of hash. The seat's IS NULL
 // is checked again on the newest row after a racer's commit, so exactly
 // one racer updates it.
+// SetStatus replaces the status if it is from.
+func (p *Postgres) SetStatus(ctx context.Context, id string, from, to string) error {
+	return p.update(ctx, id, `UPDATE games SET status = $3, updated = now() WHERE id = $1 AND status = $2
+		RETURNING pg_notify('`+notifyChannel+`', id)`,
+		fmt.Errorf("game %q: the status changed meanwhile: %w", id, ErrConflict), from, to)
+}
+
 func (p *Postgres) ClaimSeat(ctx context.Context, id string, seat int, hash []byte) error {
 	if seat != 0 && seat != 1 {
 		return fmt.Errorf("seat %d: want 0 or 1", seat)

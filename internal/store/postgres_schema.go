@@ -42,6 +42,8 @@ var postgresMigrations = []string{
 		owner text NOT NULL,
 		until timestamptz NOT NULL
 	);`,
+	// v3: the status of games between players online.
+	`ALTER TABLE games ADD COLUMN status text NOT NULL DEFAULT '';`,
 }
 
 // postgresMigrationLock is the pg_advisory_xact_lock key that servers

@@ -225,9 +225,9 @@ func (s *SQLite) Create(ctx context.Context, g Game) error {
 			return err
 		}
 		_, err := w.exec(`INSERT INTO games (id, mode, level, human, seed, variants, first, start,
-			nmoves, seat0, seat1, waiting, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			nmoves, seat0, seat1, waiting, created, updated, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			g.ID, g.Mode, g.Level, g.Human, int64(g.Seed), string(variants), g.First, g.Start,
-			len(g.Moves), blob(g.Seats[0]), blob(g.Seats[1]), bool(g.Waiting), nanos(g.Created), s.now().UnixNano())
+			len(g.Moves), blob(g.Seats[0]), blob(g.Seats[1]), bool(g.Waiting), nanos(g.Created), s.now().UnixNano(), g.Status)
 		if err != nil {
 			return err
 		}
@@ -259,7 +259,7 @@ func nonNil(s []string) []string {
 // moves are read from the same snapshot. The ORDER BY inside the
 // aggregate is what guarantees the order of the moves.
 const sqliteGet = `SELECT mode, level, human, seed, variants, first, start,
-	seat0, seat1, waiting, created, updated,
+	seat0, seat1, waiting, created, updated, status,
 	(SELECT json_group_array(move ORDER BY idx) FROM moves WHERE game = ?1)
 	FROM games WHERE id = ?1`
 
@@ -274,7 +274,7 @@ func (s *SQLite) Get(ctx context.Context, id string) (Game, error) {
 	var waiting bool
 	var created, updated sql.NullInt64
 	err := s.get.QueryRowContext(ctx, id).Scan(&g.Mode, &g.Level, &g.Human, &seed, &variants,
-		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &updated, &moves)
+		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &updated, &g.Status, &moves)
 	if err == sql.ErrNoRows {
 		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
@@ -374,6 +374,24 @@ func notFound(r sql.Result, err error, id string) error {
 var seatColumns = [2]string{"seat0", "seat1"}
 
 // ClaimSeat gives a free seat to the holder of hash.
+// SetStatus replaces the status if it is from.
+func (s *SQLite) SetStatus(ctx context.Context, id string, from, to string) error {
+	return s.write(ctx, func(w *sqliteWriter) error {
+		r, err := w.exec(`UPDATE games SET status = ?, updated = ? WHERE id = ? AND status = ?`,
+			to, s.now().UnixNano(), id, from)
+		if err != nil {
+			return err
+		}
+		if n, err := r.RowsAffected(); err != nil || n == 1 {
+			return err
+		}
+		if _, err := w.nmoves(id); err != nil {
+			return err
+		}
+		return fmt.Errorf("game %q: the status changed meanwhile: %w", id, ErrConflict)
+	})
+}
+
 func (s *SQLite) ClaimSeat(ctx context.Context, id string, seat int, hash []byte) error {
 	if seat != 0 && seat != 1 {
 		return fmt.Errorf("seat %d: want 0 or 1", seat)

@@ -42,6 +42,9 @@ var sqliteMigrations = []string{
 		owner TEXT NOT NULL,
 		until INTEGER NOT NULL -- Unix nanoseconds
 	) WITHOUT ROWID;`,
+
+	// v3: the status of games between players online.
+	`ALTER TABLE games ADD COLUMN status TEXT NOT NULL DEFAULT '';`,
 }
 
 // migrateSQLite brings the database on conn to schema version upTo, one

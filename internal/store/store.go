@@ -72,6 +72,10 @@ type Game struct {
 	// stored.
 	Seats   [2][]byte
 	Waiting Waiting // the computer is to move
+	// Status is what a game between players online holds beside its
+	// moves (how they ended it, an offer waiting, the rematch), as the
+	// server writes it: opaque to the store. "" for none.
+	Status  string
 	Created time.Time
 	Updated time.Time // the last change; stores set it
 }
@@ -110,6 +114,10 @@ type Store interface {
 	Truncate(ctx context.Context, id string, n int, w Waiting) error
 	// SetLevel changes the computer's level.
 	SetLevel(ctx context.Context, id string, level string, w Waiting) error
+	// SetStatus replaces the game's Status with to if it is from, or
+	// returns an error wrapping ErrConflict: of two servers changing a
+	// status at once, one wins and the other re-reads.
+	SetStatus(ctx context.Context, id string, from, to string) error
 	// ClaimSeat gives seat (0 or 1) to the holder of the secret whose
 	// hash is given, if nobody holds it yet: of many callers racing for
 	// one seat, exactly one succeeds, the others get ErrConflict.

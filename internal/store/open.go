@@ -17,7 +17,9 @@ import (
 // server's --db flag:
 //
 //   - "memory": a Memory; nothing is kept after the process ends.
-//   - "postgres://…" or "postgresql://…": a Postgres (several servers).
+//   - "postgres://…" or "postgresql://…": a Postgres (several servers);
+//     pgx's parameters apply, e.g. pool_max_conns=16 (the default is 4 or
+//     the number of CPUs) or connect_timeout=5.
 //   - "": the SQLite file DefaultPath() (its directory made, mode 0700).
 //   - anything else: the path of a SQLite file (its directory must exist).
 //

@@ -46,13 +46,13 @@ import (
 // it) when PostgreSQL is not installed.
 func Start(t testing.TB) string {
 	t.Helper()
-	srv, err := shared()
-	if errors.Is(err, errNoBinaries) {
+	if _, err := Binaries(); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("pgtest: %v (CI=true: PostgreSQL tests must run)", err)
 		}
 		t.Skipf("pgtest: %v", err)
 	}
+	srv, err := shared()
 	if err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
@@ -102,7 +102,7 @@ type Server struct {
 // Binaries returns the directory that holds initdb and postgres: the
 // newest /usr/lib/postgresql/N/bin (Debian), else the one in $PATH.
 func Binaries() (string, error) {
-	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	dirs, _ := filepath.Glob(debianBinaries)
 	sort.Slice(dirs, func(i, j int) bool { return version(dirs[i]) > version(dirs[j]) })
 	for _, d := range dirs {
 		if isExec(filepath.Join(d, "initdb")) && isExec(filepath.Join(d, "postgres")) {
@@ -116,6 +116,10 @@ func Binaries() (string, error) {
 	}
 	return "", errNoBinaries
 }
+
+// debianBinaries is where Debian's postgresql packages put the binaries
+// (a variable for tests).
+var debianBinaries = "/usr/lib/postgresql/*/bin"
 
 // version is N in /usr/lib/postgresql/N/bin.
 func version(dir string) int {
@@ -138,7 +142,13 @@ func StartServer() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "pgtest-")
+	// As root, the server runs as postgres, which must reach its
+	// directory: under /tmp, whatever $TMPDIR is.
+	base := ""
+	if os.Geteuid() == 0 {
+		base = "/tmp"
+	}
+	dir, err := os.MkdirTemp(base, "pgtest-")
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,8 @@
 //	}
 //
 // The server runs with fsync off (-F): it is for tests, not for figures
-// about durability. Without the binaries Start skips the test, saying
+// about durability, unless the environment has PGTEST_FSYNC=1 (for
+// benchmarks that should pay for durable commits). Without the binaries Start skips the test, saying
 // how to install them, except when the environment has CI=true: there it
 // fails the test.
 //
@@ -92,7 +93,7 @@ var errNoBinaries = errors.New("PostgreSQL binaries (initdb, postgres) not found
 // Server is a PostgreSQL server in a temporary directory, reached on
 // 127.0.0.1 as the superuser postgres, without a password.
 type Server struct {
-	Port    int
+	Port    int           // on 127.0.0.1
 	Startup time.Duration // from StartServer's call until it accepted connections
 	dir     string
 	stop    *os.File // the write end of the watchdog's pipe
@@ -240,9 +241,13 @@ func (s *Server) launch(bin, data string, cred *syscall.Credential) error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command("/bin/sh", "-c", watchdog, filepath.Join(bin, "postgres"),
-		"-D", data, "-k", s.dir, "-h", "127.0.0.1", "-p", strconv.Itoa(port), "-F",
-		"-c", "max_connections=300", "-c", "shared_buffers=32MB")
+	args := []string{"-c", watchdog, filepath.Join(bin, "postgres"),
+		"-D", data, "-k", s.dir, "-h", "127.0.0.1", "-p", strconv.Itoa(port),
+		"-c", "max_connections=300", "-c", "shared_buffers=32MB"}
+	if os.Getenv("PGTEST_FSYNC") == "" {
+		args = append(args, "-F")
+	}
+	cmd := exec.Command("/bin/sh", args...)
 	cmd.Env = append(os.Environ(), "PGTEST_DIR="+s.dir)
 	cmd.Stdin = r
 	var stderr bytes.Buffer

@@ -13,6 +13,14 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
+// The stores, checked by the compiler.
+var (
+	_ Store    = (*Memory)(nil)
+	_ Store    = (*SQLite)(nil)
+	_ Store    = (*Postgres)(nil)
+	_ Notifier = (*Postgres)(nil)
+)
+
 // Open opens the store that spec names, spec being the value of the
 // server's --db flag:
 //

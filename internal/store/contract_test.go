@@ -374,13 +374,13 @@ func testLeases(t *testing.T, s Store) {
 
 func testLeaseExpiry(t *testing.T, s Store) {
 	mustCreate(t, s, sample("g"))
-	if ok, err := s.Lease(ctx, "g", "a", 100*time.Millisecond); !ok || err != nil {
+	if ok, err := s.Lease(ctx, "g", "a", 300*time.Millisecond); !ok || err != nil {
 		t.Fatalf("Lease(a) = %v, %v", ok, err)
 	}
 	if ok, _ := s.Lease(ctx, "g", "b", time.Hour); ok {
 		t.Fatal("Lease(b) = true while a holds it")
 	}
-	time.Sleep(150 * time.Millisecond)
+	time.Sleep(350 * time.Millisecond)
 	if ok, err := s.Lease(ctx, "g", "b", time.Hour); !ok || err != nil {
 		t.Errorf("Lease(b) after a's ran out = %v, %v; want true", ok, err)
 	}

@@ -13,11 +13,21 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
+// The stores, checked by the compiler.
+var (
+	_ Store    = (*Memory)(nil)
+	_ Store    = (*SQLite)(nil)
+	_ Store    = (*Postgres)(nil)
+	_ Notifier = (*Postgres)(nil)
+)
+
 // Open opens the store that spec names, spec being the value of the
 // server's --db flag:
 //
 //   - "memory": a Memory; nothing is kept after the process ends.
-//   - "postgres://…" or "postgresql://…": a Postgres (several servers).
+//   - "postgres://…" or "postgresql://…": a Postgres (several servers);
+//     pgx's parameters apply, e.g. pool_max_conns=16 (the default is 4 or
+//     the number of CPUs) or connect_timeout=5.
 //   - "": the SQLite file DefaultPath() (its directory made, mode 0700).
 //   - anything else: the path of a SQLite file (its directory must exist).
 //

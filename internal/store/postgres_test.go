@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -192,4 +193,19 @@ func TestPostgresTwoServersRace(t *testing.T) {
 	if rows != 30 {
 		t.Errorf("%d move rows, want 30", rows)
 	}
+}
+
+// TestOpenPostgres: Open takes a postgres:// URL and describes the
+// database without the password.
+func TestOpenPostgres(t *testing.T) {
+	url := strings.Replace(pgtest.Start(t), "postgres@", "postgres:secret@", 1) // trust: any password does
+	s, desc, err := Open(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, ok := s.(Notifier); !ok || !strings.HasPrefix(desc, "PostgreSQL database") || strings.Contains(desc, "secret") {
+		t.Errorf("Open(%s) = %T, %q; want a Notifier, a description without the password", url, s, desc)
+	}
+	t.Log(desc)
 }

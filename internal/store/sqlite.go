@@ -19,17 +19,19 @@ import (
 // synchronous=NORMAL: a change is in the write-ahead log when its call
 // returns; only a crash of the machine itself may lose the last changes).
 //
-// One process at a time: a second server on the same file is not
-// supported (its changes would be safe, but its leases and its own
-// writer would not know of the first's). Backups of a file in use are
-// made with `sqlite3 FILE ".backup COPY"` or VACUUM INTO, not by copying
-// the file.
+// One server a file: a second process on the same file is not supported
+// and not tested. SQLite's locks would keep the file whole, but neither
+// server would hear of the changes the other made to the games it holds
+// live (SQLite is no Notifier), and each writer would wait on the other's
+// locks. Several servers share a Postgres instead. Backups of a file in
+// use are made with `sqlite3 FILE ".backup COPY"` or VACUUM INTO, not by
+// copying the file.
 //
 // Changes go through one writer goroutine that commits all the changes
 // queued at once in one transaction (see sqlite_writer.go); reads use a
 // small pool of read-only connections, which WAL lets run beside the
 // writer. No game is cached in Go memory: SQLite's own page cache is
-// bounded (cacheKiB a connection).
+// bounded (sqliteCacheKiB a connection).
 //
 // The zero SQLite is not usable; open one with OpenSQLite. It is safe for
 // concurrent use.

@@ -20,7 +20,17 @@
 // Three implementations: Memory (tests, and servers that keep nothing),
 // SQLite (one server, a file) and Postgres (several servers on one
 // database, which tell each other of changes). They pass the same
-// contract tests (contract_test.go).
+// contract tests (contract_test.go). Open picks one from the value of the
+// server's --db flag:
+//
+//	s, where, err := store.Open(ctx, *db, log) // "", "memory", a file or postgres://…
+//	fmt.Fprintln(stderr, "games are kept in", where)
+//	defer s.Close()
+//	if n, ok := s.(store.Notifier); ok { changes := n.Changes(ctx); … }
+//
+// The SQLite and Postgres stores create and migrate their own schema,
+// which is versioned: an older file or database is brought up to date
+// when it is opened.
 package store
 
 import (

@@ -9,7 +9,8 @@
 //	}
 //
 // The server runs with fsync off (-F): it is for tests, not for figures
-// about durability. Without the binaries Start skips the test, saying
+// about durability, unless the environment has PGTEST_FSYNC=1 (for
+// benchmarks that should pay for durable commits). Without the binaries Start skips the test, saying
 // how to install them, except when the environment has CI=true: there it
 // fails the test.
 //
@@ -46,13 +47,13 @@ import (
 // it) when PostgreSQL is not installed.
 func Start(t testing.TB) string {
 	t.Helper()
-	srv, err := shared()
-	if errors.Is(err, errNoBinaries) {
+	if _, err := Binaries(); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("pgtest: %v (CI=true: PostgreSQL tests must run)", err)
 		}
 		t.Skipf("pgtest: %v", err)
 	}
+	srv, err := shared()
 	if err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
@@ -92,7 +93,7 @@ var errNoBinaries = errors.New("PostgreSQL binaries (initdb, postgres) not found
 // Server is a PostgreSQL server in a temporary directory, reached on
 // 127.0.0.1 as the superuser postgres, without a password.
 type Server struct {
-	Port    int
+	Port    int           // on 127.0.0.1
 	Startup time.Duration // from StartServer's call until it accepted connections
 	dir     string
 	stop    *os.File // the write end of the watchdog's pipe
@@ -102,7 +103,7 @@ type Server struct {
 // Binaries returns the directory that holds initdb and postgres: the
 // newest /usr/lib/postgresql/N/bin (Debian), else the one in $PATH.
 func Binaries() (string, error) {
-	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	dirs, _ := filepath.Glob(debianBinaries)
 	sort.Slice(dirs, func(i, j int) bool { return version(dirs[i]) > version(dirs[j]) })
 	for _, d := range dirs {
 		if isExec(filepath.Join(d, "initdb")) && isExec(filepath.Join(d, "postgres")) {
@@ -116,6 +117,10 @@ func Binaries() (string, error) {
 	}
 	return "", errNoBinaries
 }
+
+// debianBinaries is where Debian's postgresql packages put the binaries
+// (a variable for tests).
+var debianBinaries = "/usr/lib/postgresql/*/bin"
 
 // version is N in /usr/lib/postgresql/N/bin.
 func version(dir string) int {
@@ -138,7 +143,13 @@ func StartServer() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "pgtest-")
+	// As root, the server runs as postgres, which must reach its
+	// directory: under /tmp, whatever $TMPDIR is.
+	base := ""
+	if os.Geteuid() == 0 {
+		base = "/tmp"
+	}
+	dir, err := os.MkdirTemp(base, "pgtest-")
 	if err != nil {
 		return nil, err
 	}
@@ -230,9 +241,13 @@ func (s *Server) launch(bin, data string, cred *syscall.Credential) error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command("/bin/sh", "-c", watchdog, filepath.Join(bin, "postgres"),
-		"-D", data, "-k", s.dir, "-h", "127.0.0.1", "-p", strconv.Itoa(port), "-F",
-		"-c", "max_connections=300", "-c", "shared_buffers=32MB")
+	args := []string{"-c", watchdog, filepath.Join(bin, "postgres"),
+		"-D", data, "-k", s.dir, "-h", "127.0.0.1", "-p", strconv.Itoa(port),
+		"-c", "max_connections=300", "-c", "shared_buffers=32MB"}
+	if os.Getenv("PGTEST_FSYNC") == "" {
+		args = append(args, "-F")
+	}
+	cmd := exec.Command("/bin/sh", args...)
 	cmd.Env = append(os.Environ(), "PGTEST_DIR="+s.dir)
 	cmd.Stdin = r
 	var stderr bytes.Buffer

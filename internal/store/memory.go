@@ -150,8 +150,9 @@ func (m *Memory) Waiting(ctx context.Context, limit int) ([]string, error) {
 		}
 	}
 	slices.SortFunc(ws, func(a, b *Game) int { return cmp.Or(a.Updated.Compare(b.Updated), cmp.Compare(a.ID, b.ID)) })
-	ids := make([]string, 0, min(limit, len(ws)))
-	for _, g := range ws[:min(limit, len(ws))] {
+	n := max(0, min(limit, len(ws))) // a negative limit is 0, as in the other stores
+	ids := make([]string, 0, n)
+	for _, g := range ws[:n] {
 		ids = append(ids, g.ID)
 	}
 	m.mu.RUnlock()

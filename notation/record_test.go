@@ -139,3 +139,34 @@ func FuzzRecord(f *testing.F) {
 		rec.Game() // must not panic, legal or not
 	})
 }
+
+// A record of a borrowing loop: the start comes round for the third time
+// after eight moves, the debts being left out of the repetition rule, so
+// the game is over there with the debts as they stand (15), and a ninth
+// move is refused.
+func TestRecordBorrowingLoop(t *testing.T) {
+	const start = "1/1/1/1/1/0*/1/0/0/0/1/0 1 43,1,0 0,0,5 20"
+	text := "[Start \"" + start + "\"]\n\n1... 3R 2. 9L 1L 3. 8R 3R 4. 9L 1L 5. 8R 1-0\n"
+	rec, err := ParseRecord(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rec.Game()
+	if err != nil {
+		t.Fatalf("Game(): %v", err)
+	}
+	if g.End() != rules.EndRepetition || g.Result().Score() != [2]int{70, -10} {
+		t.Errorf("the loop ended %v with %v, want a repetition at 70 to -10", g.End(), g.Result().Score())
+	}
+	if got := FormatGame(g, nil); got != "[Start \""+start+"\"]\n[Result \"1-0\"]\n[Score \"70--10\"]\n\n1... 3R 2. 9L 1L 3. 8R 3R 4. 9L 1L 5. 8R 1-0\n" {
+		t.Errorf("FormatGame:\n%s", got)
+	}
+	rec, err = ParseRecord(strings.Replace(text, "8R 1-0", "8R 3R *", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pe *ParseError
+	if _, err := rec.Game(); !errors.As(err, &pe) || pe.Field != "move 9" || !errors.Is(err, rules.ErrGameOver) {
+		t.Errorf("a move after the third repetition: %v, want move 9 refused as the game is over", err)
+	}
+}

@@ -9,9 +9,11 @@ import (
 )
 
 // same reports whether a and b are the same position for the repetition
-// rule: everything but the ply.
+// rule: everything but the ply and the debts (shared/RULES.md).
 func same(a, b rules.Position) bool {
 	a.Ply, b.Ply = 0, 0
+	a.Stores[0].Debt, a.Stores[1].Debt = 0, 0
+	b.Stores[0].Debt, b.Stores[1].Debt = 0, 0
 	return a == b
 }
 

@@ -88,7 +88,7 @@ var hardPliesBefore = []int{10, 20, 40}
 // addHardEndgames plays n games of Hard against Hard at its defaults
 // (1 s a move, two threads) from openings of 2 random plies and appends to
 // testdata/endgames.txt, for each, the positions 10, 20 and 40 plies
-// before its end (those the game is long enough for).
+// before its end, those Hard played (most games are shorter than 40).
 func addHardEndgames(t *testing.T, n int) {
 	var r rules.Rules
 	var b strings.Builder
@@ -99,10 +99,11 @@ func addHardEndgames(t *testing.T, n int) {
 			continue
 		}
 		g, _ := rules.NewGame(r, r.Start())
+		var seen []rules.Position // from the start: the opening counts
 		for _, m := range opening {
+			seen = append(seen, g.Position())
 			g.Play(m, nil)
 		}
-		var seen []rules.Position
 		table := new(Table)
 		for !g.Over() {
 			seen = append(seen, g.Position())
@@ -114,7 +115,7 @@ func addHardEndgames(t *testing.T, n int) {
 		}
 		fmt.Fprintf(&b, "# game %d: opening %v, %d plies, ended by %v at %v\n", game+1, opening, len(seen), g.End(), g.Result().Score())
 		for _, k := range hardPliesBefore {
-			if k <= len(seen) {
+			if k <= len(seen)-len(opening) {
 				fmt.Fprintf(&b, "# %d plies before the end of Hard-vs-Hard game %d\n%s\n", k, game+1, notation.FormatPosition(seen[len(seen)-k]))
 			}
 		}

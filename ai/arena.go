@@ -33,7 +33,8 @@ const DefaultAlphaBetaDepth = 8
 // movetime=MS, depth=N, threads=N, noise=POINTS (Medium), keep=0 (Hard:
 // a new transposition table for every move instead of one kept from move
 // to move), and the evaluation weights row=, mobility=, pile=, tempo= (in
-// 1/16 point), qdepth= (plies) and lmr= (Weights.LateMoves). For example
+// 1/16 point), qdepth= (plies), lmr= (Weights.LateMoves) and endrow=
+// (Weights.EndRow). For example
 // "hard:movetime=200,threads=1" or "medium:depth=5".
 func ParsePlayer(s string) (Player, error) {
 	name, opts, _ := strings.Cut(s, ":")
@@ -88,8 +89,10 @@ func ParsePlayer(s string) (Player, error) {
 			w.QDepth = n
 		case "lmr":
 			w.LateMoves = n
+		case "endrow":
+			w.EndRow = n
 		default:
-			return p, fmt.Errorf("player %q: unknown setting %q: want movetime, depth, threads, noise, keep, row, mobility, pile, tempo, qdepth or lmr", s, k)
+			return p, fmt.Errorf("player %q: unknown setting %q: want movetime, depth, threads, noise, keep, row, mobility, pile, tempo, qdepth, lmr or endrow", s, k)
 		}
 	}
 	if w != WeightsOf(p.Limits.Level) {

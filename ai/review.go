@@ -67,6 +67,10 @@ type ReviewLimits struct {
 	Threads  int           // goroutines per search; 0: 1
 	// Thresholds of the marks; the zero value: ReviewThresholds.
 	Thresholds Thresholds
+	// Table, if set, is kept from one position to the next (Review sets
+	// one for the whole game): each search starts from what the previous
+	// one found, and no table is allocated per position.
+	Table *Table
 }
 
 // MoveReview is the review of one move of a game. Scores are points with
@@ -102,7 +106,7 @@ func ReviewMove(ctx context.Context, r rules.Rules, history []rules.Position, m 
 	if err := pos.Legal(m); err != nil {
 		return MoveReview{}, err
 	}
-	search := Limits{Level: Hard, MoveTime: lim.MoveTime, Depth: lim.Depth, Threads: lim.Threads, Rules: r, History: history}
+	search := Limits{Level: Hard, MoveTime: lim.MoveTime, Depth: lim.Depth, Threads: lim.Threads, Rules: r, History: history, Table: lim.Table}
 	if search.MoveTime == 0 {
 		search.MoveTime = ReviewMoveTime
 	}
@@ -146,14 +150,19 @@ func ReviewMove(ctx context.Context, r rules.Rules, history []rules.Position, m 
 // returns the reviews. It stops at the first illegal move, with an error
 // naming it, or when report returns an error or ctx ends (a stopped
 // review), returning the reviews made so far. Each position takes at most
-// lim.MoveTime: a caller with its own pool of search workers can instead
-// call ReviewMove position by position.
+// lim.MoveTime, with one transposition table kept through the game: a
+// caller with its own pool of search workers can instead call ReviewMove
+// position by position. With lim.Depth set, the same game gives the same
+// review on every run.
 func Review(ctx context.Context, r rules.Rules, start rules.Position, moves []rules.Move, lim ReviewLimits, report func(MoveReview) error) ([]MoveReview, error) {
 	g, err := rules.NewGame(r, start)
 	if err != nil {
 		return nil, fmt.Errorf("review: start: %w", err)
 	}
 	history := []rules.Position{start}
+	if lim.Table == nil {
+		lim.Table = new(Table)
+	}
 	var out []MoveReview
 	for i, m := range moves {
 		if err := ctx.Err(); err != nil {

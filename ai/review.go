@@ -38,9 +38,10 @@ type Thresholds struct {
 // ReviewThresholds are the marks' thresholds: 3, 6 and 10 points. They
 // were chosen from measurements (docs/AI.md, "Game review"): below 3
 // points, the review's own noise (a 250 ms search judging the moves of a
-// 1 s one) accounts for most of the losses it finds in Hard's play; a
-// blunder loses at least a mandarin's worth (10 points), which decides
-// most games.
+// longer one) accounts for most of the losses it finds in Hard's play,
+// while from 3 points on it marks about a third of Medium's and Easy's
+// moves and almost none of Hard's; a blunder loses at least a mandarin's
+// worth (10 points), which decides most games.
 var ReviewThresholds = Thresholds{Inaccuracy: 3, Mistake: 6, Blunder: 10}
 
 // markFor returns the mark of a move that loses loss points.

@@ -27,7 +27,7 @@ import (
 
 func init() {
 	commands["loadgen"] = command{
-		usage: "[--url URL] [--games N] [--hard K] [--seconds S] [--warmup S] [--pid PID] [--fill N]",
+		usage: "[--url URL] [--games N] [--rate R] [--hard K] [--seconds S] [--warmup S] [--pid PID] [--fill N]",
 		doc:   "drive a game server on this machine with concurrent games; one JSON line of figures",
 		run:   runLoadgen,
 	}
@@ -57,14 +57,16 @@ type loadConfig struct {
 	base            *url.URL // the server, on a loopback address
 	games, hard     int      // two-player games, and games against Hard, at once
 	warmup, seconds time.Duration
-	pid             int // the server's process, to read its CPU time and memory; 0: none
-	fill            int // games to make (and play a few moves in) before the run
+	rate            float64 // two-player moves a second in all, spread over the games; 0: as fast as answered
+	pid             int     // the server's process, to read its CPU time and memory; 0: none
+	fill            int     // games to make (and play a few moves in) before the run
 }
 
 func runLoadgen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
 	rawURL := fs.String("url", "http://127.0.0.1:8080", "the server, on this machine only (127.0.0.0/8, ::1 or localhost)")
 	games := fs.Int("games", 100, "two-player games played at once, each as fast as the server answers")
+	rate := fs.Float64("rate", 0, "two-player moves a second in all, each game moving at its own steady pace (games/rate apart); 0: each game moves as soon as its last move is answered")
 	hard := fs.Int("hard", 0, "games against the computer at Hard played at the same time")
 	seconds := fs.Float64("seconds", 10, "how long to measure, after the warm-up (at most 600)")
 	warmup := fs.Float64("warmup", 2, "seconds of load before measuring starts (at most 60)")
@@ -84,6 +86,8 @@ func runLoadgen(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usagef("loadgen: --warmup %v: want 0 to %d", *warmup, maxWarmup)
 	case *fill < 0 || *fill > maxFill:
 		return usagef("loadgen: --fill %d: want 0 to %d", *fill, maxFill)
+	case !(*rate >= 0 && *rate <= 1e6):
+		return usagef("loadgen: --rate %v: want 0 (as fast as answered) to 1000000", *rate)
 	case *pid < 0:
 		return usagef("loadgen: --pid %d: want a process id", *pid)
 	}
@@ -97,7 +101,7 @@ func runLoadgen(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	cfg := loadConfig{
-		base: base, games: *games, hard: *hard, pid: *pid, fill: *fill,
+		base: base, games: *games, hard: *hard, rate: *rate, pid: *pid, fill: *fill,
 		warmup:  time.Duration(*warmup * float64(time.Second)),
 		seconds: time.Duration(*seconds * float64(time.Second)),
 	}
@@ -188,6 +192,7 @@ func newLoadgen(cfg loadConfig) *loadgen {
 type loadResult struct {
 	URL         string  `json:"url"`
 	Games       int     `json:"games"`
+	Rate        float64 `json:"rate,omitempty"` // the two-player moves a second asked for
 	Hard        int     `json:"hard"`
 	Warmup      float64 `json:"warmup_s"`
 	Seconds     float64 `json:"seconds"` // measured; less than asked if interrupted
@@ -245,7 +250,7 @@ func (l *loadgen) run(ctx context.Context) (*loadResult, error) {
 	if _, err := l.health(ctx); err != nil {
 		return nil, fmt.Errorf("loadgen: no game server at %s: %v", l.cfg.base, err)
 	}
-	res := &loadResult{URL: l.cfg.base.String(), Games: l.cfg.games, Hard: l.cfg.hard,
+	res := &loadResult{URL: l.cfg.base.String(), Games: l.cfg.games, Rate: l.cfg.rate, Hard: l.cfg.hard,
 		Warmup: l.cfg.warmup.Seconds(), ServerPID: l.cfg.pid, LoadAverage: loadAverage()}
 	if l.cfg.fill > 0 {
 		t0 := time.Now()
@@ -258,13 +263,18 @@ func (l *loadgen) run(ctx context.Context) (*loadResult, error) {
 	var wg sync.WaitGroup
 	for i := range l.cfg.games + l.cfg.hard {
 		rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(i)))
-		play := l.playLocal
 		if i >= l.cfg.games {
-			play = l.playHard
+			wg.Go(func() {
+				for pctx.Err() == nil {
+					l.playHard(pctx, rng)
+				}
+			})
+			continue
 		}
+		p := newPacer(l.cfg.games, l.cfg.rate, rng)
 		wg.Go(func() {
 			for pctx.Err() == nil {
-				play(pctx, rng)
+				l.playLocal(pctx, rng, p)
 			}
 		})
 	}
@@ -468,22 +478,56 @@ var (
 	hardGame  = map[string]any{"mode": "ai", "level": "hard", "human": 0}
 )
 
-// playLocal plays one two-player game with random legal moves, each as
-// soon as the last is answered, to its end or the first error.
-func (l *loadgen) playLocal(ctx context.Context, rng *rand.Rand) {
+// playLocal plays one two-player game with random legal moves, each when
+// p says, to its end or the first error. A move's latency is from when it
+// was due to its answer: a server that falls behind a pace is not let
+// off the moves it delayed.
+func (l *loadgen) playLocal(ctx context.Context, rng *rand.Rand, p *pacer) {
 	g, ok := l.create(ctx, localGame)
 	st := g.gameState
 	for ok && !st.Over && len(st.Legal) > 0 {
-		t0 := time.Now()
+		due, waited := p.wait(ctx)
+		if !waited {
+			return
+		}
 		var t turnAnswer
 		var at time.Time
 		if t, at, ok = l.move(ctx, g, st.Legal[rng.IntN(len(st.Legal))], st.Ply); ok {
 			if l.inWindow(at) {
-				l.moves.record(at.Sub(t0))
+				l.moves.record(at.Sub(due))
 			}
 			st = t.State
 		}
 	}
+}
+
+// pacer says when one game's next move is due: at once, or at a steady
+// pace whatever the answers' times. Not safe for concurrent use.
+type pacer struct {
+	every time.Duration // 0: at once
+	next  time.Time
+}
+
+// newPacer paces one of games games moving rate times a second in all
+// (0: as fast as answered), starting at a random point of its period so
+// that the games do not move in step.
+func newPacer(games int, rate float64, rng *rand.Rand) *pacer {
+	if rate == 0 {
+		return &pacer{}
+	}
+	every := time.Duration(float64(games) / rate * float64(time.Second))
+	return &pacer{every: every, next: time.Now().Add(time.Duration(rng.Int64N(int64(every) + 1)))}
+}
+
+// wait waits until the next move is due and returns when that was; false
+// if ctx ended first.
+func (p *pacer) wait(ctx context.Context) (time.Time, bool) {
+	if p.every == 0 {
+		return time.Now(), ctx.Err() == nil
+	}
+	due := p.next
+	p.next = due.Add(p.every)
+	return due, sleepUntil(ctx, due)
 }
 
 // timedTurn is a computer's turn and when it arrived.

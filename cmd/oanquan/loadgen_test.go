@@ -24,16 +24,7 @@ import (
 // once, and checks that its figures add up. It times nothing: the
 // figures only have to be consistent.
 func TestLoadgen(t *testing.T) {
-	srv := server.New(server.Config{
-		Store:  store.NewMemory(),
-		Engine: matchtest.First{},
-		Limits: server.Limits{
-			Creates: server.Rate{PerMinute: math.Inf(1), Burst: 1},
-			Hints:   server.Rate{PerMinute: math.Inf(1), Burst: 1},
-		},
-	})
-	t.Cleanup(srv.Close)
-	ts := httptest.NewServer(srv) // on 127.0.0.1
+	ts := httptest.NewServer(newLoadTestServer(t)) // on 127.0.0.1
 	t.Cleanup(ts.Close)
 
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
@@ -90,6 +81,44 @@ func TestLoadgen(t *testing.T) {
 	}
 }
 
+// TestLoadgenRate checks that paced games never move faster than asked:
+// with --rate R, at most R·S moves (and one more per game) are answered in
+// S seconds, however fast the server is.
+func TestLoadgenRate(t *testing.T) {
+	ts := httptest.NewServer(newLoadTestServer(t))
+	t.Cleanup(ts.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	var out bytes.Buffer
+	args := []string{"loadgen", "--url", ts.URL, "--games", "4", "--rate", "200", "--warmup", "0", "--seconds", "0.5"}
+	if err := run(ctx, args, &out, io.Discard); err != nil {
+		t.Fatalf("run %q: %v", args, err)
+	}
+	var res loadResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("decoding the output: %v", err)
+	}
+	if most := int64(200*res.Seconds) + 4; res.Moves <= 0 || res.Moves > most || res.Rate != 200 || len(res.Errors) != 0 {
+		t.Errorf("rate %v, %d moves in %v s, errors %v; want rate 200, 1 to %d moves, no errors",
+			res.Rate, res.Moves, res.Seconds, res.Errors, most)
+	}
+}
+
+// newLoadTestServer returns a game server on a memory store whose computer
+// answers at once, with no rate limits.
+func newLoadTestServer(t *testing.T) *server.Server {
+	srv := server.New(server.Config{
+		Store:  store.NewMemory(),
+		Engine: matchtest.First{},
+		Limits: server.Limits{
+			Creates: server.Rate{PerMinute: math.Inf(1), Burst: 1},
+			Hints:   server.Rate{PerMinute: math.Inf(1), Burst: 1},
+		},
+	})
+	t.Cleanup(srv.Close)
+	return srv
+}
+
 // TestLoadgenRefuses checks that load goes to loopback addresses only, and
 // that a run is bounded.
 func TestLoadgenRefuses(t *testing.T) {
@@ -107,6 +136,7 @@ func TestLoadgenRefuses(t *testing.T) {
 		{"--games", "0"},
 		{"--games", "10001"},
 		{"--fill", "1000001"},
+		{"--rate", "-1"},
 		{"extra"},
 	} {
 		var out bytes.Buffer

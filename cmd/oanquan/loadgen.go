@@ -213,7 +213,7 @@ type loadResult struct {
 	ServerPID   int      `json:"server_pid,omitempty"`
 	ServerCPU   *float64 `json:"server_cpu_s,omitempty"`   // user + system, in the window
 	ServerRSS   *float64 `json:"server_rss_mib,omitempty"` // the most seen in the window (VmRSS)
-	ServerHWM   *float64 `json:"server_hwm_mib,omitempty"` // the peak since the server started (VmHWM)
+	ServerHWM   *float64 `json:"server_hwm_mib,omitempty"` // VmHWM at the end: the peak as Linux last noted it
 	Live        int      `json:"live"`                     // live games, from /api/health at the end
 	LoadAverage string   `json:"loadavg"`                  // /proc/loadavg at the start
 }

@@ -175,15 +175,17 @@ type loadgen struct {
 	started atomic.Int64
 	hardMvs atomic.Int64 // human moves answered in games against Hard, in the window
 
-	mu     sync.Mutex
-	errors map[string]int64 // by status, or "transport", "ws", "reply_timeout"
+	mu       sync.Mutex
+	errors   map[string]int64  // by kind (loadError)
+	examples map[string]string // the first error of each kind
 }
 
 func newLoadgen(cfg loadConfig) *loadgen {
 	return &loadgen{
-		cfg:    cfg,
-		client: newLoadClient(cfg.games + cfg.hard + fillWorkers),
-		errors: make(map[string]int64),
+		cfg:      cfg,
+		client:   newLoadClient(cfg.games + cfg.hard + fillWorkers),
+		errors:   make(map[string]int64),
+		examples: make(map[string]string),
 	}
 }
 
@@ -200,14 +202,15 @@ type loadResult struct {
 	Filled      int64   `json:"filled,omitempty"`
 	FillSeconds float64 `json:"fill_s,omitempty"`
 
-	Moves        int64            `json:"moves"` // two-player moves answered
-	MovesPerSec  float64          `json:"moves_per_s"`
-	MoveMs       quantiles        `json:"move_ms"`
-	GamesStarted int64            `json:"games_started"`
-	HardMoves    int64            `json:"hard_moves,omitempty"` // the human's moves against Hard
-	Replies      int64            `json:"replies,omitempty"`    // the computer's replies timed
-	ReplyMs      *quantiles       `json:"reply_ms,omitempty"`
-	Errors       map[string]int64 `json:"errors"` // over the whole run, fill and warm-up included
+	Moves        int64             `json:"moves"` // two-player moves answered
+	MovesPerSec  float64           `json:"moves_per_s"`
+	MoveMs       quantiles         `json:"move_ms"`
+	GamesStarted int64             `json:"games_started"`
+	HardMoves    int64             `json:"hard_moves,omitempty"` // the human's moves against Hard
+	Replies      int64             `json:"replies,omitempty"`    // the computer's replies timed
+	ReplyMs      *quantiles        `json:"reply_ms,omitempty"`
+	Errors       map[string]int64  `json:"errors"`                 // over the whole run, fill and warm-up included
+	FirstErrors  map[string]string `json:"first_errors,omitempty"` // the first of each kind, as said
 
 	ClientCPU   float64  `json:"client_cpu_s"` // this process, user + system, in the window
 	ServerPID   int      `json:"server_pid,omitempty"`
@@ -342,7 +345,7 @@ func (l *loadgen) results(res *loadResult) {
 		res.ReplyMs = &q
 	}
 	l.mu.Lock()
-	res.Errors = l.errors
+	res.Errors, res.FirstErrors = l.errors, l.examples
 	l.mu.Unlock()
 }
 
@@ -361,14 +364,17 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 // inWindow reports whether something that happened at t counts.
 func (l *loadgen) inWindow(t time.Time) bool { return !t.Before(l.start) && t.Before(l.end) }
 
-// fail counts an error (unless the run is ending, which cancels the
-// requests in flight) and pauses a little.
-func (l *loadgen) fail(ctx context.Context, kind string) {
+// fail counts an error, keeping the first of each kind (unless the run
+// is ending, which cancels the requests in flight), and pauses a little.
+func (l *loadgen) fail(ctx context.Context, e *loadError) {
 	if ctx.Err() != nil {
 		return
 	}
 	l.mu.Lock()
-	l.errors[kind]++
+	l.errors[e.kind]++
+	if _, ok := l.examples[e.kind]; !ok {
+		l.examples[e.kind] = oneLine(e.detail)
+	}
 	l.mu.Unlock()
 	sleepUntil(ctx, time.Now().Add(errorPause))
 }
@@ -401,10 +407,17 @@ type (
 	}
 )
 
+// loadError is a request that failed: its kind, as counted (the status
+// as text, "409", or "transport", "bad_answer", "ws", "reply_timeout"),
+// and what was said about it.
+type loadError struct{ kind, detail string }
+
+// maxDetail bounds the text kept of an error answer.
+const maxDetail = 300
+
 // request sends one API request and decodes a 2xx answer into out. It
-// reports whether it got one, and if not the kind of error: the status
-// as text ("409"), "transport" (no answer) or "bad_answer".
-func (l *loadgen) request(ctx context.Context, method, path, secret string, body, out any) (kind string, ok bool) {
+// returns nil if it got one.
+func (l *loadgen) request(ctx context.Context, method, path, secret string, body, out any) *loadError {
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
 	var rd io.Reader
@@ -417,7 +430,7 @@ func (l *loadgen) request(ctx context.Context, method, path, secret string, body
 	}
 	req, err := http.NewRequestWithContext(ctx, method, l.cfg.base.String()+path, rd)
 	if err != nil {
-		return "transport", false
+		return &loadError{"transport", err.Error()}
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -427,25 +440,26 @@ func (l *loadgen) request(ctx context.Context, method, path, secret string, body
 	}
 	resp, err := l.client.Do(req)
 	if err != nil {
-		return "transport", false
+		return &loadError{"transport", err.Error()}
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
+		detail, _ := io.ReadAll(io.LimitReader(resp.Body, maxDetail))
 		io.Copy(io.Discard, resp.Body) // so that the connection is kept
-		return strconv.Itoa(resp.StatusCode), false
+		return &loadError{strconv.Itoa(resp.StatusCode), method + " " + path + ": " + string(detail)}
 	}
 	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-		return "bad_answer", false
+		return &loadError{"bad_answer", err.Error()}
 	}
 	io.Copy(io.Discard, resp.Body)
-	return "", true
+	return nil
 }
 
 // create makes a new game with the settings of body.
 func (l *loadgen) create(ctx context.Context, body any) (createdGame, bool) {
 	var g createdGame
-	if kind, ok := l.request(ctx, "POST", "/api/games", "", body, &g); !ok {
-		l.fail(ctx, kind)
+	if err := l.request(ctx, "POST", "/api/games", "", body, &g); err != nil {
+		l.fail(ctx, err)
 		return g, false
 	}
 	if l.inWindow(time.Now()) {
@@ -457,18 +471,18 @@ func (l *loadgen) create(ctx context.Context, body any) (createdGame, bool) {
 // move plays mv in game g at ply; the answer's time is when it was read.
 func (l *loadgen) move(ctx context.Context, g createdGame, mv string, ply int) (turnAnswer, time.Time, bool) {
 	var t turnAnswer
-	kind, ok := l.request(ctx, "POST", "/api/games/"+g.ID+"/moves", g.Secret, map[string]any{"move": mv, "ply": ply}, &t)
+	err := l.request(ctx, "POST", "/api/games/"+g.ID+"/moves", g.Secret, map[string]any{"move": mv, "ply": ply}, &t)
 	now := time.Now()
-	if !ok {
-		l.fail(ctx, kind)
+	if err != nil {
+		l.fail(ctx, err)
 	}
-	return t, now, ok
+	return t, now, err == nil
 }
 
 func (l *loadgen) health(ctx context.Context) (healthAnswer, error) {
 	var h healthAnswer
-	if kind, ok := l.request(ctx, "GET", "/api/health", "", nil, &h); !ok {
-		return h, fmt.Errorf("GET /api/health: %s", kind)
+	if err := l.request(ctx, "GET", "/api/health", "", nil, &h); err != nil {
+		return h, fmt.Errorf("GET /api/health: %s", err.detail)
 	}
 	return h, nil
 }
@@ -548,7 +562,7 @@ func (l *loadgen) playHard(ctx context.Context, rng *rand.Rand) {
 	defer cancel()
 	turns, err := l.computerTurns(ctx, g.ID)
 	if err != nil {
-		l.fail(ctx, "ws")
+		l.fail(ctx, &loadError{"ws", err.Error()})
 		return
 	}
 	st := g.gameState
@@ -565,7 +579,7 @@ func (l *loadgen) playHard(ctx context.Context, rng *rand.Rand) {
 			select {
 			case ct, open := <-turns:
 				if !open {
-					l.fail(ctx, "ws")
+					l.fail(ctx, &loadError{"ws", "the WebSocket closed"})
 					return
 				}
 				if first && l.inWindow(ct.at) {
@@ -573,7 +587,7 @@ func (l *loadgen) playHard(ctx context.Context, rng *rand.Rand) {
 				}
 				st = ct.State
 			case <-time.After(replyTimeout):
-				l.fail(ctx, "reply_timeout")
+				l.fail(ctx, &loadError{"reply_timeout", fmt.Sprintf("no reply from the computer in %v", replyTimeout)})
 				return
 			case <-ctx.Done():
 				return

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"strconv"
@@ -215,5 +216,41 @@ func TestLatencies(t *testing.T) {
 		if i := bucketOf(us); bucketMid(i) < float64(us)*0.98 || bucketMid(i) > float64(us)*1.02+1 {
 			t.Errorf("bucketOf(%d) = %d, whose middle is %v", us, i, bucketMid(i))
 		}
+	}
+}
+
+// TestLoadgenErrors runs the load generator against a server that makes
+// games but refuses every move: the errors are counted by status, the
+// first is kept as said, and no move is counted.
+func TestLoadgenErrors(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/health", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"ok":true,"live":0,"queued":0}`)
+	})
+	mux.HandleFunc("POST /api/games", func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusCreated)
+		io.WriteString(w, `{"id":"g1","ply":0,"toMove":0,"legal":["7R"],"over":false,"secret":"s"}`)
+	})
+	mux.HandleFunc("POST /api/games/g1/moves", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":{"code":"internal","message":"internal server error"}}`, http.StatusInternalServerError)
+	})
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	var out bytes.Buffer
+	args := []string{"loadgen", "--url", ts.URL, "--games", "2", "--warmup", "0", "--seconds", "0.2"}
+	if err := run(ctx, args, &out, io.Discard); err != nil {
+		t.Fatalf("run %q: %v", args, err)
+	}
+	var res loadResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("decoding the output: %v", err)
+	}
+	if res.Moves != 0 || res.Errors["500"] == 0 || len(res.Errors) != 1 {
+		t.Errorf("moves %d, errors %v; want 0 moves and only 500s", res.Moves, res.Errors)
+	}
+	if got := res.FirstErrors["500"]; !strings.Contains(got, "POST /api/games/g1/moves") || !strings.Contains(got, "internal server error") {
+		t.Errorf("first 500 = %q, want the request and the answer's message", got)
 	}
 }

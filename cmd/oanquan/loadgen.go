@@ -259,20 +259,22 @@ func (l *loadgen) run(ctx context.Context) (*loadResult, error) {
 	l.end = l.start.Add(l.cfg.seconds)
 	pctx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	for i := range l.cfg.games + l.cfg.hard {
+	// The games start spread over the first half of the warm-up, so that
+	// a thousand new connections do not all arrive at once.
+	n := l.cfg.games + l.cfg.hard
+	t0 := time.Now()
+	for i := range n {
 		rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(i)))
-		if i >= l.cfg.games {
-			wg.Go(func() {
-				for pctx.Err() == nil {
-					l.playHard(pctx, rng)
-				}
-			})
-			continue
-		}
-		p := newPacer(l.cfg.games, l.cfg.rate, rng)
+		startAt := t0.Add(l.cfg.warmup / 2 * time.Duration(i) / time.Duration(n))
 		wg.Go(func() {
+			sleepUntil(pctx, startAt)
+			play := func() { l.playHard(pctx, rng) }
+			if i < l.cfg.games {
+				p := newPacer(l.cfg.games, l.cfg.rate, rng) // paced from its start
+				play = func() { l.playLocal(pctx, rng, p) }
+			}
 			for pctx.Err() == nil {
-				l.playLocal(pctx, rng, p)
+				play()
 			}
 		})
 	}

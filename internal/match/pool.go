@@ -46,7 +46,9 @@ type job struct {
 // wake-ups takes tens of milliseconds. So a server should run with one
 // processor more than it has workers (cmd/oanquan sets GOMAXPROCS to the
 // cores plus one): the kernel shares the cores, and the thread that
-// serves requests, asleep most of the time, gets one as soon as it wakes.
+// serves requests, asleep most of the time, gets one as soon as it wakes
+// — all the sooner as the workers' threads run at a lower priority
+// (nice 10 on Linux).
 func NewPool(workers int, next Engine) *Pool {
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -84,9 +86,13 @@ func (p *Pool) Queued() int {
 	return n
 }
 
-// work runs jobs until the pool closes.
+// work runs jobs until the pool closes, on a thread of its own with a
+// lower priority than the threads that serve requests (the thread ends
+// with the worker: it is never unlocked).
 func (p *Pool) work() {
 	defer p.wg.Done()
+	runtime.LockOSThread()
+	lowerPriority()
 	var table ai.Table
 	for {
 		j := p.take()

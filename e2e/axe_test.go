@@ -73,13 +73,10 @@ func TestAxe(t *testing.T) {
 		p.wait(ready, 20*time.Second)
 		rng := rand.New(rand.NewPCG(9, 10))
 		playByKeyboard(p, rng)
-		p.do(chromedp.Click(chromedp.CSS(`input[value="young-mandarin"]`)))
-		p.wait(`document.getElementById('confirm').open`, 5*time.Second)
-		audit(p, "confirm dialog")
-		p.do(chromedp.Click(chromedp.CSS("#confirm-no")), chromedp.Focus(chromedp.ID("game-board")))
-		if eval[bool](p, `document.querySelector('input[value="young-mandarin"]').checked`) {
-			t.Error("declining the new game left the option checked")
-		}
+		p.do(chromedp.Click(chromedp.CSS("#new")))
+		p.wait(`document.getElementById('newgame').open`, 5*time.Second)
+		audit(p, "new game dialog")
+		p.do(chromedp.Click(chromedp.CSS("#newgame-cancel")))
 		for i := 0; !p.over(); i++ {
 			if i == 200 {
 				t.Fatal("no end after 200 moves")
@@ -87,5 +84,8 @@ func TestAxe(t *testing.T) {
 			playByKeyboard(p, rng)
 		}
 		audit(p, "final count")
+		p.do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'fa'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
+		p.wait(`document.documentElement.dir === 'rtl'`, 5*time.Second)
+		audit(p, "final count, Persian")
 	})
 }

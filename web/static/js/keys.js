@@ -27,9 +27,14 @@ export function keyAction(key, selected, playable) {
   }
 }
 
-// ownKey says whether a key event is left to the board: not typed into a
-// form control, not a shortcut with a modifier.
+// ownKey says whether a key event is left to the game: not a shortcut
+// with a modifier, not typed into a text field. A focused select, radio
+// button or checkbox does not keep the game's keys (a setting changed with
+// the mouse keeps the focus, and ←/→ must still choose a square).
 export function ownKey(e) {
   if (e.altKey || e.ctrlKey || e.metaKey) return false;
-  return !e.target.closest('select, input, textarea');
+  const el = e.target;
+  if (!el || !el.closest) return true;
+  if (el.closest('textarea, [contenteditable]')) return false;
+  return !(el.matches('input') && !['checkbox', 'radio', 'button', 'submit'].includes(el.type));
 }

@@ -14,24 +14,27 @@ export const S = {
   queue: [], // turns waiting to be shown
   expectPly: 0, // ply of the last state shown or queued
   animating: false,
-  skipping: false,
-  wake: null, // ends the current pause early
+  skipping: false, // finish the turn being shown at once
+  skipReplies: false, // ⏩ pressed: skip every turn until a human is to move
   selected: null, // selected cell
   hinted: null, // the hinted move
   busy: false, // a request is in flight
   thinking: false,
+  watching: false, // the game was opened without its seat secret
   last: null, // last move: {start, path, capture} sets of cells
-  logItems: [], // this turn's messages, as functions (see log)
-  active: null,
-  hand: 0,
+  turns: [], // the turn log: {title, items, ply} with items as functions
+  active: null, // the cell the hand is over
+  hand: 0, // pebbles in hand
   live: null,
   news: 0, // counts states and turns received or shown: see fetchState
+  replay: null, // {ply, positions} while going back through a finished game
+  snapshots: new Map(), // ply -> model, the positions seen in this session
   settings: loadSettings(),
 };
 
 function loadSettings() {
   const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
-  const def = { mode: 'ai', level: 'easy', first: 0, anim: reduce ? 'off' : 'normal', variants: [] };
+  const def = { mode: 'ai', level: 'easy', first: 0, anim: reduce ? 'off' : 'normal', variants: [], sound: true };
   try { return { ...def, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) || '{}') }; } catch { return def; }
 }
 
@@ -41,7 +44,7 @@ export function saveSettings() {
 
 // Names ----------------------------------------------------------------
 
-export function isAI() { return S.state && S.state.mode === 'ai'; }
+export function isAI() { return !!(S.state && S.state.mode === 'ai'); }
 export function human() { return S.state ? S.state.human : 0; }
 
 export function playerName(p) {
@@ -62,10 +65,19 @@ export function ownerWord(c) {
   return t(p === 0 ? 'owner.p1' : 'owner.p2');
 }
 
+// moverOf returns the player who played move i of the state: from the
+// server's history when it says, else by turns from the first mover.
+export function moverOf(st, i) {
+  const h = st.history && st.history[i];
+  if (h && (h.player === 0 || h.player === 1)) return h.player;
+  const first = st.first === 1 ? 1 : 0;
+  return (first + i) % 2;
+}
+
 // Legal moves and directions ---------------------------------------------
 
 export function legalSet() {
-  if (!S.state || S.animating || S.busy || S.queue.length) return new Set();
+  if (!S.state || S.animating || S.busy || S.queue.length || S.watching || S.replay) return new Set();
   return new Set(S.state.legal || []);
 }
 
@@ -88,12 +100,14 @@ export function screenDir(move) {
   return move.endsWith('R') === c > 5 ? 'right' : 'left';
 }
 
-// canUndo says whether there is a move to take back: against the computer,
-// one of the human's.
+// canUndo says whether there is a move to take back. The server says so
+// (canUndo); an older server leaves it out, and then any move of a
+// human's counts.
 export function canUndo() {
   const st = S.state;
-  if (!st || !st.moves.length) return false;
+  if (!st || S.watching) return false;
+  if (typeof st.canUndo === 'boolean') return st.canUndo;
+  if (!st.moves.length) return false;
   if (!isAI()) return true;
-  const n = st.moves.length;
-  return st.moves.some((_, i) => (st.toMove + n - i) % 2 === human());
+  return st.moves.some((_, i) => moverOf(st, i) === human());
 }

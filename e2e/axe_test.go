@@ -1,14 +1,11 @@
 package e2e
 
 import (
-	"context"
 	"math/rand/v2"
 	"os"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -36,16 +33,6 @@ func TestAxe(t *testing.T) {
 			t.Errorf("%s: %s", what, v)
 		}
 	}
-	dark := func(on bool) chromedp.Action[chromedp.Void] {
-		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			p := emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}}
-			if on {
-				p.Features[0].Value = "dark"
-			}
-			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, p)
-			return err
-		})
-	}
 	for _, c := range []struct {
 		name string
 		w, h int
@@ -53,7 +40,7 @@ func TestAxe(t *testing.T) {
 	}{{"desktop", 1200, 900, false}, {"desktop dark", 1200, 900, true}, {"phone", 360, 740, false}, {"phone dark", 360, 740, true}} {
 		t.Run(c.name, func(t *testing.T) {
 			p := newPage(t, c.w, c.h, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
-			p.do(dark(c.dark))
+			p.do(colorScheme(c.dark))
 			p.wait(ready, 20*time.Second)
 			audit(p, "start")
 			p.do(chromedp.KeyEvent(kb.ArrowRight + "x"))

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -287,6 +288,9 @@ func TestPersianAndBack(t *testing.T) {
 	if w := eval[int](p, `document.documentElement.scrollWidth`); w > 1200 {
 		t.Errorf("in Persian the page is %d px wide in a 1200 px viewport", w)
 	}
+	if got := eval[string](p, `[...document.querySelectorAll('#moves .n, #turns summary .n')].map((n) => n.textContent).join(' ')`); got == "" || regexp.MustCompile(`[0-9]`).MatchString(got) {
+		t.Errorf("in Persian the turn numbers read %q, want Persian digits", got)
+	}
 	if got := eval[string](p, `document.getElementById('undo').textContent + ' ' + document.getElementById('level').selectedOptions[0].textContent`); got == "Undo Easy" {
 		t.Errorf("controls not translated: %q", got)
 	}
@@ -319,6 +323,10 @@ func TestHowToPlay(t *testing.T) {
 	for _, code := range []string{"vi", "fr", "de", "ca", "fa", "en"} {
 		p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(s => { s.value = %q; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`, code)))
 		p.wait(fmt.Sprintf(`document.getElementById('howto-body').dataset.lang === %q && document.querySelectorAll('#howto-body figure.mini-board').length > 0 && document.querySelectorAll('#howto-body figure.mini-board').length === document.querySelectorAll('#howto-body figure.mini-board .board.mini').length`, code), 10*time.Second)
+	}
+	// The heading has the focus, without a box that looks like a field.
+	if got := eval[string](p, `document.activeElement.id + ' ' + getComputedStyle(document.activeElement).outlineStyle`); got != "howto-heading none" {
+		t.Errorf("focused element and its outline: %q, want howto-heading none", got)
 	}
 	p.do(chromedp.Click(chromedp.CSS(`#howto-view a[href="#"]`)))
 	p.wait(`!document.getElementById('game-view').hidden`, 5*time.Second)
@@ -383,6 +391,44 @@ func TestFinalCountLikeSeed(t *testing.T) {
 	if got := eval[string](p, `document.getElementById('winner').textContent`); got != "It's a draw." {
 		t.Errorf("winner line %q", got)
 	}
+	// The + and = sit level with the numbers, not above them.
+	if off := eval[float64](p, `(() => { const mid = (e) => { const r = e.getBoundingClientRect(); return (r.top + r.bottom) / 2; }; const l = document.querySelector('#tallies .tally'); return Math.max(...[...l.querySelectorAll('.op')].map((o) => Math.abs(mid(o) - mid(l.querySelector('.term b'))))); })()`); off > 2 {
+		t.Errorf("the final count's signs sit %.1f px off the numbers' middle", off)
+	}
+	// The captured square's mark is drawn, not written: nothing to read out.
+	if got := eval[string](p, `(c => c ? getComputedStyle(c, '::after').content + '|' + c.textContent : 'none')(document.querySelector('#game-board .cell.last-capture'))`); got != `""|` {
+		t.Errorf("captured square's mark: content|text = %q, want an empty drawing", got)
+	}
+	p.screenshot(filepath.Join(shotDir(t), "final-1200x900.png"))
+	// On a phone the winner line shows without scrolling.
+	p.do(chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	if b := eval[float64](p, `document.getElementById('winner').getBoundingClientRect().bottom`); b > 740 || b <= 0 {
+		t.Errorf("on a phone the winner line ends at y = %v", b)
+	}
+	p.screenshot(filepath.Join(shotDir(t), "final-360x740.png"))
+	p.do(chromedp.EmulateViewport(1200, 900))
+
+	// Replay: the dialog closed, ← goes back to the position before the
+	// last move, → returns to the end.
+	p.do(chromedp.Click(chromedp.CSS("#result-close")))
+	p.wait(`!document.getElementById('result').open && !document.getElementById('replay-bar').hidden`, 5*time.Second)
+	final := p.shownCells()
+	p.do(chromedp.KeyEvent(kb.ArrowLeft))
+	p.wait(`document.getElementById('status').textContent.startsWith('Replay')`, 5*time.Second)
+	if got, want := p.shownCells(), []int{2, 2, 2, 2, 2, 0, 1, 1, 1, 1, 0, 0}; !slices.Equal(got, want) {
+		t.Errorf("replay, one move back: the board shows %v, want %v", got, want)
+	}
+	if got := eval[string](p, `document.getElementById('status').textContent`); !strings.Contains(got, "0") {
+		t.Errorf("replay status %q", got)
+	}
+	p.do(chromedp.KeyEvent(kb.ArrowRight))
+	p.wait(`document.getElementById('status').textContent === 'Game over.'`, 5*time.Second)
+	if got := p.shownCells(); !slices.Equal(got, final) {
+		t.Errorf("replay, back at the end: the board shows %v, want %v", got, final)
+	}
+	p.do(chromedp.Click(chromedp.CSS("#result-open")))
+	p.wait(`document.getElementById('result').open`, 5*time.Second)
+
 	msgs := eval[string](p, `document.getElementById('turns').textContent`)
 	for _, want := range []string{"Mandarin captured: 10 points", "Both mandarin squares are empty"} {
 		if !strings.Contains(msgs, want) {

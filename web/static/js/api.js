@@ -66,7 +66,6 @@ export const api = {
   level: (id, level) => call('PUT', `/api/games/${id}/level`, { level }, id),
   hints: (id) => call('GET', `/api/games/${id}/hints`, undefined, id),
   record: (id) => call('GET', `/api/games/${id}/record`),
-  positions: (id) => call('GET', `/api/games/${id}/positions`),
 };
 // Live keeps a WebSocket open to one game and calls onMessage with each
 // message; it reconnects after a drop (the server then sends a fresh

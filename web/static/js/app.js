@@ -190,12 +190,11 @@ function closeResult() {
 
 // Replay: ←/→ go back through a finished game's positions -----------------------
 
-async function positions() {
-  const st = S.state;
-  try {
-    const { positions: list } = await api.positions(st.id);
-    if (Array.isArray(list) && list.length) return list.map(parsePosition).filter(Boolean);
-  } catch { /* an older server: use the positions seen here */ }
+// positions lists the finished game's positions: from the server when its
+// state gives them (positions, in the notation), else those this page saw.
+function positions() {
+  const list = S.state.positions;
+  if (Array.isArray(list) && list.length > 1) return list.map(parsePosition).filter(Boolean);
   return [...S.snapshots.keys()].sort((a, b) => a - b).map((ply) => ({ ply, model: S.snapshots.get(ply) }));
 }
 
@@ -208,12 +207,12 @@ function parsePosition(text) {
   return { ply: Number(f[4]), model: { cells: b.cells, stones: b.stones, stores: [store(f[2]), store(f[3])] } };
 }
 
-async function replayStep(step) {
+function replayStep(step) {
   const st = S.state;
   if (!st || !st.over || S.animating) return;
   if (!S.replay) {
     if (step > 0) return;
-    const plies = await positions();
+    const plies = positions();
     if (plies.length < 2) return;
     S.replay = { plies, index: plies.length - 1 };
   }

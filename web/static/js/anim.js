@@ -1,18 +1,43 @@
-// Motion: the hand that carries the pebbles round the ring, and pebbles
-// arriving where an event puts them (a drop from the hand, a capture into
-// the store, a refill from the store, a loan from the other store). It
-// runs after the board has been redrawn for the event: the pebbles that
-// arrived are already in place, and each is animated from where it came
-// from, with transforms only (no layout), so the browser's compositor
-// does the work.
+// Motion: the hand carrying pebbles round the ring, and pebbles arriving
+// where an event puts them (from the hand, into a store, from a store).
+// It runs after the event's redraw: each new pebble is animated from where
+// it came, by transforms only. Places are measured once a turn (measure):
+// measuring after each redraw would force a layout.
 
 import { num } from './i18n.js';
 import { pebble, spotOf } from './pebbles.js';
-import { cellEl, LEFT } from './board.js';
+import { cellEl, isMandarin } from './board.js';
 
 const $ = (id) => document.getElementById(id);
 
 let hand = null;
+let handPos = null; // where the hand is, in viewport pixels, or null
+let G = null; // the measured geometry: see measure
+
+// measure notes where the squares' piles and the stores' trays are.
+export function measure() {
+  const board = $('game-board');
+  const rect = (e) => e.getBoundingClientRect();
+  G = { cell: [], pile: [], tray: [0, 1].map((p) => rect($(`store-${p}`).querySelector('.tray'))) };
+  for (let c = 0; c < 12; c++) {
+    const cell = cellEl(board, c);
+    G.cell[c] = rect(cell);
+    G.pile[c] = rect(cell.querySelector('.pile'));
+  }
+}
+addEventListener('resize', () => { G = null; });
+
+function geo() {
+  if (!G) measure();
+  return G;
+}
+
+function mid(r) { return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; }
+
+// spot is the centre of pebble i of a pile whose box is r.
+function spot(r, i, layout) {
+  return spotOf({ getBoundingClientRect: () => r }, i, layout);
+}
 
 function handEl() {
   if (hand) return hand;
@@ -22,53 +47,34 @@ function handEl() {
   const pile = document.createElement('span');
   pile.className = 'hand-pile';
   for (let i = 0; i < 5; i++) pile.append(pebble(97, i, [22 + (i % 3) * 28, 30 + Math.floor(i / 3) * 36]));
-  const n = document.createElement('b');
-  hand.append(pile, n);
+  hand.append(pile, document.createElement('b'));
   $('fly').append(hand);
   return hand;
-}
-
-function centre(e) {
-  const r = e.getBoundingClientRect();
-  return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
-}
-
-function pileOf(c) {
-  return cellEl($('game-board'), c)?.querySelector('.pile');
 }
 
 // handAt puts the hand over cell c with n pebbles, gliding there in ms
 // (at once when it was hidden); lift makes it rise as a pile is taken.
 function handAt(c, n, ms, lift) {
   const h = handEl();
-  const cell = cellEl($('game-board'), c);
-  if (!cell) return;
-  const p = centre(cell.querySelector('.pile'));
-  const r = cell.getBoundingClientRect();
-  const y = p.y - r.height * 0.42;
+  const p = mid(geo().pile[c]);
+  const lh = geo().cell[c].height;
+  const y = Math.round(p.y - lh * 0.42);
   h.style.transition = h.hidden ? 'none' : `transform ${ms}ms ease-in-out`;
-  h.style.transform = `translate(${Math.round(p.x)}px, ${Math.round(y)}px)`;
+  h.style.transform = `translate(${Math.round(p.x)}px, ${y}px)`;
   h.lastChild.textContent = num(n);
   h.hidden = false;
-  if (lift) h.animate([{ translate: `0 ${Math.round(r.height * 0.3)}px`, scale: 0.7 }, { translate: '0 0', scale: 1 }], { duration: ms, easing: 'ease-out' });
+  handPos = { x: p.x, y };
+  if (lift) h.animate([{ translate: `0 ${Math.round(lh * 0.3)}px`, scale: 0.7 }, { translate: '0 0', scale: 1 }], { duration: ms, easing: 'ease-out' });
 }
 
 export function hideHand() {
   if (hand) hand.hidden = true;
+  handPos = null;
 }
 
-// handPoint is where the hand is now, or null.
-function handPoint() {
-  if (!hand || hand.hidden) return null;
-  const r = hand.querySelector('.hand-pile').getBoundingClientRect();
-  return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
-}
-
-// arrive animates elements from point from to where they are.
-function arrive(els, from, ms, stagger = 0) {
-  let n = 0;
-  els.forEach((e, i) => {
-    const to = centre(e);
+// arrive animates each [element, where it is] from point from.
+function arrive(pairs, from, ms, stagger = 0) {
+  pairs.forEach(([e, to], i) => {
     const dx = Math.round(from.x - to.x);
     const dy = Math.round(from.y - to.y);
     const lift = Math.round(-Math.min(60, Math.hypot(dx, dy) * 0.25));
@@ -77,13 +83,11 @@ function arrive(els, from, ms, stagger = 0) {
       { translate: `${Math.round(dx / 2)}px ${Math.round(dy / 2) + lift}px`, scale: 1.3, offset: 0.5 },
       { translate: '0 0', scale: 1, opacity: 1 },
     ], { duration: ms, delay: i * stagger, easing: 'ease-in-out', fill: 'backwards' });
-    n++;
   });
-  return n;
+  return pairs.length;
 }
 
-// ghost flies a loose pebble from one point to another, for pebbles that
-// land in a pile already drawn in full.
+// ghost flies a loose pebble, for a pile already drawn in full.
 function ghost(from, to, ms, delay = 0) {
   const g = pebble(7, 3, [0, 0]);
   g.classList.add('ghost');
@@ -98,75 +102,73 @@ function ghost(from, to, ms, delay = 0) {
   return 1;
 }
 
-// newest returns the last k pebbles of a pile (those just drawn).
-function newest(box, k) {
+// landed pairs the last k pebbles of a pile with where they sit.
+function landed(box, r, k, layout = 'round') {
   if (!box || k <= 0) return [];
-  return [...box.children].slice(-k);
+  const n = box.childElementCount;
+  const out = [];
+  for (let i = Math.max(0, n - k); i < n; i++) out.push([box.children[i], spot(r, i, layout)]);
+  return out;
 }
 
-function trayOf(p) {
-  return $(`store-${p}`)?.querySelector('.tray');
-}
+const pileOf = (c) => cellEl($('game-board'), c)?.querySelector('.pile');
+const trayOf = (p) => $(`store-${p}`)?.querySelector('.tray');
+const layoutOf = (c) => (isMandarin(c) ? 'column' : 'round');
 
-// play animates event ev, already drawn, over ms milliseconds, given the
-// pebbles in hand after it. It returns how many things moved (for the
-// tests' trace).
+// play animates event ev, already drawn, over ms, with handAfter pebbles
+// in hand after it; it returns how many things moved.
 export function play(ev, handAfter, ms) {
   const c = ev.cell;
+  const g = geo();
   switch (ev.kind) {
     case 'pickup':
     case 'relay':
       handAt(c, handAfter, Math.round(ms * 0.6), true);
       return 1;
     case 'drop': {
-      const from = handPoint();
+      const from = handPos;
       handAt(c, handAfter, Math.round(ms * 0.5), false);
       const box = pileOf(c);
-      const landed = newest(box, box && box.childElementCount === ev.count ? 1 : 0);
+      const got = landed(box, g.pile[c], box && box.childElementCount === ev.count ? 1 : 0, layoutOf(c));
       if (handAfter === 0) hideHand();
       if (!from) return 0;
-      if (landed.length) return arrive(landed, from, Math.round(ms * 0.7));
-      return ghost(from, centre(box), Math.round(ms * 0.7));
+      if (got.length) return arrive(got, from, Math.round(ms * 0.7));
+      return ghost(from, mid(g.pile[c]), Math.round(ms * 0.7));
     }
     case 'capture': {
       hideHand();
-      const src = pileOf(c);
-      const from = src ? centre(src) : null;
-      if (!from) return 0;
-      const tray = trayOf(ev.player);
+      const from = mid(g.pile[c]);
       let moved = 0;
       if (ev.stone) {
         const stones = $(`store-${ev.player}`).querySelectorAll('.store-stones .stone');
-        if (stones.length) moved += arrive([stones[stones.length - 1]], centre(cellEl($('game-board'), c).querySelector('.stone')), ms * 0.8);
+        const s = stones[stones.length - 1];
+        if (s) moved += arrive([[s, mid(s.getBoundingClientRect())]], { x: from.x, y: g.cell[c].top + g.cell[c].height * 0.25 }, Math.round(ms * 0.8));
       }
       const k = Math.min(ev.count, 12);
-      const landed = newest(tray, Math.min(k, tray ? tray.childElementCount : 0));
+      const tray = trayOf(ev.player);
+      const got = landed(tray, g.tray[ev.player], Math.min(k, tray ? tray.childElementCount : 0));
       const stagger = Math.round((ms * 0.3) / Math.max(1, k));
-      moved += arrive(landed, from, Math.round(ms * 0.6), stagger);
-      for (let i = landed.length; i < k; i++) moved += ghost(from, centre(tray), Math.round(ms * 0.6), i * stagger);
+      moved += arrive(got, from, Math.round(ms * 0.6), stagger);
+      for (let i = got.length; i < k; i++) moved += ghost(from, mid(g.tray[ev.player]), Math.round(ms * 0.6), i * stagger);
       return moved;
     }
     case 'refill': {
       hideHand();
-      const from = centre(trayOf(ev.player) || $('game-board'));
+      const from = mid(g.tray[ev.player]);
       const row = ev.player === 0 ? [6, 7, 8, 9, 10] : [4, 3, 2, 1, 0];
       let moved = 0;
-      row.forEach((rc, i) => { moved += arrive(newest(pileOf(rc), 1), from, Math.round(ms * 0.5), Math.round(ms * 0.08) * i); });
+      row.forEach((rc, i) => { moved += arrive(landed(pileOf(rc), g.pile[rc], 1), from, Math.round(ms * 0.5), Math.round(ms * 0.08) * i); });
       return moved;
     }
-    case 'borrow': {
-      const from = centre(trayOf(1 - ev.player));
-      return arrive(newest(trayOf(ev.player), Math.min(ev.count, 6)), from, Math.round(ms * 0.6), 40);
-    }
-    case 'exchange': {
-      const box = $(`store-${ev.player}`);
-      box.animate([{ scale: 1 }, { scale: 1.06 }, { scale: 1 }], { duration: Math.round(ms * 0.6) });
+    case 'borrow':
+      return arrive(landed(trayOf(ev.player), g.tray[ev.player], Math.min(ev.count, 6)), mid(g.tray[1 - ev.player]), Math.round(ms * 0.6), 40);
+    case 'exchange':
+      $(`store-${ev.player}`).animate([{ scale: 1 }, { scale: 1.06 }, { scale: 1 }], { duration: Math.round(ms * 0.6) });
       return 1;
-    }
     case 'stop': {
       hideHand();
       const cell = c >= 0 ? cellEl($('game-board'), c) : null;
-      if (cell) cell.animate([{ scale: 1 }, { scale: c === LEFT ? 1.03 : 1.05 }, { scale: 1 }], { duration: Math.round(ms * 0.5) });
+      if (cell) cell.animate([{ scale: 1 }, { scale: 1.04 }, { scale: 1 }], { duration: Math.round(ms * 0.5) });
       return cell ? 1 : 0;
     }
     default:

@@ -1,7 +1,6 @@
-// Talking to the server (docs/API.md): JSON over HTTP, and a WebSocket
-// that reports turns (the computer's included) as they happen. Requests
-// that act for a seat carry the game's seat secret, kept in localStorage
-// by game id (never in the address).
+// The server (docs/API.md): JSON over HTTP and a WebSocket of turns.
+// Requests acting for a seat carry the game's seat secret, kept in
+// localStorage by game id (never in the address).
 
 const SECRETS_KEY = 'oanquan.secrets';
 // OPEN stands for the secret of a game made by a server that gives none:

@@ -1,11 +1,8 @@
-// The page's controller: the player's actions (select, sow, undo, hint,
-// skip, copy, replay), the settings and the new-game dialog, keyboard
-// input, the ending dialog, the views and the language. States and turns
-// go through the turn pipeline (turns.js); the drawing is view.js's. It
-// never decides a rule: legal moves come in state.legal, turns come as
-// event lists, undo's availability as state.canUndo.
+// The controller: actions (select, sow, undo, hint, skip, copy, replay),
+// settings and dialogs, keys, views and language. Turns go through
+// turns.js, drawing is view.js's; no rule is decided here.
 
-import { LANGS, preferred, setLang, t, currentLang } from './i18n.js';
+import { preferred, setLang, t, currentLang } from './i18n.js';
 import { createBoard, cellEl, squareOf, cellOf, parseBoard } from './board.js';
 import { loadHowto } from './howto.js';
 import { keyAction, ownKey } from './keys.js';
@@ -18,7 +15,6 @@ import * as sound from './sound.js';
 
 const GAME_KEY = 'oanquan.game';
 
-// Actions --------------------------------------------------------------------
 
 function select(c) {
   if (!legalCells().has(c)) return;
@@ -70,10 +66,8 @@ async function refresh() {
   } catch { /* the next poll retries */ }
 }
 
-// fetchState asks the server for the game's state, for poll and refresh.
-// It returns null when a state or a turn arrived while the request was
-// out: that news is at least as fresh, and an older answer shown after it
-// would look like an undo.
+// fetchState gets the game's state, or null when news arrived meanwhile
+// (an older answer shown after it would look like an undo).
 async function fetchState(id) {
   const news = S.news;
   const fresh = await api.get(id);
@@ -105,8 +99,7 @@ async function newGame(opts = {}) {
   } catch (e) { fail(e); }
 }
 
-// poll stands in for the WebSocket while it is down: it fetches the state
-// when the computer owes a move.
+// poll stands in for the WebSocket while it is down.
 function poll() {
   const st = S.state;
   if (st && S.live && !S.live.open && !S.animating && !st.over && (st.thinking || (isAI() && st.toMove !== human()) || S.watching)) {
@@ -168,7 +161,6 @@ async function copy(kind) {
   }
 }
 
-// The ending -----------------------------------------------------------------
 
 function openResult(focus = true) {
   const st = S.state;
@@ -188,7 +180,7 @@ function closeResult() {
   if ($('result').open) $('result').close();
 }
 
-// Replay: ←/→ go back through a finished game's positions -----------------------
+// Replay: ←/→ go through a finished game's positions.
 
 // positions lists the finished game's positions: from the server when its
 // state gives them (positions, in the notation), else those this page saw.
@@ -224,7 +216,6 @@ function replayStep(step) {
   announce(S.replay ? statusText() : t('replay.end'));
 }
 
-// Settings -------------------------------------------------------------------
 
 function syncControls() {
   const s = S.settings;
@@ -305,7 +296,6 @@ function wireSettings() {
   for (const b of $('replay-bar').querySelectorAll('[data-step]')) b.onclick = () => replayStep(Number(b.dataset.step));
 }
 
-// Board input ------------------------------------------------------------------
 
 function wireBoard() {
   createBoard(board, true);
@@ -354,7 +344,6 @@ hooks.afterTurn = () => {
   }
 };
 
-// Views and language ---------------------------------------------------------------
 
 async function route() {
   const howto = location.hash === '#howto';
@@ -394,14 +383,6 @@ async function start() {
   $('game-view').hidden = location.hash === '#howto';
   $('howto-view').hidden = location.hash !== '#howto';
   const sel = $('lang');
-  for (const [code, name] of LANGS) {
-    if (sel.querySelector(`option[value="${code}"]`)) continue;
-    const o = document.createElement('option');
-    o.value = code;
-    o.lang = code;
-    o.textContent = name;
-    sel.append(o);
-  }
   const lang = preferred();
   sel.value = lang;
   sel.onchange = () => changeLang(sel.value);
@@ -416,9 +397,8 @@ async function start() {
   openGame();
 }
 
-// openGame opens the game named in the address (?game=ID, to watch or
-// play it), else resumes the game this browser played last, else starts
-// one; it keeps trying while the server cannot be reached.
+// openGame opens ?game=ID, else this browser's last game, else a new one,
+// retrying while the server is unreachable.
 async function openGame() {
   let saved = new URLSearchParams(location.search).get('game');
   if (!saved) try { saved = localStorage.getItem(GAME_KEY); } catch { /* storage off */ }

@@ -23,6 +23,12 @@ function el(tag, cls, text) {
   return e;
 }
 
+// setText, setAttr and setV change the page only when the value differs:
+// a write of the same text still costs the browser a new layout.
+export function setText(e, v) { if (e.textContent !== v) e.textContent = v; }
+export function setAttr(e, name, v) { if (e.getAttribute(name) !== v) e.setAttribute(name, v); }
+function setV(e, v) { if (e.dataset.v !== v) e.dataset.v = v; }
+
 function makeCell(c, interactive) {
   const mand = isMandarin(c);
   const cell = el(interactive && !mand ? 'button' : 'div', 'cell');
@@ -65,9 +71,8 @@ export function cellEl(box, c) {
   return box.querySelector(`.cell[data-cell="${c}"]`);
 }
 
-// updateBoard shows model ({cells, stones}) on box. opts: owner(c) gives
-// the owner's word for accessible names ("yours"), classes maps a cell to
-// extra class names (legal, last move, active).
+// updateBoard shows model on box; opts.owner(c) names a square's owner,
+// opts.classes(c) lists its extra classes.
 export function updateBoard(box, model, opts = {}) {
   for (let c = 0; c < 12; c++) {
     const cell = cellEl(box, c);
@@ -76,7 +81,7 @@ export function updateBoard(box, model, opts = {}) {
     drawPile(cell.querySelector('.pile'), n, c + 1, isMandarin(c) ? 'column' : 'round');
     // Numbers are drawn by CSS from data-v, so that the visible text does
     // not compete with the button's accessible name.
-    cell.querySelector('.count').dataset.v = num(n);
+    setV(cell.querySelector('.count'), num(n));
     const cls = opts.classes ? opts.classes(c) : [];
     for (const k of ['legal', 'selected', 'last-start', 'last-path', 'last-capture', 'active', 'hl', 'stopped']) {
       cell.classList.toggle(k, cls.includes(k));
@@ -85,12 +90,12 @@ export function updateBoard(box, model, opts = {}) {
     cell.classList.toggle('empty', n === 0 && !stone);
     if (isMandarin(c)) {
       cell.classList.toggle('has-stone', stone);
-      cell.querySelector('.empty-note').dataset.v = n === 0 && !stone ? t('mandarin.empty') : '';
-      if (cell.hasAttribute('role')) cell.setAttribute('aria-label', mandarinName(c, n, stone));
+      setV(cell.querySelector('.empty-note'), n === 0 && !stone ? t('mandarin.empty') : '');
+      if (cell.hasAttribute('role')) setAttr(cell, 'aria-label', mandarinName(c, n, stone));
     } else {
-      cell.querySelector('.num').dataset.v = num(squareOf(c));
+      setV(cell.querySelector('.num'), num(squareOf(c)));
       if (cell.tagName === 'BUTTON') {
-        cell.setAttribute('aria-label', t('square.aria', {
+        setAttr(cell, 'aria-label', t('square.aria', {
           square: squareOf(c), owner: opts.owner ? opts.owner(c) : '', pebbles: plural('pebbles', n),
         }));
       }
@@ -126,9 +131,8 @@ export function parseBoard(text) {
   return { cells, stones };
 }
 
-// renderMiniBoards draws every figure.mini-board under root from its
-// data-position, highlighting the squares in data-highlight (square
-// numbers, or L and R for the mandarin squares).
+// renderMiniBoards draws each figure.mini-board under root from its
+// data-position, outlining data-highlight's squares (numbers, L, R).
 export function renderMiniBoards(root) {
   for (const fig of root.querySelectorAll('figure.mini-board')) {
     const model = parseBoard(fig.dataset.position);
@@ -160,9 +164,8 @@ export function renderMiniBoards(root) {
   }
 }
 
-// renderStore shows a player's store: the name, the mandarin stones
-// drawn large, the pebbles as a pile with their count, and the debt
-// beside the store that owes it. The parts are made once and updated.
+// renderStore shows a store: name, stones, pebbles as a pile and counted,
+// and the debt beside the store that owes it.
 export function renderStore(box, store, name, active) {
   if (!box.firstChild) {
     box.append(el('span', 'store-name'), el('span', 'store-stones'), el('span', 'tray'), el('span', 'store-count'), el('span', 'debt'));
@@ -170,7 +173,7 @@ export function renderStore(box, store, name, active) {
     box.querySelector('.store-stones').setAttribute('aria-hidden', 'true');
   }
   box.classList.toggle('to-move', !!active);
-  box.querySelector('.store-name').textContent = name;
+  setText(box.querySelector('.store-name'), name);
   const stones = box.querySelector('.store-stones');
   while (stones.childElementCount > store.mandarins) stones.lastChild.remove();
   while (stones.childElementCount < store.mandarins) stones.append(el('span', 'stone'));
@@ -178,8 +181,8 @@ export function renderStore(box, store, name, active) {
   const parts = [];
   if (store.mandarins) parts.push(plural('mandarins', store.mandarins));
   parts.push(plural('pebbles', store.pebbles));
-  box.querySelector('.store-count').textContent = list(parts, 'and');
+  setText(box.querySelector('.store-count'), list(parts, 'and'));
   const debt = box.querySelector('.debt');
-  debt.textContent = store.debt > 0 ? t('store.debt', { n: store.debt }) : '';
+  setText(debt, store.debt > 0 ? t('store.debt', { n: store.debt }) : '');
   debt.hidden = !(store.debt > 0);
 }

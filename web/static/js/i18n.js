@@ -1,7 +1,6 @@
-// Translations: flat "key": "text" files under i18n/, with {placeholders}.
-// A key missing from the current language falls back to English. Plural
-// forms are keys ending in _one, _other (and any other CLDR category the
-// language needs), chosen with Intl.PluralRules.
+// Translations: flat "key": "text" files under i18n/ with {placeholders},
+// English for a missing key, plurals as key_one, key_other… chosen with
+// Intl.PluralRules.
 
 export const LANGS = [
   ['vi', 'Tiếng Việt'],

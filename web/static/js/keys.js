@@ -1,14 +1,11 @@
 // The keyboard: ←/→ choose a square, Z sows toward the screen's left, X
-// toward its right, Esc cancels. Z and X follow the screen, not the
-// notation: on the top row screen-left is R (see moveFor in app.js).
+// toward its right (on the top row that is R), Esc cancels.
 
-// SCREEN_ORDER lists the squares' cells left to right as drawn, top row
-// first.
+// SCREEN_ORDER: the squares' cells as drawn, top row first.
 const SCREEN_ORDER = [4, 3, 2, 1, 0, 6, 7, 8, 9, 10];
 
 // keyAction says what a key does, given the selected cell (or null) and
-// the cells that can be played: {select: cell}, {sow: 'left'|'right'},
-// {cancel: true}, or null for a key that is not the board's.
+// the playable cells: {select}, {sow}, {cancel}, or null.
 export function keyAction(key, selected, playable) {
   if (key === 'ArrowLeft' || key === 'ArrowRight') {
     const order = SCREEN_ORDER.filter((c) => playable.has(c));

@@ -1,8 +1,7 @@
-// Pebbles as pebbles: each one shaded, a little different in shape, size
-// and tone, and always at the same spot of its square. Pebble i of a pile
-// sits at spot i of a sunflower spiral, so adding a pebble never moves the
-// others and no two overlap; its look comes from a hash of (pile, i), so
-// a redraw shows the very same pebble.
+// Pebbles: shaded, each a little different in shape, size and tone.
+// Pebble i of a pile sits at spot i, so adding one never moves the others
+// and none overlap, and looks as a hash of (pile, i) says, so a redraw
+// shows the very same pebble.
 
 // MAX is the most pebbles drawn in one pile; the count says the rest.
 export const MAX = 18;

@@ -1,7 +1,5 @@
-// The page's state: what is on screen and the settings, with the questions
-// every part of the page asks of them (whose turn, which moves are legal,
-// what a player is called). It holds what the server reported; the rules
-// stay on the server.
+// The page's state (what the server reported, what is on screen, the
+// settings) and the questions asked of it: whose turn, which moves, names.
 
 import { t } from './i18n.js';
 import { squareOf, cellOf, ownerOf } from './board.js';
@@ -9,25 +7,25 @@ import { squareOf, cellOf, ownerOf } from './board.js';
 const SETTINGS_KEY = 'oanquan.settings';
 
 export const S = {
-  state: null, // the state on screen (after any animation in progress)
-  model: null, // cells, stones and stores on screen
-  queue: [], // turns waiting to be shown
-  expectPly: 0, // ply of the last state shown or queued
+  state: null,
+  model: null,
+  queue: [],
+  expectPly: 0,
   animating: false,
-  skipping: false, // finish the turn being shown at once
+  skipping: false,
   skipReplies: false, // ⏩ pressed: skip every turn until a human is to move
-  selected: null, // selected cell
-  hinted: null, // the hinted move
-  busy: false, // a request is in flight
+  selected: null,
+  hinted: null,
+  busy: false,
   thinking: false,
   watching: false, // the game was opened without its seat secret
   last: null, // last move: {start, path, capture} sets of cells
   turns: [], // the turn log: {title, items, ply} with items as functions
-  active: null, // the cell the hand is over
-  hand: 0, // pebbles in hand
+  active: null,
+  hand: 0,
   live: null,
   news: 0, // counts states and turns received or shown: see fetchState
-  replay: null, // {ply, positions} while going back through a finished game
+  replay: null, // {plies, index, model} while going back through a finished game
   snapshots: new Map(), // ply -> model, the positions seen in this session
   settings: loadSettings(),
 };

@@ -1,10 +1,7 @@
-// The turn pipeline, in one place: states and turns come in (from the
-// HTTP answers, the WebSocket and the polls), wait in a queue, and are
-// shown one event at a time (model change, one batched redraw, then the
-// event's motion and sound and a pause), or at once when skipping, when
-// animation is off or when the page is hidden. It also catches up when
-// turns were missed and drops news older than what is shown. It decides
-// nothing: each event says what happened.
+// The turn pipeline: states and turns (HTTP, WebSocket, polls) queue up
+// and are shown event by event (model change, one batched redraw, motion,
+// sound, pause), or at once when skipping, with animation off or the page
+// hidden. It catches up on missed turns and drops stale news.
 
 import { modelOf, applyEvent, delayFor, important } from './play.js';
 import { S, isAI, playerName, isYou, playText, moverOf } from './state.js';
@@ -12,8 +9,7 @@ import { invalidate, frame, announce, statusText } from './view.js';
 import * as anim from './anim.js';
 import * as sound from './sound.js';
 
-// hooks are what the controller does after a turn has been shown
-// (afterTurn) and when a new state replaces the screen (onState).
+// hooks: what the controller does after a turn and on a new state.
 export const hooks = { afterTurn: () => {}, onState: () => {} };
 
 // showState puts state on screen at once.
@@ -46,8 +42,8 @@ export function receiveTurn(turn) {
   pump();
 }
 
-// receiveState takes a state that may replace what is shown: after an
-// undo, a level change, a reconnection.
+// receiveState takes a state that may replace what is shown (an undo, a
+// level change, a reconnection).
 export function receiveState(state) {
   S.news++;
   if (!S.state || state.id !== S.state.id) return;
@@ -80,8 +76,8 @@ export function resetTurns(state) {
   anim.hideHand();
 }
 
-// skip finishes the turn being shown at once, and the computer's reply
-// with it: everything up to the next move a person makes.
+// skip finishes the turn shown and the computer's reply: everything up to
+// the next move a person makes.
 export function skip() {
   if (!S.animating && !S.busy && !(S.state && S.state.thinking)) return;
   S.skipping = true;
@@ -137,6 +133,7 @@ async function animate(turn) {
   const entry = logTurn(turn.ply, turn.player, turn.move);
   const said = [entry.title];
   let hand = 0;
+  if (!quick()) { await frame(); anim.measure(); }
   for (const ev of turn.events) {
     const out = applyEvent(S.model, ev, playerName, hand, isYou, isAI());
     hand = out.hand;
@@ -164,16 +161,16 @@ async function animate(turn) {
   S.said = (S.said || []).concat(said); // spoken with any turn queued after it
 }
 
-// endFor says whether the game's end is a win (true), a loss (false) for
-// the person against the computer, or neither (undefined).
+// endFor: a win (true) or loss (false) for the person against the
+// computer, else undefined.
 function endFor(st) {
   const w = st && st.result ? st.result.winner : null;
   if (!isAI() || (w !== 0 && w !== 1)) return undefined;
   return w === st.human;
 }
 
-// record adds what an event showed to window.__trace, which only the
-// browser tests create: the counts drawn and how many things moved.
+// record adds the counts drawn and how many things moved to
+// window.__trace, which only the browser tests create.
 function record(ev, moved) {
   const tr = window.__trace;
   if (!Array.isArray(tr)) return;
@@ -205,8 +202,8 @@ export function logTurn(ply, player, move) {
   return e;
 }
 
-// syncLog makes the log agree with state's moves: entries for moves not
-// seen played (a reload, a missed turn) and none past an undo.
+// syncLog makes the log agree with state's moves (after a reload, a
+// missed turn, an undo).
 function syncLog(st) {
   const n = st.moves.length;
   const base = st.ply - n;

@@ -1,11 +1,9 @@
-// The view: draws the page from the state in S (board, arrows, stores,
-// status, controls, move list, turn log, replay bar) in one batched
-// redraw per animation frame, and speaks to screen readers through the
-// live region. Whatever changes S calls invalidate(); draw() runs once in
-// the next frame.
+// The view draws the page from S in one batched redraw per animation
+// frame (whatever changes S calls invalidate), and speaks through the
+// live region.
 
 import { t, num } from './i18n.js';
-import { updateBoard, renderStore, cellEl, squareOf } from './board.js';
+import { updateBoard, renderStore, cellEl, squareOf, setText, setAttr } from './board.js';
 import { S, isAI, human, playerName, ownerWord, legalSet, legalCells, moveFor, canUndo, moverOf } from './state.js';
 
 export const $ = (id) => document.getElementById(id);
@@ -30,8 +28,8 @@ export function invalidate() {
   });
 }
 
-// flush redraws now if a redraw is due: after the player's own input,
-// so that the next key already finds the page as it answered the last.
+// flush redraws now if due: after input, so the next key finds the page
+// as it answered the last.
 export function flush() {
   if (!dirty) return;
   dirty = false;
@@ -60,13 +58,13 @@ function classesFor(c, legal) {
 // draw redraws everything from S.
 export function draw() {
   const model = S.replay ? S.replay.model : S.model;
-  if (!model) { $('status').textContent = statusText(); return; }
+  if (!model) { setText($('status'), statusText()); return; }
   const legal = legalCells();
   updateBoard(board, model, { owner: ownerWord, classes: (c) => classesFor(c, legal) });
   for (const b of board.querySelectorAll('button.cell')) {
     const ok = legal.has(Number(b.dataset.cell));
-    b.setAttribute('aria-disabled', ok ? 'false' : 'true');
-    b.tabIndex = ok ? 0 : -1;
+    setAttr(b, 'aria-disabled', ok ? 'false' : 'true');
+    if (b.tabIndex !== (ok ? 0 : -1)) b.tabIndex = ok ? 0 : -1;
   }
   const st = S.state;
   const on = (p) => !S.animating && !S.replay && st && !st.over && st.toMove === p;
@@ -74,13 +72,13 @@ export function draw() {
   renderStore($('store-1'), model.stores[1], playerName(1), on(1));
   renderArrows(legal);
   $('table').classList.toggle('choosing', !!arrows.parentNode);
-  $('status').textContent = statusText();
+  setText($('status'), statusText());
   $('status').classList.toggle('thinking', !!(st && !S.animating && isAI() && !st.over && st.toMove !== human()));
   $('watching').hidden = !S.watching;
   $('skip').disabled = !(S.animating || (st && st.thinking && isAI()));
   $('undo').disabled = !canUndo() || S.animating || !!S.replay;
   $('hint').disabled = legal.size === 0;
-  $('sound').setAttribute('aria-pressed', String(!!S.settings.sound));
+  setAttr($('sound'), 'aria-pressed', String(!!S.settings.sound));
   board.classList.toggle('busy', S.animating);
   drawMoves();
   drawLog();
@@ -108,7 +106,7 @@ function renderArrows(legal) {
     const move = moveFor(S.selected, b.dataset.dir);
     const name = t(b.dataset.dir === 'left' ? 'sow.left' : 'sow.right');
     b.hidden = !moves.has(move);
-    b.setAttribute('aria-label', name);
+    setAttr(b, 'aria-label', name);
     b.title = `${name} (${move})`;
     b.classList.toggle('hinted', S.hinted === move);
   }
@@ -177,49 +175,60 @@ function span(cls, text) {
   return s;
 }
 
-// The turn log: every turn of the game, the latest open.
-let logKey = '';
+// The turn log: every turn of the game, the latest open, the others
+// folded. It is drawn by additions: a new turn, a new line of one.
+let logLang = '';
 
 function drawLog() {
   const box = $('turns');
-  const last = S.turns[S.turns.length - 1];
-  const key = S.turns.length + '|' + (last ? last.ply + ':' + last.items.length : '') + '|' + t('log.heading') + '|' + (S.notes || []).length;
-  if (key === logKey) return;
-  const fresh = !logKey.startsWith(S.turns.length + '|');
-  logKey = key;
-  const open = new Set([...box.querySelectorAll('details[open]')].map((d) => d.dataset.ply));
-  box.textContent = '';
+  const lang = t('log.heading');
+  if (lang !== logLang) { box.textContent = ''; logLang = lang; }
+  const rows = new Map([...box.querySelectorAll('details')].map((d) => [Number(d.dataset.ply), d]));
+  for (const [ply, d] of rows) if (!S.turns.some((e) => e.ply === ply)) { d.remove(); rows.delete(ply); }
+  const first = S.turns.length ? S.turns[0].ply : 0;
+  let changed = false;
   S.turns.forEach((e, i) => {
-    const d = document.createElement('details');
-    d.dataset.ply = e.ply;
-    d.open = i === S.turns.length - 1 || (!fresh && open.has(String(e.ply)));
-    const s = document.createElement('summary');
-    s.append(span('n', num(e.ply - (S.turns[0].ply) + 1) + '.'), ' ', e.title());
-    d.append(s);
-    if (e.items.length) {
-      const ol = document.createElement('ol');
-      for (const say of e.items) {
-        const li = document.createElement('li');
-        li.textContent = say();
-        ol.append(li);
-      }
-      d.append(ol);
+    let d = rows.get(e.ply);
+    const last = i === S.turns.length - 1;
+    if (!d) {
+      d = document.createElement('details');
+      d.dataset.ply = e.ply;
+      const s = document.createElement('summary');
+      s.append(span('n', num(e.ply - first + 1) + '.'), ' ', e.title());
+      d.append(s, document.createElement('ol'));
+      box.insertBefore(d, box.querySelector(`details[data-ply="${S.turns[i + 1]?.ply}"]`) || box.querySelector('.note, .none'));
+      if (!last) d.open = false;
+      changed = true;
     }
-    box.append(d);
+    if (last && !d.dataset.seen) {
+      d.dataset.seen = '1';
+      d.open = true;
+      for (const o of box.querySelectorAll('details[open]')) if (o !== d) o.open = false;
+    }
+    const ol = d.lastChild;
+    for (let k = ol.childElementCount; k < e.items.length; k++) {
+      const li = document.createElement('li');
+      li.textContent = e.items[k]();
+      ol.append(li);
+      changed = true;
+    }
   });
-  for (const say of S.notes || []) {
-    const p = document.createElement('p');
-    p.className = 'note';
-    p.textContent = say();
-    box.append(p);
+  const notes = (S.notes || []).map((say) => say());
+  const shown = [...box.querySelectorAll('.note')].map((p) => p.textContent);
+  if (notes.join('\n') !== shown.join('\n')) {
+    for (const p of box.querySelectorAll('.note')) p.remove();
+    for (const text of notes) box.append(span('note', text));
+    changed = true;
   }
-  if (!S.turns.length && !(S.notes || []).length) box.append(span('none', t('log.empty')));
-  box.scrollTop = box.scrollHeight;
+  const none = box.querySelector('.none');
+  if (S.turns.length || notes.length) none?.remove();
+  else if (!none) box.append(span('none', t('log.empty')));
+  if (changed) box.scrollTop = box.scrollHeight;
 }
 
 // relog redraws the log and the move list (a language change).
 export function relog() {
-  logKey = '';
+  logLang = '';
   movesKey = '';
   invalidate();
 }
@@ -229,7 +238,6 @@ export function relog() {
 export function note(say, keep) {
   if (!keep) S.notes = [];
   if (say) (S.notes = S.notes || []).push(typeof say === 'function' ? say : () => say);
-  logKey = '';
   invalidate();
 }
 
@@ -240,7 +248,7 @@ function drawReplay() {
   bar.hidden = !on;
   if (!on) return;
   const r = S.replay;
-  bar.querySelector('.where').textContent = r ? t('replay.at', { ply: num(r.index), n: num(r.plies.length - 1) }) : t('replay.help');
+  setText(bar.querySelector('.where'), r ? t('replay.at', { ply: r.index, n: r.plies.length - 1 }) : t('replay.help'));
   bar.querySelector('[data-step="-1"]').disabled = r ? r.index === 0 : false;
   bar.querySelector('[data-step="1"]').disabled = !r;
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -43,10 +44,19 @@ func (v variantFlag) Set(name string) error { return v.r.Enable(name) }
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return &helpRequest{fs}
+		}
 		return usagef("%v", err)
 	}
 	return nil
 }
+
+// helpRequest is what parseFlags returns for -h or --help: run prints the
+// command's usage and its flags, and exits 0.
+type helpRequest struct{ fs *flag.FlagSet }
+
+func (h *helpRequest) Error() string { return "help requested" }
 
 // parsePosition reads a POSITION argument, as a usage error if it is wrong.
 func parsePosition(s string) (rules.Position, error) {

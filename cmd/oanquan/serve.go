@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"time"
 
 	"oanquan/internal/server"
+	"oanquan/internal/store"
 )
 
 // defaultAddr is where the game is served without --addr: this machine
@@ -25,19 +27,73 @@ const shutdownTimeout = 5 * time.Second
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("oanquan", flag.ContinueOnError)
 	addr := fs.String("addr", defaultAddr, "HOST:PORT to serve on")
+	db := fs.String("db", "", "where games are kept: a SQLite file path, memory (nothing kept), or a postgres:// URL (several servers); default: oanquan.db in $XDG_DATA_HOME/oanquan or ~/.local/share/oanquan")
+	workers := fs.Int("workers", 0, "searches (the computer's moves, hints) run at once, one core each; 0: one per core")
+	moveTime := fs.Duration("move-time", server.DefaultMoveTime, "the computer's time per move at Hard")
+	maxLive := fs.Int("max-live", server.DefaultMaxLive, "games held in memory at once; the least recently used beyond are closed (they stay saved)")
+	idle := fs.Duration("idle", server.DefaultIdleTimeout, "how long a game nobody plays or watches stays in memory")
+	creates := fs.Float64("new-games-per-minute", server.DefaultLimits.Creates.PerMinute, "new games a client address may make a minute, on average (0: no limit)")
+	createBurst := fs.Int("new-games-burst", server.DefaultLimits.Creates.Burst, "new games a client address may make at once")
+	hints := fs.Float64("hints-per-minute", server.DefaultLimits.Hints.PerMinute, "hints a client address may ask for a minute, on average (0: no limit)")
+	hintBurst := fs.Int("hints-burst", server.DefaultLimits.Hints.Burst, "hints a client address may ask for at once")
+	ipHeader := fs.String("client-ip-header", "", "behind a proxy: the header holding the client's address (X-Forwarded-For, X-Real-IP); never set it without one")
+	verbose := fs.Bool("verbose", false, "log every game change, not only requests that failed and games made")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q: run `oanquan help` for the commands", fs.Arg(0))
 	}
+	switch {
+	case *workers < 0:
+		return usagef("--workers %d: want 0 (one per core) or more", *workers)
+	case *moveTime <= 0:
+		return usagef("--move-time %v: want a positive duration such as 300ms", *moveTime)
+	case *maxLive < 1:
+		return usagef("--max-live %d: want 1 or more", *maxLive)
+	case *creates < 0 || *hints < 0:
+		return usagef("--new-games-per-minute and --hints-per-minute: want 0 (no limit) or more")
+	case *createBurst < 1 || *hintBurst < 1:
+		return usagef("--new-games-burst and --hints-burst: want 1 or more")
+	}
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	st, where, err := store.Open(ctx, *db, log)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	defer st.Close()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
-	h := server.New(server.Config{Log: log})
+	if *idle <= 0 {
+		*idle = -1 // for ever
+	}
+	perMinute := func(v float64) float64 {
+		if v == 0 {
+			return math.Inf(1) // no limit
+		}
+		return v
+	}
+	h := server.New(server.Config{
+		Store:       st,
+		Workers:     *workers,
+		MoveTime:    *moveTime,
+		MaxLive:     *maxLive,
+		IdleTimeout: *idle,
+		Limits: server.Limits{
+			Creates:        server.Rate{PerMinute: perMinute(*creates), Burst: *createBurst},
+			Hints:          server.Rate{PerMinute: perMinute(*hints), Burst: *hintBurst},
+			ClientIPHeader: *ipHeader,
+		},
+		Log: log,
+	})
 	srv := newHTTPServer(h, log)
+	fmt.Fprintf(stdout, "Ô Ăn Quan: games kept in %s\n", where)
 	fmt.Fprintf(stdout, "Ô Ăn Quan: playing at %s (Ctrl-C to stop)\n", pageURL(ln.Addr()))
 	return serveUntil(ctx, srv, ln, h)
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -25,7 +26,8 @@ import (
 const guard = 30 * time.Second
 
 func TestServeUsage(t *testing.T) {
-	for _, args := range [][]string{{"--port", "80"}, {"--addr", "localhost:0", "extra"}} {
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	for _, args := range [][]string{{"--port", "80"}, {"--addr", "localhost:0", "extra"}, {"--db", "mysql://x"}, {"--db", t.TempDir()}, {"--workers", "-1"}, {"--move-time", "0s"}, {"--max-live", "0"}} {
 		var out bytes.Buffer
 		err := run(context.Background(), args, &out, io.Discard)
 		var ue *usageError
@@ -46,20 +48,28 @@ func (w lineWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestServe runs the program with no subcommand: it prints where it
-// serves, serves the page, the API and the WebSocket, and on the
+// TestServe runs the program with no subcommand: it prints where it keeps
+// games (by default a SQLite file in the user's data directory) and where
+// it serves, serves the page, the API and the WebSocket, and on the
 // context's end stops, closing the WebSocket with "going away".
 func TestServe(t *testing.T) {
+	data := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", data)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	out := make(lineWriter, 1)
+	out := make(lineWriter, 2)
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, []string{"--addr", "127.0.0.1:0"}, out, io.Discard) }()
-	var line string
-	select {
-	case line = <-out:
-	case err := <-done:
-		t.Fatalf("run returned %v before serving", err)
+	var where, line string
+	for _, l := range []*string{&where, &line} {
+		select {
+		case *l = <-out:
+		case err := <-done:
+			t.Fatalf("run returned %v before serving", err)
+		}
+	}
+	if db := filepath.Join(data, "oanquan", "oanquan.db"); !strings.Contains(where, db) {
+		t.Errorf("first line %q, want it to say the games are kept in %s", where, db)
 	}
 	url := regexp.MustCompile(`http://[^ ]+/`).FindString(line)
 	if url == "" {
@@ -138,7 +148,7 @@ func TestWebSocketOutlivesTimeouts(t *testing.T) {
 	}
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, httptest.NewRequest("POST", "/api/games", strings.NewReader(`{"mode":"local"}`)))
-	var g struct{ ID string }
+	var g struct{ ID, Secret string }
 	json.NewDecoder(w.Body).Decode(&g)
 
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
@@ -151,7 +161,9 @@ func TestWebSocketOutlivesTimeouts(t *testing.T) {
 	if _, msg, err := c.Read(ctx); err != nil || !strings.Contains(string(msg), `"type":"state"`) {
 		t.Fatalf("first message %s, %v; want the state", msg, err)
 	}
-	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/api/games/"+g.ID+"/moves", strings.NewReader(`{"move":"7R"}`)))
+	move := httptest.NewRequest("POST", "/api/games/"+g.ID+"/moves", strings.NewReader(`{"move":"7R"}`))
+	move.Header.Set("Authorization", "Bearer "+g.Secret)
+	h.ServeHTTP(httptest.NewRecorder(), move)
 	if _, msg, err := c.Read(ctx); err != nil || !strings.Contains(string(msg), `"type":"turn"`) {
 		t.Fatalf("message after a move: %s, %v; want the turn", msg, err)
 	}

@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"errors"
 
 	"oanquan/ai"
 	"oanquan/rules"
@@ -57,9 +58,6 @@ func (m *Match) startSearchLocked() bool {
 		Rules:    m.game.Rules(),
 		History:  m.game.History(),
 	}
-	if lim.Level == ai.Hard {
-		lim.Table = &m.table
-	}
 	m.wg.Add(1)
 	go m.think(ctx, m.gen, pos, lim)
 	return true
@@ -75,6 +73,11 @@ func (m *Match) cancelSearchLocked() {
 	m.gen++
 }
 
+// ErrElsewhere is what an Engine returns when another server plays the
+// computer's moves in this game (it holds the game's lease): the match
+// then waits for that server's move to reach it (Sync).
+var ErrElsewhere = errors.New("the computer's move is played by another server")
+
 // think runs one search of the computer's and plays the move it finds,
 // unless the search was canceled meanwhile. Should the engine fail, or
 // return a move that is not legal, the computer plays its first legal
@@ -83,17 +86,39 @@ func (m *Match) think(ctx context.Context, gen uint64, pos rules.Position, lim a
 	defer m.wg.Done()
 	res, err := m.engine.Search(ctx, pos, lim)
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if gen != m.gen {
-		m.mu.Unlock()
 		return
 	}
 	m.cancel() // releases the context's resources
 	m.cancel = nil
+	if errors.Is(err, ErrElsewhere) {
+		return
+	}
 	mv := res.Move
 	if err != nil || pos.Legal(mv) != nil {
 		mv = pos.LegalMoves(nil)[0] // the computer is to move, so there is one
 	}
-	m.playLocked(mv, true)
-	m.mu.Unlock()
-	m.changed()
+	if _, err := m.playLocked(mv, true); err != nil {
+		// Not saved: the game is still waiting for the computer, in
+		// the store too. Say so, so that pages stop showing it think.
+		s := m.stateLocked()
+		m.broadcastLocked(Update{Kind: StateUpdate, State: &s})
+	}
+}
+
+// Resume starts the computer's search if it is to move and not already
+// thinking: after a failed save, or when another server that held the
+// game's lease has gone. It reports whether the computer is thinking.
+func (m *Match) Resume() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.thinkingLocked() {
+		return true
+	}
+	if m.startSearchLocked() {
+		m.broadcastLocked(Update{Kind: ThinkingUpdate, Thinking: true})
+		return true
+	}
+	return false
 }

@@ -15,6 +15,7 @@ var (
 	ErrGameOver      = errors.New("the game is over")    // a move or hint asked for after the end
 	ErrStale         = errors.New("stale ply")           // the move was meant for another ply
 	ErrNothingToUndo = errors.New("nothing to undo")     // no move of the human's to take back
+	ErrConflict      = errors.New("conflict")            // a request that does not fit the game as it stands (an offer to answer that is not there)
 	ErrClosed        = errors.New("the match is closed") // the match has been shut down
 )
 

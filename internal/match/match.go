@@ -17,6 +17,7 @@ package match
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"sync"
 	"time"
@@ -44,15 +45,43 @@ type Config struct {
 	Rules    rules.Rules     // variants, and who moves first
 	Start    *rules.Position // nil: Rules.Start()
 	Moves    []rules.Move    // moves already played from Start, replayed by New
+	Status   Status          // an online game's status, as saved
 	Seed     uint64          // the computer's seed: the same seed, the same choices
 	Created  time.Time       // when the game began, for its record
 	Engine   Engine          // nil: package ai
 	MoveTime time.Duration   // the computer's time per move; 0: the level's default
 	HintTime time.Duration   // the time for hints; 0: DefaultHintTime
-	// OnChange, if set, is called after every change to the game (a
-	// move, an undo, a level change), outside the match's lock, from
-	// the goroutine that made it: a place to save the game.
-	OnChange func(*Match)
+	// Commit, if set, is called with every change to the game (a move,
+	// an undo, a level change) under the match's lock, after the change
+	// is made and before anyone is told of it: the place to save it. If
+	// it returns an error the change is taken back and the request that
+	// made it fails with that error (a computer's move is dropped: the
+	// game waits for it, and a later search plays it). So nothing is
+	// answered or broadcast that is not saved.
+	Commit func(Change) error
+}
+
+// ChangeKind says what a Change is.
+type ChangeKind int
+
+// The kinds of change.
+const (
+	Moved     ChangeKind = iota // a move was played: Index, Move
+	Undone                      // moves were taken back: Index moves are left
+	LevelSet                    // the computer's level changed: Level
+	StatusSet                   // an online game's status changed: Status
+)
+
+// Change is one change to a match, as Config.Commit sees it.
+type Change struct {
+	ID      string
+	Kind    ChangeKind
+	Index   int        // Moved: the move's index from the start (0 for the first); Undone: how many moves are left
+	Move    rules.Move // Moved
+	Level   ai.Level   // LevelSet
+	Status  Status     // StatusSet: the new status
+	From    Status     // StatusSet: the status it replaces, as saved
+	Waiting bool       // after the change, the computer is to move
 }
 
 // DefaultHintTime is how long Hints searches when Config.HintTime is zero.
@@ -77,15 +106,11 @@ type Match struct {
 	cancel context.CancelFunc // the running search's, or nil
 	// gen counts searches started and canceled: a search whose gen is
 	// no longer current was canceled, and its result is thrown away.
-	gen    uint64
-	subs   map[*Subscription]struct{}
-	closed bool
-
-	// table is what Hard's searches (the computer's at that level, and
-	// the hints) found so far in this game, kept from move to move. The
-	// other levels search a few plies with their own weights and start
-	// afresh each time, so that they never make the table start over.
-	table ai.Table
+	gen      uint64
+	subs     map[*Subscription]struct{}
+	closed   bool
+	status   Status   // an online game's
+	presence Presence // who is connected, as the server says
 }
 
 // New creates a match and replays cfg.Moves. If the computer is to move,
@@ -94,8 +119,8 @@ func New(cfg Config) (*Match, error) {
 	if cfg.Mode == "" {
 		cfg.Mode = AI
 	}
-	if cfg.Mode != AI && cfg.Mode != Local {
-		return nil, refuse(ErrInvalid, "unknown mode %q: want ai or local", cfg.Mode)
+	if cfg.Mode != AI && cfg.Mode != Local && cfg.Mode != Online {
+		return nil, refuse(ErrInvalid, "unknown mode %q: want ai, local or online", cfg.Mode)
 	}
 	if cfg.Level < ai.Easy || cfg.Level > ai.Hard {
 		return nil, refuse(ErrInvalid, "unknown level %d", cfg.Level)
@@ -116,7 +141,7 @@ func New(cfg Config) (*Match, error) {
 			return nil, refuse(ErrInvalid, "replaying the moves: %v", err)
 		}
 	}
-	m := &Match{cfg: cfg, engine: cfg.Engine, game: g, level: cfg.Level, subs: make(map[*Subscription]struct{})}
+	m := &Match{cfg: cfg, engine: cfg.Engine, game: g, level: cfg.Level, subs: make(map[*Subscription]struct{}), status: cfg.Status}
 	m.cfg.Moves = nil
 	m.cfg.Start = &start
 	if m.engine == nil {
@@ -135,6 +160,9 @@ func New(cfg Config) (*Match, error) {
 // ID returns the match's id, as given in Config.
 func (m *Match) ID() string { return m.cfg.ID }
 
+// Mode returns the match's mode.
+func (m *Match) Mode() Mode { return m.cfg.Mode }
+
 // Config returns what New needs to rebuild the match as it stands: the
 // settings, the current level and the moves played.
 func (m *Match) Config() Config {
@@ -145,6 +173,7 @@ func (m *Match) Config() Config {
 	start := *m.cfg.Start
 	c.Start = &start
 	c.Moves = slices.Clone(m.game.Moves())
+	c.Status = m.statusLocked()
 	return c
 }
 
@@ -175,14 +204,18 @@ type State struct {
 	Start    rules.Position
 	Position rules.Position // the current position; once over, before the final sweep
 	Moves    []rules.Move   // the moves played
+	Computer []bool         // for each move, whether the computer played it
+	CanUndo  bool           // Undo would take something back now
 	Legal    []rules.Move   // the moves a human may play now: none while the computer is to move
 	Thinking bool           // the computer is choosing a move
-	End      rules.End      // how the game ended, or EndNone
+	End      rules.End      // how the game ended by the rules, or EndNone
+	Status   Status         // an online game's: how its players ended it, the offer waiting
+	Presence Presence       // who is connected
 	Result   rules.Result   // the final count, once over
 }
 
-// Over reports whether the game has ended.
-func (s *State) Over() bool { return s.End != rules.EndNone }
+// Over reports whether the game has ended, by the rules or by its players.
+func (s *State) Over() bool { return s.End != rules.EndNone || s.Status.Outcome.Kind != "" }
 
 // State returns a snapshot of the match.
 func (m *Match) State() State {
@@ -203,16 +236,36 @@ func (m *Match) stateLocked() State {
 		Moves:    slices.Clone(m.game.Moves()),
 		Thinking: m.thinkingLocked(),
 		End:      m.game.End(),
+		Status:   m.statusLocked(),
+		Presence: m.presence,
 	}
 	if s.Moves == nil {
 		s.Moves = []rules.Move{}
 	}
+	s.Computer = make([]bool, len(s.Moves))
+	if m.cfg.Mode == AI {
+		first := s.Start.ToMove
+		for i := range s.Computer {
+			s.Computer[i] = first^rules.Player(i&1) != m.cfg.Human // turns alternate
+		}
+	}
+	s.CanUndo = m.undoCountLocked() > 0
 	s.Legal = []rules.Move{}
-	if !m.computerToMoveLocked() {
+	if !m.computerToMoveLocked() && !m.overLocked() {
 		s.Legal = m.game.LegalMoves(s.Legal)
 	}
-	if s.Over() {
+	switch o := s.Status.Outcome; {
+	case m.game.Over():
 		s.Result = m.game.Result()
+	case o.Kind != "":
+		// Ended by the players: the count as it stands, the winner
+		// theirs.
+		pos := m.game.Position()
+		s.Result = pos.Count(rules.EndNone)
+		s.Result.Winner = -1
+		if o.Kind == OutcomeResign {
+			s.Result.Winner = int(o.Player.Other())
+		}
 	}
 	return s
 }
@@ -233,14 +286,11 @@ type Turn struct {
 // thinking about its reply before Play returns.
 func (m *Match) Play(mv rules.Move, ply *int) (Turn, error) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if err := m.checkHumanMoveLocked(mv, ply); err != nil {
-		m.mu.Unlock()
 		return Turn{}, err
 	}
-	turn := m.playLocked(mv, false)
-	m.mu.Unlock()
-	m.changed()
-	return turn, nil
+	return m.playLocked(mv, false)
 }
 
 func (m *Match) checkHumanMoveLocked(mv rules.Move, ply *int) error {
@@ -248,8 +298,8 @@ func (m *Match) checkHumanMoveLocked(mv rules.Move, ply *int) error {
 	switch {
 	case m.closed:
 		return refuse(ErrClosed, "the game has been closed")
-	case m.game.Over():
-		return refuse(ErrGameOver, "move %v: the game is over (%v)", mv, m.game.End())
+	case m.overLocked():
+		return refuse(ErrGameOver, "move %v: the game is over", mv)
 	case ply != nil && *ply != int(pos.Ply):
 		return refuse(ErrStale, "move %v was meant for ply %d, but the game is at ply %d", mv, *ply, pos.Ply)
 	case m.computerToMoveLocked():
@@ -261,13 +311,19 @@ func (m *Match) checkHumanMoveLocked(mv rules.Move, ply *int) error {
 	return nil
 }
 
-// playLocked plays the legal move mv, sends the turn to the subscribers,
-// and starts the computer thinking if it is to move next.
-func (m *Match) playLocked(mv rules.Move, computer bool) Turn {
+// playLocked plays the legal move mv, commits it, sends the turn to the
+// subscribers, and starts the computer thinking if it is to move next.
+// If the commit fails, the move is taken back and nothing is sent.
+func (m *Match) playLocked(mv rules.Move, computer bool) (Turn, error) {
 	pos := m.game.Position()
+	index := len(m.game.Moves())
 	var tr rules.Trace
 	if _, err := m.game.Play(mv, &tr); err != nil {
 		panic("match: playLocked with an illegal move: " + err.Error()) // the callers checked
+	}
+	if err := m.commitLocked(Change{Kind: Moved, Index: index, Move: mv}); err != nil {
+		m.game.Undo(1)
+		return Turn{}, err
 	}
 	thinking := m.startSearchLocked()
 	turn := Turn{
@@ -282,7 +338,18 @@ func (m *Match) playLocked(mv rules.Move, computer bool) Turn {
 	if thinking {
 		m.broadcastLocked(Update{Kind: ThinkingUpdate, Thinking: true})
 	}
-	return turn
+	return turn, nil
+}
+
+// commitLocked passes c, completed with the match's id and whether the
+// computer is now to move, to Config.Commit.
+func (m *Match) commitLocked(c Change) error {
+	if m.cfg.Commit == nil {
+		return nil
+	}
+	c.ID = m.cfg.ID
+	c.Waiting = m.computerToMoveLocked()
+	return m.cfg.Commit(c)
 }
 
 // Undo takes back moves: in AI mode the human's last move and the
@@ -291,26 +358,38 @@ func (m *Match) playLocked(mv rules.Move, computer bool) Turn {
 // there is no such move.
 func (m *Match) Undo() (State, error) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.closed {
-		m.mu.Unlock()
 		return State{}, refuse(ErrClosed, "the game has been closed")
 	}
 	n := m.undoCountLocked()
+	if m.cfg.Mode == Online {
+		return State{}, refuse(ErrConflict, "in a game between two players online, ask the other player: offer a takeback")
+	}
 	if n == 0 {
-		m.mu.Unlock()
 		return State{}, refuse(ErrNothingToUndo, "there is no move of yours to take back")
 	}
-	m.cancelSearchLocked()
+	moves := slices.Clone(m.game.Moves())
 	m.game.Undo(n)
+	if err := m.commitLocked(Change{Kind: Undone, Index: len(moves) - n}); err != nil {
+		for _, mv := range moves[len(moves)-n:] {
+			m.game.Play(mv, nil)
+		}
+		return State{}, err
+	}
+	m.cancelSearchLocked()
 	m.startSearchLocked()
-	return m.publishUnlock(), nil
+	return m.publishLocked(), nil
 }
 
 // undoCountLocked returns how many moves Undo takes back, 0 for none.
 func (m *Match) undoCountLocked() int {
 	moves := len(m.game.Moves())
-	if m.cfg.Mode == Local {
+	switch m.cfg.Mode {
+	case Local:
 		return min(moves, 1)
+	case Online:
+		return 0 // the other player must agree: a takeback offer
 	}
 	// Turns alternate, so move i was played by the first mover for even i.
 	first := m.game.Start().ToMove
@@ -326,30 +405,31 @@ func (m *Match) undoCountLocked() int {
 // its search starts again at the new level.
 func (m *Match) SetLevel(l ai.Level) (State, error) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.closed {
-		m.mu.Unlock()
 		return State{}, refuse(ErrClosed, "the game has been closed")
 	}
 	if l < ai.Easy || l > ai.Hard {
-		m.mu.Unlock()
 		return State{}, refuse(ErrInvalid, "unknown level %d", l)
+	}
+	if m.cfg.Mode == Online {
+		return State{}, refuse(ErrInvalid, "a game between two players has no computer level")
+	}
+	if err := m.commitLocked(Change{Kind: LevelSet, Level: l}); err != nil {
+		return State{}, err
 	}
 	m.level = l
 	if m.thinkingLocked() {
 		m.cancelSearchLocked()
 		m.startSearchLocked()
 	}
-	return m.publishUnlock(), nil
+	return m.publishLocked(), nil
 }
 
-// publishUnlock ends a change made under the lock: it sends the new state
-// to the subscribers, releases the lock, has the game saved, and returns
-// the state.
-func (m *Match) publishUnlock() State {
+// publishLocked sends the state to the subscribers and returns it.
+func (m *Match) publishLocked() State {
 	s := m.stateLocked()
 	m.broadcastLocked(Update{Kind: StateUpdate, State: &s})
-	m.mu.Unlock()
-	m.changed()
 	return s
 }
 
@@ -362,22 +442,95 @@ func (m *Match) Hints(ctx context.Context) ([]ai.Hint, error) {
 	case m.closed:
 		m.mu.Unlock()
 		return nil, refuse(ErrClosed, "the game has been closed")
-	case m.game.Over():
+	case m.overLocked():
 		m.mu.Unlock()
-		return nil, refuse(ErrGameOver, "no hints: the game is over (%v)", m.game.End())
+		return nil, refuse(ErrGameOver, "no hints: the game is over")
+	case m.cfg.Mode == Online:
+		m.mu.Unlock()
+		return nil, refuse(ErrInvalid, "no hints in a game between two players online")
 	case m.computerToMoveLocked():
 		m.mu.Unlock()
 		return nil, refuse(ErrNotYourTurn, "no hints: it is the computer's turn")
 	}
 	pos := m.game.Position()
-	lim := ai.Limits{Level: ai.Hard, MoveTime: m.cfg.HintTime, Seed: m.cfg.Seed, Rules: m.game.Rules(), History: m.game.History(), Table: &m.table}
+	lim := ai.Limits{Level: ai.Hard, MoveTime: m.cfg.HintTime, Seed: m.cfg.Seed, Rules: m.game.Rules(), History: m.game.History()}
 	m.mu.Unlock()
 	return m.engine.Hints(ctx, pos, lim)
 }
 
-// changed calls Config.OnChange.
-func (m *Match) changed() {
-	if m.cfg.OnChange != nil {
-		m.cfg.OnChange(m)
+// Saved is what Sync reads of a saved game.
+type Saved struct {
+	Moves  []rules.Move // the moves played from the start
+	Level  ai.Level
+	Status Status
+}
+
+// Sync brings the match to the saved game, which another server may have
+// changed: load returns the moves played from the start and the level,
+// as saved. It is called under the match's lock, so that no change of
+// this match's own comes between the reading and the catching up. Moves
+// added elsewhere reach the subscribers as turns, an undo or a new level
+// as a state; the computer starts thinking if it is now to move. Sync
+// commits nothing. It fails, changing nothing, if load fails or a saved
+// move is illegal.
+func (m *Match) Sync(load func() (Saved, error)) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return refuse(ErrClosed, "the game has been closed")
 	}
+	saved, err := load()
+	if err != nil {
+		return err
+	}
+	moves, level := saved.Moves, saved.Level
+	cur := slices.Clone(m.game.Moves())
+	k := 0
+	for k < len(cur) && k < len(moves) && cur[k] == moves[k] {
+		k++
+	}
+	newStatus := !reflect.DeepEqual(saved.Status, m.status)
+	if k == len(cur) && k == len(moves) && level == m.level && !newStatus {
+		return nil
+	}
+	// Check the new moves on a copy first, so that a bad save changes
+	// nothing here.
+	check, err := rules.NewGame(m.game.Rules(), m.game.Start())
+	if err != nil {
+		return err
+	}
+	for i, mv := range moves {
+		if _, err := check.Play(mv, nil); err != nil {
+			return refuse(ErrInvalid, "saved move %d (%v): %v", i, mv, err)
+		}
+	}
+	m.cancelSearchLocked()
+	undone := k < len(cur)
+	m.game.Undo(len(cur) - k)
+	for _, mv := range moves[k:] {
+		pos := m.game.Position()
+		var tr rules.Trace
+		m.game.Play(mv, &tr)
+		if undone {
+			continue
+		}
+		turn := Turn{
+			Ply:      int(pos.Ply),
+			Player:   pos.ToMove,
+			Move:     mv,
+			Computer: m.cfg.Mode == AI && pos.ToMove != m.cfg.Human,
+			Events:   tr.Events,
+			State:    m.stateLocked(),
+		}
+		m.broadcastLocked(Update{Kind: TurnUpdate, Turn: &turn})
+	}
+	if undone || level != m.level || newStatus {
+		m.level = level
+		m.status = saved.Status
+		m.publishLocked()
+	}
+	if m.startSearchLocked() {
+		m.broadcastLocked(Update{Kind: ThinkingUpdate, Thinking: true})
+	}
+	return nil
 }

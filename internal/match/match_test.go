@@ -356,10 +356,13 @@ func TestEngineFailure(t *testing.T) {
 }
 
 // TestRebuild: a match rebuilt from Config has the same state, and
-// OnChange is called for each change.
+// Commit sees each change, in order, with whether the computer is to move.
 func TestRebuild(t *testing.T) {
-	var changes atomic.Int32
-	m := newMatch(t, Config{ID: "x", Mode: Local, Engine: first{}, Rules: rules.Rules{First: 1}, OnChange: func(*Match) { changes.Add(1) }})
+	var changes []Change
+	m := newMatch(t, Config{ID: "x", Mode: Local, Engine: first{}, Rules: rules.Rules{First: 1}, Commit: func(c Change) error {
+		changes = append(changes, c)
+		return nil
+	}})
 	for _, s := range []string{"2L", "9R"} {
 		if _, err := m.Play(mv(t, s), nil); err != nil {
 			t.Fatal(err)
@@ -367,15 +370,145 @@ func TestRebuild(t *testing.T) {
 	}
 	m.SetLevel(ai.Hard)
 	m.Undo()
-	if n := changes.Load(); n != 4 {
-		t.Errorf("OnChange called %d times, want 4", n)
+	want := []Change{
+		{ID: "x", Kind: Moved, Index: 0, Move: mv(t, "2L")},
+		{ID: "x", Kind: Moved, Index: 1, Move: mv(t, "9R")},
+		{ID: "x", Kind: LevelSet, Level: ai.Hard},
+		{ID: "x", Kind: Undone, Index: 1},
+	}
+	if !reflect.DeepEqual(changes, want) {
+		t.Errorf("Commit saw %+v, want %+v", changes, want)
 	}
 	cfg := m.Config()
-	cfg.OnChange = nil
+	cfg.Commit = nil
 	m2 := newMatch(t, cfg)
 	if a, b := m.State(), m2.State(); !reflect.DeepEqual(a, b) {
 		t.Errorf("rebuilt state = %+v, want %+v", b, a)
 	}
+}
+
+// TestCommitFails: a change that cannot be saved is taken back, nobody
+// hears of it, and the request fails with the commit's error.
+func TestCommitFails(t *testing.T) {
+	broken := errors.New("disk full")
+	var fail atomic.Bool
+	g := newGate()
+	m := newMatch(t, Config{Engine: g, Commit: func(c Change) error {
+		if fail.Load() {
+			return broken
+		}
+		return nil
+	}})
+	if _, err := m.Play(mv(t, "7R"), nil); err != nil {
+		t.Fatal(err)
+	}
+	c := g.Next(t)
+	sub, _ := m.Subscribe()
+	next(t, sub) // the state
+	fail.Store(true)
+	c.Reply <- c.Pos.LegalMoves(nil)[0]
+	// The computer's move is not saved: the page hears a state in which
+	// the computer is still to move and no longer thinks.
+	u := next(t, sub)
+	if u.Kind != StateUpdate || len(u.State.Moves) != 1 || u.State.Thinking {
+		t.Fatalf("after a failed save of the computer's move, update %+v, want a state with 1 move, not thinking", u)
+	}
+	// Resume tries again, and this time it is saved.
+	fail.Store(false)
+	if !m.Resume() {
+		t.Fatal("Resume did not start the computer")
+	}
+	c = g.Next(t)
+	c.Reply <- c.Pos.LegalMoves(nil)[0]
+	waitComputer(t, sub)
+	before := m.State()
+	fail.Store(true)
+	if _, err := m.Play(before.Legal[0], nil); !errors.Is(err, broken) {
+		t.Errorf("Play with a failing save = %v, want %v", err, broken)
+	}
+	if _, err := m.Undo(); !errors.Is(err, broken) {
+		t.Errorf("Undo with a failing save = %v, want %v", err, broken)
+	}
+	if _, err := m.SetLevel(ai.Hard); !errors.Is(err, broken) {
+		t.Errorf("SetLevel with a failing save = %v, want %v", err, broken)
+	}
+	if after := m.State(); !reflect.DeepEqual(after, before) {
+		t.Errorf("failed changes changed the match:\n got %+v\nwant %+v", after, before)
+	}
+	select {
+	case u := <-sub.C:
+		t.Errorf("a failed change was broadcast: %+v", u)
+	default:
+	}
+}
+
+// TestSync: a match catches up with changes made elsewhere: moves as
+// turns, an undo as a state.
+func TestSync(t *testing.T) {
+	a := newMatch(t, Config{ID: "x", Mode: Local, Engine: first{}})
+	b := newMatch(t, Config{ID: "x", Mode: Local, Engine: first{}})
+	sub, _ := b.Subscribe()
+	next(t, sub)
+	load := func() (Saved, error) { s := a.State(); return Saved{Moves: s.Moves, Level: s.Level}, nil }
+	for _, s := range []string{"7R", "1L"} {
+		if _, err := a.Play(mv(t, s), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Sync(load); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"7R", "1L"} {
+		u := next(t, sub)
+		if u.Kind != TurnUpdate || u.Turn.Move != mv(t, want) || len(u.Turn.Events) == 0 {
+			t.Fatalf("update %+v, want the turn %s with its events", u, want)
+		}
+	}
+	if err := b.Sync(load); err != nil {
+		t.Fatal(err)
+	}
+	a.Undo()
+	if err := b.Sync(load); err != nil {
+		t.Fatal(err)
+	}
+	if u := next(t, sub); u.Kind != StateUpdate || len(u.State.Moves) != 1 {
+		t.Fatalf("after an undo elsewhere, update %+v, want a state with 1 move", u)
+	}
+	if sa, sb := a.State(), b.State(); !reflect.DeepEqual(sa, sb) {
+		t.Errorf("after Sync, state %+v, want %+v", sb, sa)
+	}
+	bad := func() (Saved, error) { return Saved{Moves: []rules.Move{mv(t, "0L")}, Level: ai.Easy}, nil }
+	if err := b.Sync(bad); err == nil {
+		t.Error("Sync with an illegal saved move succeeded")
+	}
+	if sa, sb := a.State(), b.State(); !reflect.DeepEqual(sa, sb) {
+		t.Errorf("a failed Sync changed the match: %+v", sb)
+	}
+}
+
+// TestElsewhere: when the engine says another server plays the computer's
+// moves, the match waits without playing one.
+func TestElsewhere(t *testing.T) {
+	m := newMatch(t, Config{Engine: elsewhere{}})
+	if _, err := m.Play(mv(t, "7R"), nil); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(guard)
+	for m.State().Thinking {
+		if time.Now().After(deadline) {
+			t.Fatal("still thinking")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if n := len(m.State().Moves); n != 1 {
+		t.Errorf("%d moves, want 1: the computer played here", n)
+	}
+}
+
+type elsewhere struct{ first }
+
+func (elsewhere) Search(ctx context.Context, pos rules.Position, lim ai.Limits) (ai.Result, error) {
+	return ai.Result{}, ErrElsewhere
 }
 
 func TestIdle(t *testing.T) {
@@ -437,34 +570,5 @@ func TestAgainstEasy(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-	}
-}
-
-// TestHardKeepsItsTable: Hard's searches in one game share one table, the
-// other levels search without one.
-func TestHardKeepsItsTable(t *testing.T) {
-	g := newGate()
-	m := newMatch(t, Config{Engine: g, Level: ai.Hard, Seed: 3})
-	sub, _ := m.Subscribe()
-	// reply plays the human's first legal move and answers the computer's
-	// search with its first legal move; it returns the search's limits.
-	reply := func() ai.Limits {
-		if _, err := m.Play(m.State().Legal[0], nil); err != nil {
-			t.Fatal(err)
-		}
-		c := g.Next(t)
-		c.Reply <- c.Pos.LegalMoves(nil)[0]
-		waitComputer(t, sub)
-		return c.Lim
-	}
-	first, second := reply(), reply()
-	if first.Table == nil || first.Table != second.Table {
-		t.Errorf("Hard's two searches had tables %p and %p, want one table kept", first.Table, second.Table)
-	}
-	if _, err := m.SetLevel(ai.Medium); err != nil {
-		t.Fatal(err)
-	}
-	if lim := reply(); lim.Table != nil {
-		t.Errorf("Medium searched with a table")
 	}
 }

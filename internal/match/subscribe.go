@@ -8,15 +8,17 @@ const (
 	StateUpdate    UpdateKind = iota // State: on subscribing, after an undo or a level change
 	TurnUpdate                       // Turn: a move was played, by a human or the computer
 	ThinkingUpdate                   // Thinking: the computer started choosing a move
+	PresenceUpdate                   // Presence: who is connected changed
 )
 
 // Update is what a subscriber receives. The values it points to are
 // shared between subscribers: do not modify them.
 type Update struct {
 	Kind     UpdateKind
-	State    *State // for StateUpdate
-	Turn     *Turn  // for TurnUpdate
-	Thinking bool   // for ThinkingUpdate: always true (a turn ends the thinking)
+	State    *State    // for StateUpdate
+	Turn     *Turn     // for TurnUpdate
+	Thinking bool      // for ThinkingUpdate: always true (a turn ends the thinking)
+	Presence *Presence // for PresenceUpdate
 }
 
 // Subscription receives a match's updates on C, in order, the current

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"oanquan/ai"
@@ -14,12 +16,12 @@ import (
 // writes its answer and returns nil.
 
 type createRequest struct {
-	Mode     string   `json:"mode"`
-	Level    string   `json:"level"`
-	Human    *int     `json:"human"`
-	First    *int     `json:"first"`
-	Variants []string `json:"variants"`
-	Position string   `json:"position"` // a start position in notation; "": the usual one
+	Mode     string     `json:"mode"`
+	Level    string     `json:"level"`
+	Human    *int       `json:"human"` // the creator's seat (ai and online)
+	First    seatChoice `json:"first"` // 0, 1 or "random"
+	Variants []string   `json:"variants"`
+	Position string     `json:"position"` // a start position in notation; "": the usual one
 }
 
 // config checks a new game's settings, filling in the defaults.
@@ -29,13 +31,15 @@ func (q *createRequest) config() (match.Config, error) {
 	case "", "ai":
 	case "local":
 		cfg.Mode = match.Local
+	case "online":
+		cfg.Mode = match.Online
 	default:
-		return cfg, fail(errBadRequest, "unknown mode %q: want ai or local", q.Mode)
+		return cfg, fail(errBadRequest, "mode: unknown %s, want ai, local or online", short(q.Mode))
 	}
 	if q.Level != "" {
 		l, err := ai.ParseLevel(q.Level)
 		if err != nil {
-			return cfg, fail(errBadRequest, "unknown level %q: want easy, medium or hard", q.Level)
+			return cfg, fail(errBadRequest, "level: unknown %s, want easy, medium or hard", short(q.Level))
 		}
 		cfg.Level = l
 	}
@@ -52,21 +56,22 @@ func (q *createRequest) config() (match.Config, error) {
 	if cfg.Human, err = seat("human", q.Human); err != nil {
 		return cfg, err
 	}
-	if cfg.Rules.First, err = seat("first", q.First); err != nil {
+	first := q.First.pick()
+	if cfg.Rules.First, err = seat("first", first); err != nil {
 		return cfg, err
 	}
 	for _, v := range q.Variants {
 		if err := cfg.Rules.Enable(v); err != nil {
-			return cfg, fail(errBadRequest, "%v", err)
+			return cfg, fail(errBadRequest, "variants: unknown %s, want one of %s", short(v), strings.Join(variantNames(), ", "))
 		}
 	}
 	if q.Position != "" {
 		p, err := notation.ParsePosition(q.Position)
 		if err != nil {
-			return cfg, fail(errBadRequest, "position: %v", err)
+			return cfg, inputError("position", err)
 		}
-		if q.First != nil && rules.Player(*q.First) != p.ToMove {
-			return cfg, fail(errBadRequest, "first %d: the position has player %d to move", *q.First, p.ToMove)
+		if first != nil && rules.Player(*first) != p.ToMove {
+			return cfg, fail(errBadRequest, "first %d: the position has player %d to move", *first, p.ToMove)
 		}
 		cfg.Start = &p
 		cfg.Rules.First = p.ToMove
@@ -74,7 +79,23 @@ func (q *createRequest) config() (match.Config, error) {
 	return cfg, nil
 }
 
+// actor returns the game r acts in, if r carries the secret of one of its
+// seats.
+func (s *Server) actor(r *http.Request) (*liveGame, error) {
+	g, err := s.game(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return nil, err
+	}
+	if err := g.authorize(r); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
 func (s *Server) createGame(w http.ResponseWriter, r *http.Request) error {
+	if err := s.limits.allow(r, "new game", s.limits.cfg.Creates); err != nil {
+		return err
+	}
 	var q createRequest
 	if err := decode(w, r, &q, true); err != nil {
 		return err
@@ -83,22 +104,32 @@ func (s *Server) createGame(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	m, err := s.newMatch(r.Context(), cfg)
+	seats := []rules.Player{cfg.Human} // against the computer, and online: the other seat is the friend's
+	if cfg.Mode == match.Local {
+		seats = []rules.Player{rules.Player0, rules.Player1}
+	}
+	secret := newSecret()
+	m, err := s.newMatch(r.Context(), cfg, seats, secret)
 	if err != nil {
 		return err
 	}
 	st := m.State()
+	out := createdJSON{gameJSON: toGameJSON(&st), Secret: secret, Seat: int(seats[0])}
+	for _, p := range seats {
+		out.Seats = append(out.Seats, int(p))
+	}
+	s.log.Info("game created", "id", st.ID, "mode", st.Mode, "level", st.Level.String())
 	w.Header().Set("Location", "/api/games/"+st.ID)
-	writeJSON(w, http.StatusCreated, toGameJSON(&st))
+	writeJSON(w, http.StatusCreated, out)
 	return nil
 }
 
 func (s *Server) getGame(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.game(r.Context(), r.PathValue("id"))
+	g, err := s.game(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	st := m.State()
+	st := g.m.State()
 	writeJSON(w, http.StatusOK, toGameJSON(&st))
 	return nil
 }
@@ -109,8 +140,20 @@ type moveRequest struct {
 }
 
 func (s *Server) playMove(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.game(r.Context(), r.PathValue("id"))
+	g, err := s.game(r.Context(), r.PathValue("id"))
 	if err != nil {
+		return err
+	}
+	// Online, the move is the seat's whose secret is sent; otherwise any
+	// seat's secret acts for the game.
+	var seat *rules.Player
+	if g.m.Mode() == match.Online {
+		p, err := s.player(r, g)
+		if err != nil {
+			return err
+		}
+		seat = &p
+	} else if err := g.authorize(r); err != nil {
 		return err
 	}
 	var q moveRequest
@@ -122,9 +165,26 @@ func (s *Server) playMove(w http.ResponseWriter, r *http.Request) error {
 	}
 	mv, err := notation.ParseMove(*q.Move)
 	if err != nil {
-		return fail(errBadRequest, "%v", err)
+		return inputError("move", err)
 	}
-	turn, err := m.Play(mv, q.Ply)
+	var turn match.Turn
+	if seat != nil {
+		turn, err = g.m.PlayFor(*seat, mv, q.Ply)
+	} else {
+		turn, err = g.m.Play(mv, q.Ply)
+	}
+	if errors.Is(err, match.ErrStale) && q.Ply != nil {
+		// Sent again after its answer was lost? Then it was played once,
+		// and this is its answer. Anything else: the game as it stands.
+		// (Played through another server, it may not be here yet.)
+		s.resync(g.m.ID())
+		if t, ok := g.m.PlayedAt(*q.Ply, mv, seat); ok {
+			writeJSON(w, http.StatusOK, toTurnJSON(&t))
+			return nil
+		}
+		st := g.m.State()
+		return &staleError{err, toGameJSON(&st)}
+	}
 	if err != nil {
 		return err
 	}
@@ -133,7 +193,7 @@ func (s *Server) playMove(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) undo(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.game(r.Context(), r.PathValue("id"))
+	g, err := s.actor(r)
 	if err != nil {
 		return err
 	}
@@ -141,7 +201,7 @@ func (s *Server) undo(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(w, r, &q, true); err != nil {
 		return err
 	}
-	st, err := m.Undo()
+	st, err := g.m.Undo()
 	if err != nil {
 		return err
 	}
@@ -154,7 +214,7 @@ type levelRequest struct {
 }
 
 func (s *Server) setLevel(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.game(r.Context(), r.PathValue("id"))
+	g, err := s.actor(r)
 	if err != nil {
 		return err
 	}
@@ -167,9 +227,9 @@ func (s *Server) setLevel(w http.ResponseWriter, r *http.Request) error {
 	}
 	l, err := ai.ParseLevel(*q.Level)
 	if err != nil {
-		return fail(errBadRequest, "unknown level %q: want easy, medium or hard", *q.Level)
+		return fail(errBadRequest, "level: unknown %s, want easy, medium or hard", short(*q.Level))
 	}
-	st, err := m.SetLevel(l)
+	st, err := g.m.SetLevel(l)
 	if err != nil {
 		return err
 	}
@@ -178,11 +238,14 @@ func (s *Server) setLevel(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) hints(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.game(r.Context(), r.PathValue("id"))
+	g, err := s.actor(r)
 	if err != nil {
 		return err
 	}
-	hs, err := m.Hints(r.Context())
+	if err := s.limits.allow(r, "hint", s.limits.cfg.Hints); err != nil {
+		return err
+	}
+	hs, err := g.m.Hints(r.Context())
 	if err != nil {
 		return err
 	}
@@ -196,18 +259,18 @@ func (s *Server) hints(w http.ResponseWriter, r *http.Request) error {
 
 // record answers with the game record of docs/RECORD.md.
 func (s *Server) record(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.game(r.Context(), r.PathValue("id"))
+	g, err := s.game(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	st := m.State()
-	cfg := m.Config()
-	g, err := rules.NewGame(st.Rules, st.Start)
+	st := g.m.State()
+	cfg := g.m.Config()
+	game, err := rules.NewGame(st.Rules, st.Start)
 	if err != nil {
 		return err
 	}
 	for _, mv := range st.Moves {
-		if _, err := g.Play(mv, nil); err != nil {
+		if _, err := game.Play(mv, nil); err != nil {
 			return err
 		}
 	}
@@ -222,6 +285,28 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Content-Disposition", `inline; filename="oanquan-`+st.ID+`.txt"`)
 	w.WriteHeader(http.StatusOK)
-	w.Write([]byte(notation.FormatGame(g, tags)))
+	w.Write([]byte(notation.FormatGame(game, tags)))
 	return nil
+}
+
+// variantNames lists the rule variants, for messages.
+func variantNames() []string {
+	names := make([]string, len(rules.Variants))
+	for i, v := range rules.Variants {
+		names[i] = v.Name
+	}
+	return names
+}
+
+// inputError is the refusal of a field's text that does not parse: what
+// the parser said, with the input cut short.
+func inputError(field string, err error) error {
+	var pe *notation.ParseError
+	if !errors.As(err, &pe) {
+		return fail(errBadRequest, "%s: %v", field, err)
+	}
+	if pe.Input == "" {
+		return fail(errBadRequest, "%s: %s: %s", field, pe.Field, pe.Msg)
+	}
+	return fail(errBadRequest, "%s: %s %s: %s", field, pe.Field, short(pe.Input), pe.Msg)
 }

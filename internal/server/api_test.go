@@ -18,7 +18,11 @@ import (
 func TestCreateDefaults(t *testing.T) {
 	s := newServer(t, Config{})
 	r := do(t, s, "POST", "/api/games", nil)
-	g := must[gameJSON](t, r, http.StatusCreated)
+	c := must[createdJSON](t, r, http.StatusCreated)
+	g := c.gameJSON
+	if len(c.Secret) < 22 || c.Seat != 0 || !slices.Equal(c.Seats, []int{0}) {
+		t.Errorf("secret %q, seat %d, seats %v; want a secret for seat 0 alone", c.Secret, c.Seat, c.Seats)
+	}
 	want := gameJSON{
 		ID: g.ID, Mode: "ai", Level: "easy", Human: 0, First: 0, Variants: []string{},
 		Position: notation.Start,
@@ -26,6 +30,7 @@ func TestCreateDefaults(t *testing.T) {
 		Stones:   [2]bool{true, true},
 		Legal:    []string{"5L", "5R", "6L", "6R", "7L", "7R", "8L", "8R", "9L", "9R"},
 		Moves:    []string{},
+		History:  []playedJSON{},
 		End:      "none",
 	}
 	if !reflect.DeepEqual(g, want) {
@@ -52,7 +57,7 @@ func TestStateKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range []string{"id", "mode", "level", "human", "variants", "position", "cells", "stones", "stores",
-		"toMove", "ply", "legal", "moves", "thinking", "over", "end", "result"} {
+		"toMove", "ply", "legal", "moves", "thinking", "over", "end", "result", "canUndo", "history", "secret", "seat", "seats"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("state has no %q: %s", k, r.body)
 		}
@@ -63,7 +68,9 @@ func TestStateKeys(t *testing.T) {
 	if want := `[{"pebbles":0,"mandarins":0,"debt":0},{"pebbles":0,"mandarins":0,"debt":0}]`; string(m["stores"]) != want {
 		t.Errorf("stores = %s, want %s", m["stores"], want)
 	}
-	turn := do(t, s, "POST", "/api/games/"+decodeAs[gameJSON](t, r).ID+"/moves", `{"move":"7R"}`)
+	c := decodeAs[createdJSON](t, r)
+	secrets.Store(c.ID, c.Secret)
+	turn := do(t, s, "POST", "/api/games/"+c.ID+"/moves", `{"move":"7R"}`)
 	var tm map[string]json.RawMessage
 	json.Unmarshal(turn.body, &tm)
 	for _, k := range []string{"ply", "player", "move", "by", "events", "state"} {

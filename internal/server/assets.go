@@ -64,7 +64,7 @@ func (s *Server) static() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			s.writeError(w, r, fail(errMethod, "%s is not allowed here: use GET", r.Method))
+			s.writeError(w, r, fail(errMethod, "%s is not allowed here: use GET", short(r.Method)))
 			return
 		}
 		dir := strings.HasSuffix(r.URL.Path, "/")

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"oanquan/internal/match"
@@ -20,6 +22,7 @@ var (
 	errNotFound   = errors.New("not found")
 	errMethod     = errors.New("method not allowed")
 	errForbidden  = errors.New("cross-origin request")
+	errTimeout    = errors.New("request timeout")
 )
 
 // errorTable maps every kind of error to its status and the code of
@@ -38,11 +41,16 @@ var errorTable = []struct {
 	{store.ErrNotFound, http.StatusNotFound, "not_found"},
 	{errMethod, http.StatusMethodNotAllowed, "method_not_allowed"},
 	{errForbidden, http.StatusForbidden, "forbidden"},
+	{errSeat, http.StatusForbidden, "not_your_seat"},
+	{errRate, http.StatusTooManyRequests, "rate_limited"},
+	{errTimeout, http.StatusRequestTimeout, "timeout"},
 	{match.ErrNotYourTurn, http.StatusConflict, "not_your_turn"},
 	{match.ErrIllegalMove, http.StatusUnprocessableEntity, "illegal_move"},
 	{match.ErrGameOver, http.StatusConflict, "game_over"},
 	{match.ErrStale, http.StatusConflict, "conflict"},
 	{match.ErrNothingToUndo, http.StatusConflict, "conflict"},
+	{match.ErrConflict, http.StatusConflict, "conflict"},
+	{errConflictSeat, http.StatusConflict, "seat_taken"},
 	{match.ErrClosed, http.StatusServiceUnavailable, "unavailable"},
 }
 
@@ -66,7 +74,18 @@ type errorBody struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
 	} `json:"error"`
+	// State is the game as it stands, with a conflict over a move: the
+	// client catches up from it.
+	State *gameJSON `json:"state,omitempty"`
 }
+
+// staleError is a conflict answered with the game's state.
+type staleError struct {
+	error
+	state gameJSON
+}
+
+func (e *staleError) Unwrap() error { return e.error }
 
 // writeError answers with err's status and code. Only refusals
 // (*apiError, *match.Error) show their message; anything else is logged
@@ -84,13 +103,24 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	var ae *apiError
 	var me *match.Error
+	var re *rateError
+	var se *staleError
+	if errors.As(err, &se) {
+		body.State = &se.state
+	}
 	switch {
+	case errors.As(err, &re):
+		body.Error.Message = re.msg
+		w.Header().Set("Retry-After", strconv.Itoa(retrySeconds(re.retry)))
 	case errors.As(err, &ae):
 		body.Error.Message = ae.msg
 	case errors.As(err, &me):
 		body.Error.Message = me.Msg
 	case status == http.StatusInternalServerError:
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	if status >= 500 && status != http.StatusInternalServerError {
+		s.log.Warn("request refused", "method", r.Method, "path", r.URL.Path, "status", status)
 	}
 	writeJSON(w, status, body)
 }
@@ -133,7 +163,11 @@ func decode(w http.ResponseWriter, r *http.Request, v any, emptyOK bool) error {
 	}
 	var mbe *http.MaxBytesError
 	var ute *json.UnmarshalTypeError
+	var ne net.Error
 	switch {
+	case errors.As(err, &ne) && ne.Timeout():
+		// Say nothing of the socket: its addresses are in err's text.
+		return fail(errTimeout, "the request body did not arrive in time")
 	case errors.As(err, &mbe):
 		return fail(errTooLarge, "the body is larger than %d bytes", maxBody)
 	case errors.Is(err, io.EOF):
@@ -141,11 +175,29 @@ func decode(w http.ResponseWriter, r *http.Request, v any, emptyOK bool) error {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return fail(errBadRequest, "malformed JSON: the body ends too soon")
 	case errors.As(err, &ute) && ute.Field != "":
-		return fail(errBadRequest, "field %q: want %s, not %s", ute.Field, jsonKind(ute.Type), ute.Value)
+		return fail(errBadRequest, "field %s: want %s, not %s", short(ute.Field), jsonKind(ute.Type), ute.Value)
 	case errors.As(err, &ute):
 		return fail(errBadRequest, "want a JSON object, not %s", ute.Value)
 	}
-	return fail(errBadRequest, "malformed JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fail(errBadRequest, "malformed JSON at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
+	}
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	if strings.HasPrefix(msg, "unknown field ") {
+		return fail(errBadRequest, "unknown field %s", short(strings.Trim(strings.TrimPrefix(msg, "unknown field "), `"`)))
+	}
+	return fail(errBadRequest, "malformed JSON")
+}
+
+// short quotes a client's string for a message, cut to a length that a
+// message can carry: errors never echo long input back.
+func short(s string) string {
+	const most = 24
+	if r := []rune(s); len(r) > most {
+		return strconv.Quote(string(r[:most])) + "…"
+	}
+	return strconv.Quote(s)
 }
 
 // jsonKind names the JSON type that decodes into t, for messages.

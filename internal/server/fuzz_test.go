@@ -26,19 +26,37 @@ func FuzzRequests(f *testing.F) {
 		{3, `{"level":null}`},
 		{1, `{"move":"5L"`},
 		{1, "\xff\xfe"},
+		{0, `{"mode":"online","first":"random","human":1}`},
+		{4, `{"action":"offer"}`},
+		{5, `{"action":"accept"}`},
+		{6, `{"action":"decline"}`},
+		{7, ``},
+		{12, `{"action":"offer"}`},
+		{13, `{"action":7}`},
 	} {
 		f.Add(seed.endpoint, []byte(seed.body))
 	}
-	s := New(Config{Engine: first{}})
+	s := New(Config{Engine: first{}, Limits: Limits{Creates: Rate{PerMinute: 1e9, Burst: 1e6}, Hints: Rate{PerMinute: 1e9, Burst: 1e6}}})
 	f.Cleanup(s.Close)
 	f.Fuzz(func(t *testing.T, endpoint uint8, body []byte) {
-		g := create(t, s, map[string]any{"mode": "local"})
-		for _, mv := range []string{"7R", "1L"} {
-			must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": mv}), 200)
+		// Endpoints 0-7 act in a two-player game on one device, 8-15 in
+		// a game online, as its creator, with a friend joined.
+		mode := "local"
+		if endpoint%16 >= 8 {
+			mode = "online"
+		}
+		g := create(t, s, map[string]any{"mode": mode})
+		if mode == "online" {
+			must[joinedJSON](t, player{}.act(t, s, "POST", "/api/games/"+g.ID+"/join", ""), 200)
+			must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": "7R"}), 200)
+		} else {
+			for _, mv := range []string{"7R", "1L"} {
+				must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": mv}), 200)
+			}
 		}
 		before := get(t, s, g.ID)
 		method, path := "POST", "/api/games/"+g.ID
-		switch endpoint % 4 {
+		switch endpoint % 8 {
 		case 0:
 			path = "/api/games"
 		case 1:
@@ -47,6 +65,14 @@ func FuzzRequests(f *testing.F) {
 			path += "/undo"
 		case 3:
 			method, path = "PUT", path+"/level"
+		case 4:
+			path += "/draw"
+		case 5:
+			path += "/takeback"
+		case 6:
+			path += "/rematch"
+		case 7:
+			path += "/join"
 		}
 		r := do(t, s, method, path, body)
 		if r.status >= 500 {

@@ -1,12 +1,15 @@
 package server
 
 import (
+	"container/list"
 	"context"
 	"crypto/rand"
 	"encoding/base32"
+	"encoding/json"
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -42,82 +45,140 @@ func validID(id string) bool {
 	return true
 }
 
-// newMatch saves a new game made from cfg and makes it live.
-func (s *Server) newMatch(ctx context.Context, cfg match.Config) (*match.Match, error) {
+// newMatch saves a new game made from cfg, with seats for the holder of
+// secret, and makes it live.
+func (s *Server) newMatch(ctx context.Context, cfg match.Config, seats []rules.Player, secret string) (*match.Match, error) {
+	var hashes [2][]byte
+	for _, p := range seats {
+		hashes[p] = hashSecret(secret)
+	}
+	return s.newMatchSeats(ctx, cfg, hashes)
+}
+
+// newMatchSeats saves a new game made from cfg, whose seats' secrets have
+// the hashes given, and makes it live.
+func (s *Server) newMatchSeats(ctx context.Context, cfg match.Config, seats [2][]byte) (*match.Match, error) {
+	if cfg.Start == nil {
+		start := cfg.Rules.Start()
+		cfg.Start = &start
+	}
+	g := toStored(cfg)
+	g.Seats = seats
+	g.Waiting = store.Waiting(cfg.Mode == match.AI && cfg.Start.ToMove != cfg.Human && !startOver(cfg))
+	for tries := 0; ; tries++ {
+		g.ID = newID()
+		err := s.store.Create(ctx, g)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, store.ErrExists) || tries == 5 {
+			return nil, fmt.Errorf("saving a new game: %w", err)
+		}
+	}
+	cfg.ID = g.ID
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil, fail(match.ErrClosed, "the server is shutting down")
 	}
-	for {
-		cfg.ID = newID()
-		if s.live[cfg.ID] != nil {
-			continue
-		}
-		_, err := s.store.Get(ctx, cfg.ID)
-		if errors.Is(err, store.ErrNotFound) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("checking a new id: %w", err)
-		}
-	}
-	if cfg.Start == nil {
-		start := cfg.Rules.Start()
-		cfg.Start = &start
-	}
-	// Saved before it starts, so that no save of its own (of the
-	// computer's first move) can come before this one.
-	if err := s.store.Put(ctx, toStored(cfg)); err != nil {
-		return nil, fmt.Errorf("saving new game %s: %w", cfg.ID, err)
-	}
-	m, err := s.startLocked(cfg)
-	if err != nil {
-		s.store.Delete(ctx, cfg.ID)
-		return nil, err
-	}
-	return m, nil
+	return s.startLocked(cfg, g.Seats)
+}
+
+// startOver reports whether a new game's start position is already over,
+// so that nobody waits for the computer in it.
+func startOver(cfg match.Config) bool {
+	g, err := rules.NewGame(cfg.Rules, *cfg.Start)
+	return err != nil || g.Over()
 }
 
 // liveGame is a game in memory.
 type liveGame struct {
 	m    *match.Match
-	used time.Time // when a request last asked for it
+	elem *list.Element // in Server.lru
+	used time.Time     // when a request last asked for it
+
+	mu    sync.Mutex
+	seats [2][]byte       // the hashes of the seats' secrets, as saved
+	conns map[*wsConn]int // the WebSockets open on the game: the seat each acts for, or -1
 }
 
-// startLocked creates the match and makes it live.
-func (s *Server) startLocked(cfg match.Config) (*match.Match, error) {
-	cfg.Engine = s.cfg.Engine
+// hashes returns the hashes of g's seats' secrets.
+func (g *liveGame) hashes() [2][]byte {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.seats
+}
+
+// setSeat records that the holder of hash has seat p.
+func (g *liveGame) setSeat(p int, hash []byte) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.seats[p] = hash
+}
+
+// startLocked creates the match and makes it live, closing the least
+// recently used live games beyond Config.MaxLive.
+func (s *Server) startLocked(cfg match.Config, seats [2][]byte) (*match.Match, error) {
+	cfg.Engine = s.engine(cfg.ID)
 	cfg.MoveTime = s.cfg.MoveTime
 	cfg.HintTime = s.cfg.HintTime
-	var saving sync.Mutex
-	cfg.OnChange = func(m *match.Match) { s.save(m, &saving) }
+	cfg.Commit = s.commit
 	m, err := match.New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	s.live[cfg.ID] = &liveGame{m: m, used: time.Now()}
+	g := &liveGame{m: m, seats: seats, used: time.Now(), conns: make(map[*wsConn]int)}
+	g.elem = s.lru.PushFront(g)
+	s.live[cfg.ID] = g
+	for s.lru.Len() > s.cfg.MaxLive {
+		s.evictOneLocked()
+	}
 	return m, nil
+}
+
+// evictOneLocked closes the least recently used live game, preferring
+// one that nobody watches and the computer is not thinking about among
+// the last few. It stays saved.
+func (s *Server) evictOneLocked() {
+	victim := s.lru.Back()
+	e := victim
+	for range 32 {
+		if e == nil {
+			break
+		}
+		if e.Value.(*liveGame).m.Idle() {
+			victim = e
+			break
+		}
+		e = e.Prev()
+	}
+	g := victim.Value.(*liveGame)
+	s.lru.Remove(victim)
+	delete(s.live, g.m.ID())
+	go g.m.Close() // it may be thinking: Close waits for the search to end
 }
 
 // game returns the live game id, rebuilding it from the store if it is
 // not live.
-func (s *Server) game(ctx context.Context, id string) (*match.Match, error) {
+func (s *Server) game(ctx context.Context, id string) (*liveGame, error) {
 	if !validID(id) {
-		return nil, fail(errNotFound, "no game %q", id)
+		return nil, fail(errNotFound, "no such game")
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.closed {
+		s.mu.Unlock()
 		return nil, fail(match.ErrClosed, "the server is shutting down")
 	}
 	if g := s.live[id]; g != nil {
-		g.used = time.Now()
-		return g.m, nil
+		s.touchLocked(g)
+		s.mu.Unlock()
+		return g, nil
 	}
+	s.mu.Unlock()
+	// Read outside the lock: a slow store must not hold up other games.
 	saved, err := s.store.Get(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, fail(errNotFound, "no game %q", id)
+		return nil, fail(errNotFound, "no such game")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("loading game %s: %w", id, err)
@@ -126,24 +187,84 @@ func (s *Server) game(ctx context.Context, id string) (*match.Match, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading game %s: %w", id, err)
 	}
-	m, err := s.startLocked(cfg)
-	if err != nil {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, fail(match.ErrClosed, "the server is shutting down")
+	}
+	if g := s.live[id]; g != nil { // another request loaded it meanwhile
+		s.touchLocked(g)
+		return g, nil
+	}
+	if _, err := s.startLocked(cfg, saved.Seats); err != nil {
 		return nil, fmt.Errorf("loading game %s: %w", id, err)
 	}
-	return m, nil
+	return s.live[id], nil
 }
 
-// save writes m to the store; it is every match's OnChange. Saves of one
-// match run one at a time (under its saving lock), each of the state as it
-// is when it runs, so the last save is of the latest state whatever order
-// changes come in.
-func (s *Server) save(m *match.Match, saving *sync.Mutex) {
-	saving.Lock()
-	defer saving.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), saveTimeout)
+// touchLocked marks g as just used.
+func (s *Server) touchLocked(g *liveGame) {
+	g.used = time.Now()
+	s.lru.MoveToFront(g.elem)
+}
+
+// commit saves one change of a live game; it is every match's
+// Config.Commit, called under the match's lock, so a game's changes are
+// saved in the order they are made.
+func (s *Server) commit(c match.Change) error {
+	ctx, cancel := context.WithTimeout(s.ctx, saveTimeout)
 	defer cancel()
-	if err := s.store.Put(ctx, toStored(m.Config())); err != nil {
-		s.log.Error("saving game", "id", m.ID(), "err", err)
+	w := store.Waiting(c.Waiting)
+	var err error
+	switch c.Kind {
+	case match.Moved:
+		err = s.store.Append(ctx, c.ID, c.Index, notation.FormatMove(c.Move), w)
+	case match.Undone:
+		err = s.store.Truncate(ctx, c.ID, c.Index, w)
+	case match.LevelSet:
+		err = s.store.SetLevel(ctx, c.ID, c.Level.String(), w)
+	case match.StatusSet:
+		err = s.store.SetStatus(ctx, c.ID, statusText(c.From), statusText(c.Status))
+	}
+	if errors.Is(err, store.ErrConflict) {
+		// Another server changed the game first: catch up with it.
+		go s.resync(c.ID)
+		return fail(match.ErrStale, "the game changed meanwhile: here is where it stands")
+	}
+	if err != nil {
+		s.log.Error("saving game", "id", c.ID, "err", err)
+		return fmt.Errorf("saving game %s: %w", c.ID, err)
+	}
+	s.log.Debug("game changed", "id", c.ID, "change", c.Kind, "index", c.Index)
+	return nil
+}
+
+// resync re-reads live game id from the store and brings the match to
+// it: another server changed it.
+func (s *Server) resync(id string) {
+	s.mu.Lock()
+	g := s.live[id]
+	s.mu.Unlock()
+	if g == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, saveTimeout)
+	defer cancel()
+	err := g.m.Sync(func() (match.Saved, error) {
+		saved, err := s.store.Get(ctx, id)
+		if err != nil {
+			return match.Saved{}, err
+		}
+		for p, h := range saved.Seats {
+			if h != nil {
+				g.setSeat(p, h)
+			}
+		}
+		cfg, err := fromStored(saved)
+		return match.Saved{Moves: cfg.Moves, Level: cfg.Level, Status: cfg.Status}, err
+	})
+	if err != nil && !errors.Is(err, match.ErrClosed) && s.ctx.Err() == nil {
+		s.log.Error("re-reading game", "id", id, "err", err)
 	}
 }
 
@@ -168,11 +289,15 @@ func (s *Server) janitor(idle time.Duration) {
 func (s *Server) evict(cutoff time.Time) int {
 	s.mu.Lock()
 	var idle []*match.Match
-	for id, g := range s.live {
+	for e := s.lru.Back(); e != nil; {
+		g := e.Value.(*liveGame)
+		prev := e.Prev()
 		if g.used.Before(cutoff) && g.m.Idle() {
 			idle = append(idle, g.m)
-			delete(s.live, id)
+			s.lru.Remove(e)
+			delete(s.live, g.m.ID())
 		}
+		e = prev
 	}
 	s.mu.Unlock()
 	for _, m := range idle {
@@ -193,6 +318,7 @@ func toStored(c match.Config) store.Game {
 		First:    int(c.Rules.First),
 		Start:    notation.FormatPosition(*c.Start),
 		Moves:    moveList(c.Moves),
+		Status:   statusText(c.Status),
 		Created:  c.Created,
 		Updated:  time.Now(),
 	}
@@ -217,6 +343,11 @@ func fromStored(g store.Game) (match.Config, error) {
 		return c, err
 	}
 	c.Start = &start
+	if g.Status != "" {
+		if err := json.Unmarshal([]byte(g.Status), &c.Status); err != nil {
+			return c, fmt.Errorf("status: %w", err)
+		}
+	}
 	for _, s := range g.Moves {
 		m, err := notation.ParseMove(s)
 		if err != nil {
@@ -225,6 +356,18 @@ func fromStored(g store.Game) (match.Config, error) {
 		c.Moves = append(c.Moves, m)
 	}
 	return c, nil
+}
+
+// statusText is how a status is saved: "" for none, else JSON.
+func statusText(st match.Status) string {
+	if reflect.DeepEqual(st, match.Status{}) {
+		return ""
+	}
+	data, err := json.Marshal(st)
+	if err != nil {
+		panic(err) // plain data always marshals
+	}
+	return string(data)
 }
 
 // newSeed returns a seed for a new game's computer player.

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"oanquan/internal/match/matchtest"
@@ -26,6 +27,9 @@ func newServer(t *testing.T, cfg Config) *Server {
 	t.Helper()
 	if cfg.Engine == nil {
 		cfg.Engine = first{}
+	}
+	if cfg.Limits == (Limits{}) {
+		cfg.Limits = Limits{Creates: Rate{PerMinute: 1e6, Burst: 1000}, Hints: Rate{PerMinute: 1e6, Burst: 1000}}
 	}
 	s := New(cfg)
 	t.Cleanup(s.Close)
@@ -63,6 +67,12 @@ func do(t *testing.T, h http.Handler, method, path string, body any) response {
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	// Act for the game's seats, as its creator does.
+	if parts := strings.Split(path, "/"); len(parts) > 3 && parts[1] == "api" && parts[2] == "games" {
+		if secret, ok := secrets.Load(parts[3]); ok {
+			req.Header.Set("Authorization", "Bearer "+secret.(string))
+		}
+	}
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, req)
 	return response{w.Code, w.Header(), w.Body.Bytes()}
@@ -90,10 +100,20 @@ func must[T any](t *testing.T, r response, status int) T {
 	return decodeAs[T](t, r)
 }
 
-// create makes a game and returns its state.
+// secrets holds the secret of every game the tests created, by id: do
+// sends it with each request about the game.
+var secrets sync.Map
+
+// create makes a game and returns its state; do then acts for its
+// creator's seats.
 func create(t *testing.T, h http.Handler, body any) gameJSON {
 	t.Helper()
-	return must[gameJSON](t, do(t, h, "POST", "/api/games", body), http.StatusCreated)
+	c := must[createdJSON](t, do(t, h, "POST", "/api/games", body), http.StatusCreated)
+	if len(c.Secret) < 22 || len(c.Seats) == 0 || c.Seat != c.Seats[0] {
+		t.Fatalf("created game: secret %q, seat %d, seats %v; want a secret of 128 bits or more and the seats it holds", c.Secret, c.Seat, c.Seats)
+	}
+	secrets.Store(c.ID, c.Secret)
+	return c.gameJSON
 }
 
 func get(t *testing.T, h http.Handler, id string) gameJSON {

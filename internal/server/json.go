@@ -28,6 +28,39 @@ type gameJSON struct {
 	Over     bool         `json:"over"`
 	End      string       `json:"end"`
 	Result   *resultJSON  `json:"result"`
+	CanUndo  bool         `json:"canUndo"`
+	History  []playedJSON `json:"history"`
+	// Online games: the offer waiting for an answer, the rematch's id,
+	// and who is connected.
+	Offer    *offerJSON    `json:"offer"`
+	Next     string        `json:"next,omitempty"`
+	Presence *presenceJSON `json:"presence,omitempty"`
+}
+
+type offerJSON struct {
+	Kind string `json:"kind"` // "draw", "takeback" or "rematch"
+	By   int    `json:"by"`   // the seat that offered
+}
+
+type presenceJSON struct {
+	Seats    [2]bool `json:"seats"`    // each seat's player has the game open
+	Watchers int     `json:"watchers"` // others watching
+}
+
+// playedJSON says who played one move of a game.
+type playedJSON struct {
+	Move   string `json:"move"`
+	Player int    `json:"player"`
+	By     string `json:"by"` // "human" or "computer"
+}
+
+// createdJSON is the answer to the creation of a game: its state and the
+// secret that acts for the creator's seats.
+type createdJSON struct {
+	gameJSON
+	Secret string `json:"secret"`
+	Seat   int    `json:"seat"`  // the creator's seat (the first of Seats)
+	Seats  []int  `json:"seats"` // every seat the secret acts for
 }
 
 type storeJSON struct {
@@ -71,10 +104,11 @@ type eventJSON struct {
 
 // messageJSON is a WebSocket message.
 type messageJSON struct {
-	Type     string    `json:"type"`
-	State    *gameJSON `json:"state,omitempty"`
-	Turn     *turnJSON `json:"turn,omitempty"`
-	Thinking *bool     `json:"thinking,omitempty"`
+	Type     string        `json:"type"`
+	State    *gameJSON     `json:"state,omitempty"`
+	Turn     *turnJSON     `json:"turn,omitempty"`
+	Thinking *bool         `json:"thinking,omitempty"`
+	Presence *presenceJSON `json:"presence,omitempty"`
 }
 
 type hintsJSON struct {
@@ -115,6 +149,25 @@ func toGameJSON(s *match.State) gameJSON {
 	}
 	if g.Variants == nil {
 		g.Variants = []string{}
+	}
+	g.CanUndo = s.CanUndo
+	if o := s.Status.Outcome; o.Kind != "" {
+		g.End = o.Kind // "resign", "draw" or "abort": the players ended it
+	}
+	if o := s.Status.Offer; o != nil {
+		g.Offer = &offerJSON{Kind: o.Kind, By: int(o.By)}
+	}
+	g.Next = s.Status.Next
+	if s.Mode == match.Online {
+		g.Presence = &presenceJSON{Seats: s.Presence.Seats, Watchers: s.Presence.Watchers}
+	}
+	g.History = make([]playedJSON, len(s.Moves))
+	first := s.Start.ToMove
+	for i := range s.Moves {
+		g.History[i] = playedJSON{Move: g.Moves[i], Player: int(first ^ rules.Player(i&1)), By: "human"}
+		if s.Computer[i] {
+			g.History[i].By = "computer"
+		}
 	}
 	for i, n := range p.Cells {
 		g.Cells[i] = int(n)
@@ -183,6 +236,8 @@ func toMessageJSON(u match.Update) messageJSON {
 		return messageJSON{Type: "turn", Turn: &t}
 	case match.ThinkingUpdate:
 		return messageJSON{Type: "thinking", Thinking: &u.Thinking}
+	case match.PresenceUpdate:
+		return messageJSON{Type: "presence", Presence: &presenceJSON{Seats: u.Presence.Seats, Watchers: u.Presence.Watchers}}
 	}
 	g := toGameJSON(u.State)
 	return messageJSON{Type: "state", State: &g}

@@ -14,8 +14,8 @@
 package server
 
 import (
+	"container/list"
 	"context"
-	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -31,21 +31,46 @@ import (
 // Config is what a Server is made with. The zero Config serves the
 // embedded page, keeps games in memory and plays with package ai.
 type Config struct {
-	Store  store.Store  // saved games; nil: in memory
+	Store  store.Store  // saved games; nil: in memory. The server does not close it.
 	Assets fs.FS        // the static files; nil: web.FS()
 	Engine match.Engine // the computer player; nil: package ai
-	// MoveTime is the computer's time per move; 0: each level's
-	// default. HintTime bounds a hints request; 0: match.DefaultHintTime.
+	// Workers is how many searches (the computer's moves, hints) run at
+	// once, each on one core; 0: one per core.
+	Workers int
+	// MoveTime is the computer's time per move; 0: DefaultMoveTime, and
+	// negative: each level's own default. HintTime bounds a hints
+	// request; 0: match.DefaultHintTime.
 	MoveTime, HintTime time.Duration
 	// IdleTimeout is how long a live game nobody watches or plays stays
 	// in memory; it stays in the store. 0: DefaultIdleTimeout; negative:
 	// for ever.
 	IdleTimeout time.Duration
-	Log         *slog.Logger // the server's own faults; nil: discarded
+	// MaxLive is how many games may be live in memory at once; beyond
+	// it the least recently used are closed (they stay saved). 0:
+	// DefaultMaxLive.
+	MaxLive int
+	// Limits are the per-client rate limits; the zero value is
+	// DefaultLimits.
+	Limits Limits
+	// ID names this server to the others sharing its store (for the
+	// leases on games against the computer); "": a random name.
+	ID  string
+	Log *slog.Logger // the server's own faults and events; nil: discarded
 }
 
-// DefaultIdleTimeout is Config.IdleTimeout's default.
-const DefaultIdleTimeout = time.Hour
+// The defaults of Config.
+const (
+	DefaultIdleTimeout = time.Hour
+	DefaultMaxLive     = 5000
+	// DefaultMoveTime is the computer's time per move at Hard (Easy and
+	// Medium search a few plies and take far less): docs/OPERATING.md
+	// says how it was chosen.
+	DefaultMoveTime = 300 * time.Millisecond
+)
+
+// leaseTTL is how long a server holds a game against the computer before
+// another may play the computer's moves in it.
+const leaseTTL = 30 * time.Second
 
 // Server is the game server, an http.Handler. Create one with New and
 // Close it when done. It is safe for concurrent use.
@@ -53,24 +78,36 @@ type Server struct {
 	cfg     Config
 	store   store.Store
 	log     *slog.Logger
+	pool    *match.Pool
+	limits  *limiter
 	handler http.Handler
 	assets  map[string]*asset // static files by path ("/js/app.js")
 	ctx     context.Context   // canceled by Close: WebSockets end
 	stop    context.CancelFunc
 	sockets sync.WaitGroup // the WebSocket handlers, which Close waits for
+	bg      sync.WaitGroup // the server's own goroutines
+	// wsPing and wsWrite are wsPingInterval and wsWriteTimeout; tests
+	// shorten them.
+	wsPing, wsWrite time.Duration
 
 	mu     sync.Mutex
 	live   map[string]*liveGame
+	lru    *list.List // of *liveGame, the most recently used first
 	closed bool
 }
 
-// New returns a server for cfg.
+// New returns a server for cfg. It starts the computer thinking in the
+// saved games that wait for its move.
 func New(cfg Config) *Server {
 	s := &Server{
 		cfg:   cfg,
 		store: cfg.Store,
 		log:   cfg.Log,
 		live:  make(map[string]*liveGame),
+		lru:   list.New(),
+
+		wsPing:  wsPingInterval,
+		wsWrite: wsWriteTimeout,
 	}
 	if s.store == nil {
 		s.store = store.NewMemory()
@@ -79,8 +116,22 @@ func New(cfg Config) *Server {
 		s.cfg.Assets = web.FS()
 	}
 	if s.log == nil {
-		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+		s.log = slog.New(slog.DiscardHandler)
 	}
+	if s.cfg.MaxLive <= 0 {
+		s.cfg.MaxLive = DefaultMaxLive
+	}
+	switch {
+	case s.cfg.MoveTime == 0:
+		s.cfg.MoveTime = DefaultMoveTime
+	case s.cfg.MoveTime < 0:
+		s.cfg.MoveTime = 0
+	}
+	if s.cfg.ID == "" {
+		s.cfg.ID = newID()
+	}
+	s.limits = newLimiter(s.cfg.Limits.orDefault())
+	s.pool = match.NewPool(s.cfg.Workers, s.cfg.Engine)
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	s.assets = loadAssets(s.cfg.Assets)
 	s.handler = s.routes()
@@ -88,9 +139,24 @@ func New(cfg Config) *Server {
 		s.cfg.IdleTimeout = DefaultIdleTimeout
 	}
 	if s.cfg.IdleTimeout > 0 {
-		go s.janitor(s.cfg.IdleTimeout)
+		s.goBackground(func() { s.janitor(s.cfg.IdleTimeout) })
+	}
+	s.goBackground(s.resumeLoop)
+	if n, ok := s.store.(store.Notifier); ok {
+		// Listening before New returns: no change made after it is missed.
+		changes := n.Changes(s.ctx)
+		s.goBackground(func() { s.follow(changes) })
 	}
 	return s
+}
+
+// goBackground runs f in a goroutine that Close waits for.
+func (s *Server) goBackground(f func()) {
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		f()
+	}()
 }
 
 // ServeHTTP answers one request.
@@ -100,18 +166,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // Close stops every computer search and ends every WebSocket, telling
 // its client that the server is going away, and waits for them. Requests
-// after Close about a game answer 503. Close is idempotent.
+// after Close about a game answer 503. Close is idempotent. It does not
+// close the store.
 func (s *Server) Close() {
 	s.mu.Lock()
 	s.closed = true
 	live := s.live
 	s.live = make(map[string]*liveGame)
+	s.lru.Init()
 	s.mu.Unlock()
 	s.stop()
 	for _, g := range live {
 		g.m.Close()
 	}
 	s.sockets.Wait()
+	s.bg.Wait()
+	s.pool.Close()
 }
 
 // routes builds the handler: the API, the WebSocket and the static files,
@@ -130,7 +200,7 @@ func (s *Server) routes() http.Handler {
 			// mux would answer in plain text.
 			mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Allow", strings.Join(methods[pattern], ", "))
-				s.writeError(w, r, fail(errMethod, "%s is not allowed here: use %s", r.Method, strings.Join(methods[pattern], " or ")))
+				s.writeError(w, r, fail(errMethod, "%s is not allowed here: use %s", short(r.Method), strings.Join(methods[pattern], " or ")))
 			})
 		}
 		methods[pattern] = append(methods[pattern], method)
@@ -146,14 +216,21 @@ func (s *Server) routes() http.Handler {
 	handle("GET", "/api/games/{id}/hints", s.hints)
 	handle("GET", "/api/games/{id}/record", s.record)
 	handle("GET", "/api/games/{id}/ws", s.websocket)
+	handle("GET", "/api/health", s.health)
+	handle("POST", "/api/games/{id}/join", s.join)
+	handle("POST", "/api/games/{id}/resign", s.onlineAction((*match.Match).Resign))
+	handle("POST", "/api/games/{id}/abort", s.onlineAction((*match.Match).Abort))
+	handle("POST", "/api/games/{id}/draw", s.offer(match.OfferDraw))
+	handle("POST", "/api/games/{id}/takeback", s.offer(match.OfferTakeback))
+	handle("POST", "/api/games/{id}/rematch", s.offer(match.OfferRematch))
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, fail(errNotFound, "no such API: %s %s", r.Method, r.URL.Path))
+		s.writeError(w, r, fail(errNotFound, "no such API: %s %s", short(r.Method), short(r.URL.Path)))
 	})
 	mux.Handle("/", s.static())
 
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, fail(errForbidden, "cross-origin %s requests are refused", r.Method))
+		s.writeError(w, r, fail(errForbidden, "cross-origin %s requests are refused", short(r.Method)))
 	}))
 	return securityHeaders(cop.Handler(mux))
 }

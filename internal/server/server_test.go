@@ -100,6 +100,8 @@ func TestCrossOrigin(t *testing.T) {
 	// The same origin may.
 	req := httptest.NewRequest("POST", "/api/games/"+g.ID+"/moves", strings.NewReader(`{"move":"7R"}`))
 	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	secret, _ := secrets.Load(g.ID)
+	req.Header.Set("Authorization", "Bearer "+secret.(string))
 	w := httptest.NewRecorder()
 	s.ServeHTTP(w, req)
 	if w.Code != 200 {
@@ -134,7 +136,7 @@ func TestPersistence(t *testing.T) {
 
 	// A saved game that no longer makes sense is the server's fault, not
 	// the client's: a 500 that says nothing of it.
-	st.Put(context.Background(), store.Game{ID: "broken", Mode: "ai", Level: "easy", Start: "nonsense"})
+	st.Create(context.Background(), store.Game{ID: "broken", Mode: "ai", Level: "easy", Start: "nonsense"})
 	wantError(t, do(t, s2, "GET", "/api/games/broken", nil), 500, "internal")
 }
 

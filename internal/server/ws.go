@@ -10,6 +10,7 @@ import (
 	"github.com/coder/websocket"
 
 	"oanquan/internal/match"
+	"oanquan/rules"
 )
 
 // wsWriteTimeout bounds the sending of one WebSocket message, and the
@@ -22,11 +23,13 @@ const wsWriteTimeout = 10 * time.Second
 const wsPingInterval = 30 * time.Second
 
 // websocket sends a game's updates as JSON messages (docs/API.md): the
-// state at once, then turns, thinking and states as they happen. The
-// client sends nothing; a client that falls behind is closed with
-// StatusTryAgainLater and may reconnect for a fresh state.
+// state at once, then turns, thinking, presence and states as they
+// happen. The client may send one message, {"type":"hello","secret":S},
+// to say which seat it plays (for the players' presence); without it, it
+// watches. A client that falls behind is closed with StatusTryAgainLater
+// and may reconnect for a fresh state.
 func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
-	m, err := s.game(r.Context(), r.PathValue("id"))
+	g, err := s.game(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -41,7 +44,7 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 	s.sockets.Add(1) // under the lock, so that Close never waits on a zero count being raised
 	s.mu.Unlock()
 	defer s.sockets.Done()
-	sub, err := m.Subscribe()
+	sub, err := g.m.Subscribe()
 	if err != nil {
 		return err
 	}
@@ -58,29 +61,89 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 		return nil // Accept has answered
 	}
 	defer c.CloseNow()
-	s.relay(c, sub)
+	wc := &wsConn{}
+	g.mu.Lock()
+	g.conns[wc] = -1
+	g.mu.Unlock()
+	s.presenceChanged(g)
+	defer func() {
+		g.mu.Lock()
+		delete(g.conns, wc)
+		g.mu.Unlock()
+		s.presenceChanged(g)
+	}()
+	s.relay(c, sub, func(seat rules.Player) {
+		g.mu.Lock()
+		g.conns[wc] = int(seat)
+		g.mu.Unlock()
+		s.presenceChanged(g)
+	}, g)
 	return nil
+}
+
+// wsConn is one WebSocket open on a game, for counting who is there.
+type wsConn struct{ _ byte } // not zero-sized: each one a distinct key
+
+// wsReadLimit bounds a client's message: a hello is small.
+const wsReadLimit = 1 << 10
+
+// helloJSON is the one message a client may send.
+type helloJSON struct {
+	Type   string `json:"type"`
+	Secret string `json:"secret"`
+}
+
+// readHellos reads the client's messages until it leaves, and calls
+// hello with the seat of each valid hello. It returns when the
+// connection ends; ctx is then done.
+func readHellos(ctx context.Context, c *websocket.Conn, g *liveGame, hello func(rules.Player)) {
+	for {
+		_, data, err := c.Read(ctx)
+		if err != nil {
+			return
+		}
+		var h helloJSON
+		if json.Unmarshal(data, &h) != nil || h.Type != "hello" {
+			continue // nothing else is expected: ignore it
+		}
+		if seats := g.seatsOfSecret(h.Secret); len(seats) > 0 {
+			hello(seats[0])
+		}
+	}
 }
 
 // relay sends the subscription's updates on c until the client leaves,
 // falls behind or stops answering pings, or the server closes.
-func (s *Server) relay(c *websocket.Conn, sub *match.Subscription) {
+func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(rules.Player), g *liveGame) {
 	// The request's context ends with the hijacked request; the
 	// connection lives until the client leaves or the server closes.
-	// (CloseRead's context must not be the server's: when it ends,
-	// CloseRead drops the connection without a close message.)
-	ctx := c.CloseRead(context.Background())
-	ping := time.NewTicker(wsPingInterval)
+	// (The reader's context must not be the server's: when it ends, the
+	// connection is dropped without a close message.)
+	c.SetReadLimit(wsReadLimit)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		defer cancel()
+		readHellos(ctx, c, g, hello)
+	}()
+	ping := time.NewTicker(s.wsPing)
 	defer ping.Stop()
 	send := func(f func(context.Context) error) bool {
-		wctx, cancel := context.WithTimeout(ctx, wsWriteTimeout)
+		wctx, cancel := context.WithTimeout(ctx, s.wsWrite)
 		defer cancel()
 		return f(wctx) == nil
+	}
+	// A client that does not take what is sent (a ping unanswered, a
+	// write that does not go through in time) is told so, with 1013 and
+	// a close frame, and dropped: it may reconnect for a fresh state.
+	tooSlow := func() {
+		c.Close(websocket.StatusTryAgainLater, "too slow: reconnect for a fresh state")
 	}
 	for {
 		select {
 		case <-ping.C:
 			if !send(c.Ping) {
+				tooSlow()
 				return
 			}
 		case u, ok := <-sub.C:
@@ -88,7 +151,7 @@ func (s *Server) relay(c *websocket.Conn, sub *match.Subscription) {
 				if s.ctx.Err() != nil {
 					c.Close(websocket.StatusGoingAway, "the server is shutting down")
 				} else {
-					c.Close(websocket.StatusTryAgainLater, "too slow: reconnect for a fresh state")
+					tooSlow()
 				}
 				return
 			}
@@ -97,6 +160,9 @@ func (s *Server) relay(c *websocket.Conn, sub *match.Subscription) {
 				panic(err) // the server's own types always marshal
 			}
 			if !send(func(ctx context.Context) error { return c.Write(ctx, websocket.MessageText, data) }) {
+				if ctx.Err() == nil {
+					tooSlow()
+				}
 				return
 			}
 		case <-s.ctx.Done():

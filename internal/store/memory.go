@@ -1,9 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sync"
+	"time"
 )
 
 // Memory is a Store that keeps games in memory, for tests and for a
@@ -11,13 +14,36 @@ import (
 // is not usable; create one with NewMemory. It is safe for concurrent
 // use.
 type Memory struct {
-	mu    sync.RWMutex
-	games map[string]Game
+	mu     sync.RWMutex
+	games  map[string]*Game
+	leases map[string]lease
+	now    func() time.Time
+}
+
+type lease struct {
+	owner string
+	until time.Time
 }
 
 // NewMemory returns an empty Memory.
 func NewMemory() *Memory {
-	return &Memory{games: make(map[string]Game)}
+	return &Memory{games: make(map[string]*Game), leases: make(map[string]lease), now: time.Now}
+}
+
+// Create saves a copy of g as a new game.
+func (m *Memory) Create(ctx context.Context, g Game) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	g = g.Clone()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.games[g.ID]; ok {
+		return fmt.Errorf("game %q: %w", g.ID, ErrExists)
+	}
+	g.Updated = m.now()
+	m.games[g.ID] = &g
+	return nil
 }
 
 // Get returns a copy of the game saved under id.
@@ -26,39 +52,143 @@ func (m *Memory) Get(ctx context.Context, id string) (Game, error) {
 		return Game{}, err
 	}
 	m.mu.RLock()
+	defer m.mu.RUnlock()
 	g, ok := m.games[id]
-	m.mu.RUnlock()
 	if !ok {
 		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
 	return g.Clone(), nil
 }
 
-// Put saves a copy of g.
-func (m *Memory) Put(ctx context.Context, g Game) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	g = g.Clone()
-	m.mu.Lock()
-	m.games[g.ID] = g
-	m.mu.Unlock()
-	return nil
-}
-
-// Delete removes the game saved under id.
-func (m *Memory) Delete(ctx context.Context, id string) error {
+// change runs f on the game saved under id, under the lock, and stamps
+// it if f succeeds.
+func (m *Memory) change(ctx context.Context, id string, f func(g *Game) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, ok := m.games[id]; !ok {
+	g, ok := m.games[id]
+	if !ok {
 		return fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
-	delete(m.games, id)
+	if err := f(g); err != nil {
+		return err
+	}
+	g.Updated = m.now()
 	return nil
 }
+
+// Append adds a move at index.
+func (m *Memory) Append(ctx context.Context, id string, index int, move string, w Waiting) error {
+	return m.change(ctx, id, func(g *Game) error {
+		if index != len(g.Moves) {
+			return fmt.Errorf("game %q: move %d, but %d moves are saved: %w", id, index, len(g.Moves), ErrConflict)
+		}
+		g.Moves = append(g.Moves, move)
+		g.Waiting = w
+		return nil
+	})
+}
+
+// Truncate keeps the first n moves.
+func (m *Memory) Truncate(ctx context.Context, id string, n int, w Waiting) error {
+	return m.change(ctx, id, func(g *Game) error {
+		if n < 0 || n > len(g.Moves) {
+			return fmt.Errorf("game %q: keep %d moves, but %d are saved: %w", id, n, len(g.Moves), ErrConflict)
+		}
+		g.Moves = slices.Clip(g.Moves[:n])
+		g.Waiting = w
+		return nil
+	})
+}
+
+// SetLevel changes the level.
+func (m *Memory) SetLevel(ctx context.Context, id string, level string, w Waiting) error {
+	return m.change(ctx, id, func(g *Game) error {
+		g.Level = level
+		g.Waiting = w
+		return nil
+	})
+}
+
+// SetStatus replaces the status if it is from.
+func (m *Memory) SetStatus(ctx context.Context, id string, from, to string) error {
+	return m.change(ctx, id, func(g *Game) error {
+		if g.Status != from {
+			return fmt.Errorf("game %q: the status changed meanwhile: %w", id, ErrConflict)
+		}
+		g.Status = to
+		return nil
+	})
+}
+
+// ClaimSeat gives a free seat to the holder of hash.
+func (m *Memory) ClaimSeat(ctx context.Context, id string, seat int, hash []byte) error {
+	if seat != 0 && seat != 1 {
+		return fmt.Errorf("seat %d: want 0 or 1", seat)
+	}
+	return m.change(ctx, id, func(g *Game) error {
+		if g.Seats[seat] != nil {
+			return fmt.Errorf("game %q: seat %d is taken: %w", id, seat, ErrConflict)
+		}
+		g.Seats[seat] = slices.Clone(hash)
+		return nil
+	})
+}
+
+// Waiting returns the games in which the computer is to move.
+func (m *Memory) Waiting(ctx context.Context, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m.mu.RLock()
+	var ws []*Game
+	for _, g := range m.games {
+		if g.Waiting {
+			ws = append(ws, g)
+		}
+	}
+	slices.SortFunc(ws, func(a, b *Game) int { return cmp.Or(a.Updated.Compare(b.Updated), cmp.Compare(a.ID, b.ID)) })
+	n := max(0, min(limit, len(ws))) // a negative limit is 0, as in the other stores
+	ids := make([]string, 0, n)
+	for _, g := range ws[:n] {
+		ids = append(ids, g.ID)
+	}
+	m.mu.RUnlock()
+	return ids, nil
+}
+
+// Lease gives owner the computer's moves in game id for ttl.
+func (m *Memory) Lease(ctx context.Context, id, owner string, ttl time.Duration) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	if l, ok := m.leases[id]; ok && l.owner != owner && now.Before(l.until) {
+		return false, nil
+	}
+	m.leases[id] = lease{owner: owner, until: now.Add(ttl)}
+	return true, nil
+}
+
+// Release ends owner's lease on game id.
+func (m *Memory) Release(ctx context.Context, id, owner string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if l, ok := m.leases[id]; ok && l.owner == owner {
+		delete(m.leases, id)
+	}
+	return nil
+}
+
+// Close does nothing: a Memory holds no resources but memory.
+func (m *Memory) Close() error { return nil }
 
 // Len returns how many games m holds.
 func (m *Memory) Len() int {

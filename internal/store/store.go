@@ -1,15 +1,36 @@
 // Package store keeps saved games. A saved game is plain data — the
-// settings a game was created with and the moves played — from which a
-// live game (package match) can be rebuilt; it holds no goroutines or
-// connections, so a database can hold it as well as memory can.
+// settings a game was created with, the hashes of its seats' secrets and
+// the moves played — from which a live game (package match) can be
+// rebuilt; it holds no goroutines or connections, so a database can hold
+// it as well as memory can.
 //
 //	s := store.NewMemory()
-//	err := s.Put(ctx, store.Game{ID: "k3j9x2", Mode: "ai", Start: notation.Start})
+//	err := s.Create(ctx, store.Game{ID: "k3j9x2", Mode: "ai", Start: notation.Start})
+//	err = s.Append(ctx, "k3j9x2", 0, "7R", store.Waiting) // move 0, computer to move
 //	g, err := s.Get(ctx, "k3j9x2")
 //	if errors.Is(err, store.ErrNotFound) { … }
 //
-// Memory is the only implementation so far; it is what tests and a
-// server without a database use.
+// A change is written as a small transaction of its own — a new move row,
+// the moves from some index removed (an undo), a level — and is durable
+// when the call returns: the server answers and broadcasts a move only
+// after Append has returned. Append refuses a move at an index already
+// taken (ErrConflict), so that two servers sharing a database never both
+// play a move at the same ply.
+//
+// Three implementations: Memory (tests, and servers that keep nothing),
+// SQLite (one server, a file) and Postgres (several servers on one
+// database, which tell each other of changes). They pass the same
+// contract tests (contract_test.go). Open picks one from the value of the
+// server's --db flag:
+//
+//	s, where, err := store.Open(ctx, *db, log) // "", "memory", a file or postgres://…
+//	fmt.Fprintln(stderr, "games are kept in", where)
+//	defer s.Close()
+//	if n, ok := s.(store.Notifier); ok { changes := n.Changes(ctx); … }
+//
+// The SQLite and Postgres stores create and migrate their own schema,
+// which is versioned: an older file or database is brought up to date
+// when it is opened.
 package store
 
 import (
@@ -18,16 +39,36 @@ import (
 	"time"
 )
 
-// ErrNotFound is returned (possibly wrapped) by Get and Delete for an id
-// the store does not hold.
-var ErrNotFound = errors.New("game not found")
+// The kinds of refusal, returned wrapped; test with errors.Is.
+var (
+	// ErrNotFound: no game has that id.
+	ErrNotFound = errors.New("game not found")
+	// ErrExists: Create with an id already taken.
+	ErrExists = errors.New("game id taken")
+	// ErrConflict: the change does not fit the saved game as it stands
+	// (a move at an index already played or beyond the end, an undo past
+	// the end, a seat already claimed). Another writer got there first:
+	// re-read the game.
+	ErrConflict = errors.New("conflict with the saved game")
+)
+
+// Waiting says whether the computer is to move in a saved game after a
+// change: a server that starts reads the games waiting for the computer
+// (Store.Waiting) and has it move in them, without anyone asking.
+type Waiting bool
+
+// The two values of Waiting, for readable calls.
+const (
+	Idle           Waiting = false // nobody is waiting for the computer: a human's turn, or the game is over
+	ComputerToMove Waiting = true
+)
 
 // Game is a saved game: enough to rebuild it by replaying Moves from Start
 // under the named Variants. Strings are in the notation of
 // shared/NOTATION.md, so that a saved game reads the same in any store.
 type Game struct {
 	ID       string
-	Mode     string   // "ai" or "local"
+	Mode     string   // "ai", "local" or "online"
 	Level    string   // "easy", "medium" or "hard"
 	Human    int      // the human's seat in ai mode: 0 or 1
 	Seed     uint64   // the computer player's seed
@@ -35,27 +76,85 @@ type Game struct {
 	First    int      // the player who moved first
 	Start    string   // the start position
 	Moves    []string // the moves played, in order: "7R", "2L", …
-	Created  time.Time
-	Updated  time.Time
+	// Seats holds, for each seat, the hash of the secret that acts for
+	// it, or nil while nobody holds the seat (the computer's seat, or an
+	// online game's seat not yet claimed). The secret itself is never
+	// stored.
+	Seats   [2][]byte
+	Waiting Waiting // the computer is to move
+	// Status is what a game between players online holds beside its
+	// moves (how they ended it, an offer waiting, the rematch), as the
+	// server writes it: opaque to the store. "" for none.
+	Status  string
+	Created time.Time
+	Updated time.Time // the last change; stores set it
 }
 
 // Clone returns a copy of g that shares no memory with it.
 func (g Game) Clone() Game {
 	g.Variants = append([]string(nil), g.Variants...)
 	g.Moves = append([]string(nil), g.Moves...)
+	for i := range g.Seats {
+		if g.Seats[i] != nil {
+			g.Seats[i] = append([]byte(nil), g.Seats[i]...)
+		}
+	}
 	return g
 }
 
 // Store holds saved games by id. Implementations are safe for concurrent
-// use, and neither keep nor share the memory of the values passed to Put
-// or returned by Get.
+// use, and neither keep nor share the memory of the values passed to them
+// or returned by them. Every method that changes a game sets its Updated
+// time and is durable when it returns without error; a method that
+// returns an error has changed nothing.
 type Store interface {
+	// Create saves a new game, with its moves if it has any. It returns
+	// an error wrapping ErrExists if g.ID is taken.
+	Create(ctx context.Context, g Game) error
 	// Get returns the game saved under id, or an error wrapping
 	// ErrNotFound.
 	Get(ctx context.Context, id string) (Game, error)
-	// Put saves g under g.ID, replacing any game saved there.
-	Put(ctx context.Context, g Game) error
-	// Delete removes the game saved under id, or returns an error
-	// wrapping ErrNotFound.
-	Delete(ctx context.Context, id string) error
+	// Append adds move as the game's move number index (0 for the first
+	// move from Start): index must be the number of moves saved, or the
+	// error wraps ErrConflict. w says whether the computer is to move
+	// after it.
+	Append(ctx context.Context, id string, index int, move string, w Waiting) error
+	// Truncate keeps the first n moves of the game and removes the
+	// others (an undo); n beyond the number saved is an ErrConflict.
+	Truncate(ctx context.Context, id string, n int, w Waiting) error
+	// SetLevel changes the computer's level.
+	SetLevel(ctx context.Context, id string, level string, w Waiting) error
+	// SetStatus replaces the game's Status with to if it is from, or
+	// returns an error wrapping ErrConflict: of two servers changing a
+	// status at once, one wins and the other re-reads.
+	SetStatus(ctx context.Context, id string, from, to string) error
+	// ClaimSeat gives seat (0 or 1) to the holder of the secret whose
+	// hash is given, if nobody holds it yet: of many callers racing for
+	// one seat, exactly one succeeds, the others get ErrConflict.
+	ClaimSeat(ctx context.Context, id string, seat int, hash []byte) error
+	// Waiting returns the ids of the games in which the computer is to
+	// move, at most limit of them, the least recently changed first.
+	Waiting(ctx context.Context, limit int) ([]string, error)
+	// Lease makes owner the only server that plays the computer's moves
+	// in game id until ttl from now, and reports whether it is: true if
+	// nobody held the lease, its holder's time ran out, or owner already
+	// held it (the lease is then renewed). A store used by one server
+	// may always say true.
+	Lease(ctx context.Context, id, owner string, ttl time.Duration) (bool, error)
+	// Release ends owner's lease on game id, if owner holds it.
+	Release(ctx context.Context, id, owner string) error
+	// Close releases the store's resources. The store is not used after.
+	Close() error
+}
+
+// Notifier is implemented by stores that several servers share
+// (Postgres): it tells a server of the changes other servers made.
+type Notifier interface {
+	// Changes sends the id of every game changed by any server using the
+	// store (this one included), soon after the change is committed,
+	// until ctx is done; then it closes the channel. A notice is a hint
+	// to re-read the game, never the data. After its connection to the
+	// database was lost and made again, it sends "" (the empty id):
+	// notices may have been missed, so re-read every game watched.
+	Changes(ctx context.Context) <-chan string
 }

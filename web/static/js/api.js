@@ -31,7 +31,7 @@ export function keepSecret(id, secret) {
   delete all[id];
   all[id] = secret;
   const ids = Object.keys(all);
-  for (const old of ids.slice(0, Math.max(0, ids.length - 20))) delete all[old];
+  for (const old of ids.slice(0, Math.max(0, ids.length - 200))) delete all[old];
   try { localStorage.setItem(SECRETS_KEY, JSON.stringify(all)); } catch { /* storage off */ }
 }
 

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// startBinary starts the program built at bin with args and returns the
+// address it serves at; the process is killed when the test ends.
+func startBinary(t *testing.T, bin string, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	timeout := time.After(guard)
+	for {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				t.Fatalf("the server ended before serving: %s", stderr.String())
+			}
+			if url := regexp.MustCompile(`http://[^ ]+/`).FindString(line); url != "" {
+				go func() {
+					for range lines {
+					}
+				}()
+				return cmd, url
+			}
+		case <-timeout:
+			t.Fatal("the server printed no address")
+		}
+	}
+}
+
+// apiGame is what this test reads of a game.
+type apiGame struct {
+	ID       string
+	Secret   string
+	Mode     string
+	Moves    []string
+	Legal    []string
+	Ply      int
+	ToMove   int
+	Human    int
+	Thinking bool
+	Over     bool
+}
+
+func call(url, method, path, secret string, body any) (apiGame, int, error) {
+	var rd *bytes.Reader
+	if body != nil {
+		data, _ := json.Marshal(body)
+		rd = bytes.NewReader(data)
+	} else {
+		rd = bytes.NewReader(nil)
+	}
+	req, _ := http.NewRequest(method, url+path, rd)
+	req.Header.Set("Content-Type", "application/json")
+	if secret != "" {
+		req.Header.Set("Authorization", "Bearer "+secret)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return apiGame{}, 0, err
+	}
+	defer resp.Body.Close()
+	var g apiGame
+	if path == "/api/games" || method == "GET" {
+		json.NewDecoder(resp.Body).Decode(&g)
+	} else {
+		var turn struct {
+			Move  string
+			State apiGame
+		}
+		json.NewDecoder(resp.Body).Decode(&turn)
+		g = turn.State
+	}
+	return g, resp.StatusCode, nil
+}
+
+// TestSIGKILL starts the real program on a SQLite file, plays several
+// games at once, kills it with SIGKILL in the middle of play, starts it
+// again on the file and finds every move it had answered; in the games
+// against the computer that waited for its move, the computer moves
+// without anyone asking.
+func TestSIGKILL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the program")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "oanquan")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	db := filepath.Join(dir, "games.db")
+	args := []string{"--addr", "127.0.0.1:0", "--db", db, "--new-games-per-minute", "0"}
+	cmd, url := startBinary(t, bin, args...)
+
+	var mu sync.Mutex
+	answered := map[string][]string{} // by game: the moves answered 200, in order
+	secrets := map[string]string{}
+	var games []apiGame
+	for i := range 6 {
+		body := map[string]any{"mode": "local"}
+		if i%3 == 2 {
+			body = map[string]any{"mode": "ai", "level": "easy"}
+		}
+		g, status, err := call(url, "POST", "/api/games", "", body)
+		if err != nil || status != 201 {
+			t.Fatalf("creating a game: %d %v", status, err)
+		}
+		games = append(games, g)
+		secrets[g.ID] = g.Secret
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, g := range games {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				cur, status, err := call(url, "GET", "/api/games/"+g.ID, "", nil)
+				if err != nil || status != 200 {
+					return // killed
+				}
+				if cur.Over {
+					return
+				}
+				if len(cur.Legal) == 0 {
+					time.Sleep(time.Millisecond) // the computer thinks
+					continue
+				}
+				mv := cur.Legal[i%len(cur.Legal)]
+				after, status, err := call(url, "POST", "/api/games/"+g.ID+"/moves", g.Secret, map[string]any{"move": mv, "ply": cur.Ply})
+				if err != nil {
+					return
+				}
+				if status == 200 {
+					mu.Lock()
+					answered[g.ID] = after.Moves
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	time.Sleep(400 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	close(stop)
+	wg.Wait()
+
+	moves := 0
+	for _, ms := range answered {
+		moves += len(ms)
+	}
+	if moves < 12 {
+		t.Fatalf("only %d moves answered before the kill: the test cannot tell", moves)
+	}
+	t.Logf("%d moves answered before SIGKILL", moves)
+
+	_, url = startBinary(t, bin, args...)
+	for _, g := range games {
+		want := answered[g.ID]
+		deadline := time.Now().Add(guard)
+		for {
+			got, status, err := call(url, "GET", "/api/games/"+g.ID, "", nil)
+			if err != nil || status != 200 {
+				t.Fatalf("game %s after the restart: %d %v", g.ID, status, err)
+			}
+			if len(got.Moves) < len(want) || !slices.Equal(got.Moves[:len(want)], want) {
+				t.Fatalf("game %s after the restart has moves %v, want %v first", g.ID, got.Moves, want)
+			}
+			computerToMove := got.Mode == "ai" && !got.Over && got.ToMove != got.Human
+			if !computerToMove {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("game %s: the computer did not move after the restart", g.ID)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		// The secret still acts for the game's seats.
+		if _, status, _ := call(url, "GET", "/api/games/"+g.ID+"/hints", secrets[g.ID], nil); status == http.StatusForbidden {
+			t.Errorf("game %s: the secret is refused after the restart", g.ID)
+		}
+	}
+}

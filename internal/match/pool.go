@@ -1,0 +1,180 @@
+package match
+
+import (
+	"context"
+	"runtime"
+	"sync"
+
+	"oanquan/ai"
+	"oanquan/rules"
+)
+
+// Pool runs the computer's searches and the hints of many games on a
+// fixed number of workers, so that the CPU and memory they take do not
+// grow with the number of games. Each worker has its own transposition
+// table, kept from search to search (it clears itself when a search
+// brings other rules). Jobs are queued per game and the workers take the
+// games in turn, one job each: a game asking for many hints waits behind
+// its own requests, not in front of other games'.
+//
+// Create one with NewPool and give each match its Engine(id). Close it
+// after the matches. It is safe for concurrent use.
+type Pool struct {
+	next Engine
+
+	mu     sync.Mutex
+	wake   *sync.Cond
+	queues map[string][]*job // pending jobs by game
+	order  []string          // games with pending jobs, in turn order
+	closed bool
+	wg     sync.WaitGroup
+}
+
+type job struct {
+	ctx  context.Context
+	run  func(ctx context.Context, t *ai.Table)
+	done chan struct{}
+}
+
+// NewPool starts workers goroutines (0: one per core) that search with
+// next (nil: package ai).
+func NewPool(workers int, next Engine) *Pool {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if next == nil {
+		next = AIEngine{}
+	}
+	p := &Pool{next: next, queues: make(map[string][]*job)}
+	p.wake = sync.NewCond(&p.mu)
+	for range workers {
+		p.wg.Add(1)
+		go p.work()
+	}
+	return p
+}
+
+// Close stops the workers once the jobs queued are done (jobs whose
+// context is done are skipped). Jobs queued after Close fail.
+func (p *Pool) Close() {
+	p.mu.Lock()
+	p.closed = true
+	p.wake.Broadcast()
+	p.mu.Unlock()
+	p.wg.Wait()
+}
+
+// Queued returns how many jobs wait for a worker.
+func (p *Pool) Queued() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for _, q := range p.queues {
+		n += len(q)
+	}
+	return n
+}
+
+// work runs jobs until the pool closes.
+func (p *Pool) work() {
+	defer p.wg.Done()
+	var table ai.Table
+	for {
+		j := p.take()
+		if j == nil {
+			return
+		}
+		if j.ctx.Err() == nil {
+			j.run(j.ctx, &table)
+		}
+		close(j.done)
+	}
+}
+
+// take waits for a job and returns it: the first of the game whose turn
+// it is, which then goes to the back of the line if it has more. It
+// returns nil once the pool is closed and nothing is queued.
+func (p *Pool) take() *job {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.order) == 0 {
+		if p.closed {
+			return nil
+		}
+		p.wake.Wait()
+	}
+	id := p.order[0]
+	p.order = p.order[1:]
+	q := p.queues[id]
+	j := q[0]
+	if len(q) == 1 {
+		delete(p.queues, id)
+	} else {
+		p.queues[id] = q[1:]
+		p.order = append(p.order, id)
+	}
+	return j
+}
+
+// do queues run for game id and waits until it has run or ctx is done.
+func (p *Pool) do(ctx context.Context, id string, run func(ctx context.Context, t *ai.Table)) error {
+	j := &job{ctx: ctx, run: run, done: make(chan struct{})}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return refuse(ErrClosed, "the server is shutting down")
+	}
+	if _, ok := p.queues[id]; !ok {
+		p.order = append(p.order, id)
+	}
+	p.queues[id] = append(p.queues[id], j)
+	p.wake.Signal()
+	p.mu.Unlock()
+	select {
+	case <-j.done:
+		return ctx.Err()
+	case <-ctx.Done():
+		return ctx.Err() // the worker will skip it, or the search ends soon
+	}
+}
+
+// Engine returns the Engine for game id: it runs the searches of next on
+// the pool's workers, one thread each, with the worker's table.
+func (p *Pool) Engine(id string) Engine { return poolEngine{p, id} }
+
+type poolEngine struct {
+	p  *Pool
+	id string
+}
+
+// Search runs on a worker.
+func (e poolEngine) Search(ctx context.Context, pos rules.Position, lim ai.Limits) (ai.Result, error) {
+	var res ai.Result
+	var err error
+	perr := e.p.do(ctx, e.id, func(ctx context.Context, t *ai.Table) {
+		lim.Threads = 1
+		if lim.Level == ai.Hard {
+			lim.Table = t
+		}
+		res, err = e.p.next.Search(ctx, pos, lim)
+	})
+	if perr != nil {
+		return ai.Result{}, perr
+	}
+	return res, err
+}
+
+// Hints runs on a worker.
+func (e poolEngine) Hints(ctx context.Context, pos rules.Position, lim ai.Limits) ([]ai.Hint, error) {
+	var hs []ai.Hint
+	var err error
+	perr := e.p.do(ctx, e.id, func(ctx context.Context, t *ai.Table) {
+		lim.Threads = 1
+		lim.Table = t
+		hs, err = e.p.next.Hints(ctx, pos, lim)
+	})
+	if perr != nil {
+		return nil, perr
+	}
+	return hs, err
+}

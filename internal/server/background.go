@@ -1,0 +1,131 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"oanquan/ai"
+	"oanquan/internal/match"
+	"oanquan/internal/store"
+	"oanquan/rules"
+)
+
+// resumeEvery is how often the server looks for saved games that wait for
+// the computer with nobody playing its moves: after a restart, or when
+// another server that held them has gone.
+const resumeEvery = leaseTTL / 2
+
+// resumeBatch bounds how many waiting games one look brings back.
+const resumeBatch = 500
+
+// engine returns the computer player of game id: the pool's, behind the
+// game's lease, so that of several servers sharing a store only one
+// searches for a game.
+func (s *Server) engine(id string) match.Engine {
+	return leasedEngine{s: s, id: id, next: s.pool.Engine(id)}
+}
+
+type leasedEngine struct {
+	s    *Server
+	id   string
+	next match.Engine
+}
+
+// Search takes (or renews) the game's lease, then searches.
+func (e leasedEngine) Search(ctx context.Context, pos rules.Position, lim ai.Limits) (ai.Result, error) {
+	ok, err := e.s.store.Lease(ctx, e.id, e.s.cfg.ID, leaseTTL)
+	if err != nil {
+		e.s.log.Error("taking a game's lease", "id", e.id, "err", err)
+		return ai.Result{}, match.ErrElsewhere // the resume loop tries again
+	}
+	if !ok {
+		return ai.Result{}, match.ErrElsewhere
+	}
+	return e.next.Search(ctx, pos, lim)
+}
+
+// Hints need no lease: they change nothing.
+func (e leasedEngine) Hints(ctx context.Context, pos rules.Position, lim ai.Limits) ([]ai.Hint, error) {
+	return e.next.Hints(ctx, pos, lim)
+}
+
+// resumeLoop brings back, now and then, the saved games that wait for the
+// computer's move, so that it plays them without anyone asking: at once
+// when the server starts, then every resumeEvery.
+func (s *Server) resumeLoop() {
+	t := time.NewTicker(resumeEvery)
+	defer t.Stop()
+	for {
+		s.resume()
+		s.limits.sweep(time.Now().Add(-10 * time.Minute))
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// resume makes live the games waiting for the computer, and has it think
+// in those that are live already but idle (their lease was elsewhere).
+func (s *Server) resume() {
+	ctx, cancel := context.WithTimeout(s.ctx, saveTimeout)
+	defer cancel()
+	ids, err := s.store.Waiting(ctx, resumeBatch)
+	if err != nil {
+		if s.ctx.Err() == nil {
+			s.log.Error("looking for games waiting for the computer", "err", err)
+		}
+		return
+	}
+	for _, id := range ids {
+		s.mu.Lock()
+		g := s.live[id]
+		s.mu.Unlock()
+		if g != nil {
+			g.m.Resume()
+			continue
+		}
+		if _, err := s.game(ctx, id); err != nil && s.ctx.Err() == nil {
+			s.log.Error("bringing back a game waiting for the computer", "id", id, "err", err)
+		}
+	}
+}
+
+// follow re-reads the live games other servers change, as the store tells
+// of them, until the server closes.
+func (s *Server) follow(changes <-chan string) {
+	for id := range changes {
+		if id == "" {
+			// Notices may have been lost: re-read every live game.
+			s.mu.Lock()
+			ids := make([]string, 0, len(s.live))
+			for id := range s.live {
+				ids = append(ids, id)
+			}
+			s.mu.Unlock()
+			for _, id := range ids {
+				s.resync(id)
+			}
+			continue
+		}
+		s.resync(id)
+	}
+}
+
+// health answers 200 while the server and its store work: for load
+// balancers.
+func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if _, err := s.store.Get(ctx, "health-check"); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	s.mu.Lock()
+	live := len(s.live)
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "live": live, "queued": s.pool.Queued()})
+	return nil
+}

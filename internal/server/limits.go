@@ -1,0 +1,133 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// errRate is the refusal of a request over its client's rate limit.
+var errRate = errors.New("rate limited")
+
+// Limits are the per-client rate limits: token buckets, one per client
+// address and kind of request. A request over its limit is answered 429
+// (code rate_limited) with Retry-After.
+type Limits struct {
+	Creates Rate // new games (and joins)
+	Hints   Rate // hints, which search
+	// ClientIPHeader, if set, names the header that holds the client's
+	// address as a proxy in front of the server saw it, such as
+	// X-Forwarded-For (its last address is taken) or X-Real-IP. Set it
+	// only behind a proxy that sets it: clients can write any header.
+	ClientIPHeader string
+}
+
+// Rate is a token bucket: PerMinute requests a minute on average, Burst
+// at once. A zero PerMinute means no limit.
+type Rate struct {
+	PerMinute float64
+	Burst     int
+}
+
+// DefaultLimits are the limits of the zero Limits: room for a class of
+// children behind one school address.
+var DefaultLimits = Limits{
+	Creates: Rate{PerMinute: 60, Burst: 20},
+	Hints:   Rate{PerMinute: 120, Burst: 20},
+}
+
+func (l Limits) orDefault() Limits {
+	if l.Creates == (Rate{}) && l.Hints == (Rate{}) {
+		l.Creates, l.Hints = DefaultLimits.Creates, DefaultLimits.Hints
+	}
+	return l
+}
+
+// limiter holds the buckets of every client seen lately.
+type limiter struct {
+	cfg Limits
+	mu  sync.Mutex
+	// buckets by kind and address; a bucket unused for a while is
+	// forgotten (sweep), so that the map does not grow for ever.
+	buckets map[string]*bucket
+}
+
+type bucket struct {
+	lim  *rate.Limiter
+	used time.Time
+}
+
+func newLimiter(cfg Limits) *limiter {
+	return &limiter{cfg: cfg, buckets: make(map[string]*bucket)}
+}
+
+// allow takes a token of kind ("create", "hints") for r's client, or
+// returns a refusal saying when to come back.
+func (l *limiter) allow(r *http.Request, kind string, rt Rate) error {
+	if rt.PerMinute <= 0 {
+		return nil
+	}
+	key := kind + " " + l.client(r)
+	now := time.Now()
+	l.mu.Lock()
+	b := l.buckets[key]
+	if b == nil {
+		b = &bucket{lim: rate.NewLimiter(rate.Limit(rt.PerMinute/60), max(rt.Burst, 1))}
+		l.buckets[key] = b
+	}
+	b.used = now
+	res := b.lim.ReserveN(now, 1)
+	delay := res.DelayFrom(now)
+	if delay > 0 {
+		res.CancelAt(now)
+	}
+	l.mu.Unlock()
+	if delay > 0 {
+		return &rateError{retry: delay, msg: fmt.Sprintf("too many %s requests from your address: try again in %d s", kind, retrySeconds(delay))}
+	}
+	return nil
+}
+
+// sweep forgets the buckets unused since cutoff.
+func (l *limiter) sweep(cutoff time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for k, b := range l.buckets {
+		if b.used.Before(cutoff) {
+			delete(l.buckets, k)
+		}
+	}
+}
+
+// client returns r's client address.
+func (l *limiter) client(r *http.Request) string {
+	if h := l.cfg.ClientIPHeader; h != "" {
+		if v := r.Header.Get(h); v != "" {
+			parts := strings.Split(v, ",")
+			return strings.TrimSpace(parts[len(parts)-1])
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// rateError is a refusal with the time to wait.
+type rateError struct {
+	retry time.Duration
+	msg   string
+}
+
+func (e *rateError) Error() string { return e.msg }
+func (e *rateError) Unwrap() error { return errRate }
+
+func retrySeconds(d time.Duration) int { return int(math.Ceil(d.Seconds())) }

@@ -1,0 +1,236 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"testing"
+	"time"
+
+	"oanquan/internal/store"
+	"oanquan/internal/store/pgtest"
+)
+
+// postgresPair opens two stores on one new PostgreSQL database, as two
+// servers would.
+func postgresPair(t *testing.T) (store.Store, store.Store) {
+	t.Helper()
+	url := pgtest.Start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	var out [2]store.Store
+	for i := range out {
+		st, err := store.OpenPostgres(ctx, url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		out[i] = st
+	}
+	return out[0], out[1]
+}
+
+// TestTwoServersOnePostgres: two servers share a PostgreSQL database. A
+// two-player game made on one is played on both, each move through the
+// other server than the one before; the WebSocket on each server sees
+// every move, those made through the other server included, soon after
+// it is answered.
+func TestTwoServersOnePostgres(t *testing.T) {
+	sa, sb := postgresPair(t)
+	a := newServer(t, Config{Store: sa, ID: "a"})
+	b := newServer(t, Config{Store: sb, ID: "b"})
+	ta, tb := httptest.NewServer(a), httptest.NewServer(b)
+	defer ta.Close()
+	defer tb.Close()
+
+	g := create(t, a, map[string]any{"mode": "local"})
+	wa, wb := dial(t, ta, g.ID), dial(t, tb, g.ID)
+	wa.want("state")
+	wb.want("state")
+	servers := []http.Handler{a, b}
+	var worst time.Duration
+	for i := 0; i < 12; i++ {
+		st := get(t, servers[i%2], g.ID)
+		if st.Over {
+			break
+		}
+		if len(st.Moves) != i {
+			t.Fatalf("server %d shows %d moves, want %d", i%2, len(st.Moves), i)
+		}
+		start := time.Now()
+		turn := must[turnJSON](t, do(t, servers[i%2], "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": st.Legal[0], "ply": st.Ply}), 200)
+		for _, w := range []*wsClient{wa, wb} {
+			m := w.want("turn")
+			if m.Turn.Move != turn.Move || m.Turn.Ply != turn.Ply || len(m.Turn.Events) == 0 {
+				t.Fatalf("WebSocket turn %+v, want %s at ply %d with its events", m.Turn, turn.Move, turn.Ply)
+			}
+		}
+		worst = max(worst, time.Since(start))
+	}
+	t.Logf("slowest move, from the request to both WebSockets: %v", worst)
+	if sa, sb := get(t, a, g.ID), get(t, b, g.ID); !slices.Equal(sa.Moves, sb.Moves) {
+		t.Errorf("the servers disagree: %v and %v", sa.Moves, sb.Moves)
+	}
+
+	// A move sent again through the other server, as a page does when
+	// the answer was lost, is answered with its turn and played once;
+	// another move for that ply is a conflict, answered with the state.
+	st := get(t, a, g.ID)
+	if !st.Over && len(st.Legal) > 1 {
+		first := must[turnJSON](t, do(t, a, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": st.Legal[0], "ply": st.Ply}), 200)
+		again := must[turnJSON](t, do(t, b, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": st.Legal[0], "ply": st.Ply}), 200)
+		if again.Move != first.Move || again.Ply != first.Ply || len(again.State.Moves) != len(first.State.Moves) {
+			t.Errorf("the move sent again: %+v, want the turn %+v once", again, first)
+		}
+		r := do(t, b, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": st.Legal[1], "ply": st.Ply})
+		wantError(t, r, 409, "conflict")
+		if e := decodeAs[errorBody](t, r); e.State == nil || len(e.State.Moves) != len(first.State.Moves) {
+			t.Errorf("the conflict's state: %+v, want the game as it stands", e.State)
+		}
+	}
+}
+
+// TestTwoServersOneComputer: in a game against the computer shared by two
+// servers, the computer moves once for each human move, whichever server
+// the human plays through.
+func TestTwoServersOneComputer(t *testing.T) {
+	sa, sb := postgresPair(t)
+	a := newServer(t, Config{Store: sa, ID: "a"})
+	b := newServer(t, Config{Store: sb, ID: "b"})
+	tb := httptest.NewServer(b)
+	defer tb.Close()
+	g := create(t, a, nil)
+	wb := dial(t, tb, g.ID)
+	wb.want("state")
+	servers := []http.Handler{a, b}
+	for i := range 4 {
+		st := get(t, servers[i%2], g.ID)
+		if st.Over || st.ToMove != 0 {
+			break
+		}
+		must[turnJSON](t, do(t, servers[i%2], "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": st.Legal[0], "ply": st.Ply}), 200)
+		// The human's turn, then the computer's, on the WebSocket of b.
+		for want := range 2 {
+			m := wb.next()
+			for m.Type == "thinking" || m.Type == "state" {
+				m = wb.next()
+			}
+			if m.Type != "turn" || (m.Turn.By == "computer") != (want == 1) {
+				t.Fatalf("move %d: message %+v, want the %s's turn", i, m, []string{"human", "computer"}[want])
+			}
+		}
+	}
+	saved, err := sa.Get(context.Background(), g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Moves alternate human, computer: twice the human's moves at most.
+	if n := len(saved.Moves); n%2 != 0 || saved.Waiting {
+		t.Errorf("saved %d moves, waiting %v; want the computer to have answered each move once", n, saved.Waiting)
+	}
+}
+
+// TestServerOnSQLite: the server's whole life on a SQLite file: games
+// made, played and undone, the server closed, another opened on the file
+// finds them as they were.
+func TestServerOnSQLite(t *testing.T) {
+	path := t.TempDir() + "/games.db"
+	ctx := context.Background()
+	st, err := store.OpenSQLite(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, Config{Store: st})
+	var want []gameJSON
+	for _, mode := range []string{"local", "ai"} {
+		g := create(t, s, map[string]any{"mode": mode})
+		for range 3 {
+			cur := get(t, s, g.ID)
+			if cur.Over {
+				break
+			}
+			for cur.Thinking || len(cur.Legal) == 0 {
+				time.Sleep(time.Millisecond)
+				cur = get(t, s, g.ID)
+			}
+			must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": cur.Legal[len(cur.Legal)-1]}), 200)
+		}
+		must[gameJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/undo", nil), 200)
+		cur := get(t, s, g.ID)
+		for cur.Thinking {
+			time.Sleep(time.Millisecond)
+			cur = get(t, s, g.ID)
+		}
+		want = append(want, cur)
+	}
+	s.Close()
+	st.Close()
+
+	st2, err := store.OpenSQLite(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	s2 := newServer(t, Config{Store: st2})
+	for _, g := range want {
+		unchanged(t, s2, g)
+	}
+}
+
+// TestTwoServersOnline: the two players of an online game are connected
+// to different servers sharing one PostgreSQL database; each plays
+// through their own, sees the other's moves and offers live, and a draw
+// offered on one is accepted on the other.
+func TestTwoServersOnline(t *testing.T) {
+	sa, sb := postgresPair(t)
+	a := newServer(t, Config{Store: sa, ID: "a"})
+	b := newServer(t, Config{Store: sb, ID: "b"})
+	ta, tb := httptest.NewServer(a), httptest.NewServer(b)
+	defer ta.Close()
+	defer tb.Close()
+	c := must[createdJSON](t, do(t, a, "POST", "/api/games", `{"mode":"online"}`), 201)
+	pa := player{c.Secret, c.Seat}
+	j := must[joinedJSON](t, player{}.act(t, b, "POST", "/api/games/"+c.ID+"/join", ""), 200)
+	pb := player{j.Secret, j.Seat}
+	wa, wb := dial(t, ta, c.ID), dial(t, tb, c.ID)
+	next := func(w *wsClient, typ string) messageJSON {
+		t.Helper()
+		for {
+			if m := w.next(); m.Type == typ {
+				return m
+			}
+		}
+	}
+	servers := map[int]http.Handler{pa.seat: a, pb.seat: b}
+	players := map[int]player{pa.seat: pa, pb.seat: pb}
+	var worst time.Duration
+	for i := range 6 {
+		st := get(t, a, c.ID)
+		if st.Over {
+			break
+		}
+		p := players[st.ToMove]
+		start := time.Now()
+		must[turnJSON](t, p.act(t, servers[st.ToMove], "POST", "/api/games/"+c.ID+"/moves", `{"move":"`+st.Legal[0]+`"}`), 200)
+		for _, w := range []*wsClient{wa, wb} {
+			if m := next(w, "turn"); m.Turn.Ply != st.Ply {
+				t.Fatalf("move %d: turn at ply %d, want %d", i, m.Turn.Ply, st.Ply)
+			}
+		}
+		worst = max(worst, time.Since(start))
+	}
+	t.Logf("slowest move, from the request to both players' WebSockets: %v", worst)
+	must[gameJSON](t, pa.act(t, a, "POST", "/api/games/"+c.ID+"/draw", `{"action":"offer"}`), 200)
+	if m := next(wb, "state"); m.State.Offer == nil || m.State.Offer.Kind != "draw" {
+		t.Fatalf("the other server's player saw %+v, want the draw offer", m.State)
+	}
+	g := must[gameJSON](t, pb.act(t, b, "POST", "/api/games/"+c.ID+"/draw", `{"action":"accept"}`), 200)
+	if !g.Over || g.End != "draw" {
+		t.Fatalf("after accepting on the other server: over %v, end %q", g.Over, g.End)
+	}
+	next(wa, "state") // the offer, as its own server published it
+	if m := next(wa, "state"); !m.State.Over || m.State.End != "draw" {
+		t.Errorf("the offering player saw %+v, want the game drawn", m.State)
+	}
+}

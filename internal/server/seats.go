@@ -1,0 +1,77 @@
+package server
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"strings"
+
+	"oanquan/rules"
+)
+
+// errSeat is the refusal of a request that acts for a seat without its
+// secret.
+var errSeat = errors.New("not your seat")
+
+// secretBytes is the size of a seat secret: 192 random bits.
+const secretBytes = 24
+
+// newSecret returns a new seat secret, as the client sends it back.
+func newSecret() string {
+	b := make([]byte, secretBytes)
+	rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// hashSecret is what the store keeps of a secret. The secrets are random
+// and long, so a plain hash is enough: there is nothing to guess.
+func hashSecret(secret string) []byte {
+	h := sha256.Sum256([]byte(secret))
+	return h[:]
+}
+
+// bearer returns the secret in r's Authorization header, or "".
+func bearer(r *http.Request) string {
+	h := r.Header.Get("Authorization")
+	const prefix = "bearer "
+	if len(h) <= len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) {
+		return ""
+	}
+	return strings.TrimSpace(h[len(prefix):])
+}
+
+// seatsOf returns the seats of g that r's secret acts for.
+func (g *liveGame) seatsOf(r *http.Request) []rules.Player {
+	return g.seatsOfSecret(bearer(r))
+}
+
+// seatsOfSecret returns the seats of g that secret acts for.
+func (g *liveGame) seatsOfSecret(secret string) []rules.Player {
+	if secret == "" {
+		return nil
+	}
+	h := hashSecret(secret)
+	var out []rules.Player
+	for p, want := range g.hashes() {
+		// Constant time, though what is compared is a hash of a random
+		// secret: no timing may tell how much of it was right.
+		if want != nil && subtle.ConstantTimeCompare(h, want) == 1 {
+			out = append(out, rules.Player(p))
+		}
+	}
+	return out
+}
+
+// authorize refuses r unless its secret acts for one of g's seats.
+func (g *liveGame) authorize(r *http.Request) error {
+	if len(g.seatsOf(r)) > 0 {
+		return nil
+	}
+	if bearer(r) == "" {
+		return fail(errSeat, "this request acts for a player: send the secret given when the game was created, as Authorization: Bearer SECRET")
+	}
+	return fail(errSeat, "the secret sent is not that of a player of this game")
+}

@@ -1,0 +1,320 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Postgres is a Store in a PostgreSQL database that several servers
+// share. Every change is one transaction that also notifies the channel
+// oanquan_games with the game's id (NOTIFY is delivered on commit), and
+// Changes tells a server of them: Postgres is also a Notifier. Times
+// (Updated, the leases' ends) come from the database's clock, which all
+// servers share, and are kept to the microsecond.
+//
+// Changes to one game are serialized by its row in games: each change
+// updates that row first (locking it) and checks the number of moves
+// there, so of two servers appending at the same index exactly one
+// succeeds, and the other gets ErrConflict.
+//
+// The zero Postgres is not usable; open one with OpenPostgres. It is safe
+// for concurrent use.
+type Postgres struct {
+	pool   *pgxpool.Pool
+	log    *slog.Logger
+	done   context.Context // canceled by Close: Changes stops
+	cancel context.CancelFunc
+}
+
+// notifyChannel is the channel of the NOTIFY that every change sends.
+const notifyChannel = "oanquan_games"
+
+// OpenPostgres connects to the database at url (postgres://… or any
+// form pgx accepts), and brings its schema to the latest version. log,
+// which may be nil, hears of migrations and of the listener's lost
+// connections.
+func OpenPostgres(ctx context.Context, url string, log *slog.Logger) (*Postgres, error) {
+	return openPostgres(ctx, url, len(postgresMigrations), log)
+}
+
+// openPostgres opens url and migrates to schema version upTo.
+func openPostgres(ctx context.Context, url string, upTo int, log *slog.Logger) (*Postgres, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		// pgx's message may quote the URL, password and all: keep it out.
+		return nil, errors.New("store: PostgreSQL URL: cannot parse it (want postgres://USER:PASSWORD@HOST:PORT/DATABASE)")
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("store: PostgreSQL: %w", err)
+	}
+	from, err := migratePostgres(ctx, pool, upTo)
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("store: PostgreSQL %s: %w", describePostgres(cfg.ConnConfig), err)
+	}
+	if from < upTo && from > 0 {
+		log.Info("store: migrated PostgreSQL schema", "from", from, "to", upTo)
+	}
+	done, cancel := context.WithCancel(context.Background())
+	return &Postgres{pool: pool, log: log, done: done, cancel: cancel}, nil
+}
+
+// describePostgres names the database of cfg without its password.
+func describePostgres(cfg *pgx.ConnConfig) string {
+	return fmt.Sprintf("database %q on %s:%d as user %q", cfg.Database, cfg.Host, cfg.Port, cfg.User)
+}
+
+// Close stops the listeners and closes the connections.
+func (p *Postgres) Close() error {
+	p.cancel()
+	p.pool.Close()
+	return nil
+}
+
+// Postgres error codes this store tells apart.
+const (
+	pgUniqueViolation     = "23505"
+	pgForeignKeyViolation = "23503"
+)
+
+// pgCode returns the SQLSTATE of err, or "".
+func pgCode(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code
+	}
+	return ""
+}
+
+// Create saves g, with its moves, as a new game.
+func (p *Postgres) Create(ctx context.Context, g Game) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var created *time.Time
+	if !g.Created.IsZero() {
+		created = &g.Created
+	}
+	// One statement: the game, its moves and the notice, or nothing.
+	tag, err := p.pool.Exec(ctx, `WITH g AS (
+			INSERT INTO games (id, mode, level, human, seed, variants, first, start,
+				nmoves, seat0, seat1, waiting, created, updated, status)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, cardinality($9::text[]), $10, $11, $12, $13, now(), $14)
+			ON CONFLICT (id) DO NOTHING
+			RETURNING id
+		), m AS (
+			INSERT INTO moves (game, idx, move)
+			SELECT g.id, t.ord - 1, t.move FROM g, unnest($9::text[]) WITH ORDINALITY AS t (move, ord)
+		)
+		SELECT pg_notify('`+notifyChannel+`', id) FROM g`,
+		g.ID, g.Mode, g.Level, g.Human, int64(g.Seed), nonNil(g.Variants), g.First, g.Start,
+		nonNil(g.Moves), g.Seats[0], g.Seats[1], bool(g.Waiting), created, g.Status)
+	if err != nil {
+		return fmt.Errorf("store: creating game %q: %w", g.ID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("game %q: %w", g.ID, ErrExists)
+	}
+	return nil
+}
+
+// Get reads the game saved under id in one statement (one snapshot).
+func (p *Postgres) Get(ctx context.Context, id string) (Game, error) {
+	if err := ctx.Err(); err != nil {
+		return Game{}, err
+	}
+	g := Game{ID: id}
+	var seed int64
+	var waiting bool
+	var created *time.Time
+	err := p.pool.QueryRow(ctx, `SELECT mode, level, human, seed, variants, first, start,
+		seat0, seat1, waiting, created, updated, status,
+		ARRAY(SELECT move FROM moves WHERE game = $1 ORDER BY idx)
+		FROM games WHERE id = $1`, id).Scan(&g.Mode, &g.Level, &g.Human, &seed, &g.Variants,
+		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &g.Updated, &g.Status, &g.Moves)
+	if err == pgx.ErrNoRows {
+		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Game{}, fmt.Errorf("store: reading game %q: %w", id, err)
+	}
+	g.Seed, g.Waiting = uint64(seed), Waiting(waiting)
+	if created != nil {
+		g.Created = *created
+	}
+	if len(g.Variants) == 0 {
+		g.Variants = nil
+	}
+	if len(g.Moves) == 0 {
+		g.Moves = nil
+	}
+	return g, nil
+}
+
+// refused explains why a change that updated no row of games did not:
+// the game is missing (ErrNotFound) or does not fit (conflict).
+func (p *Postgres) refused(ctx context.Context, id string, conflict error) error {
+	var n int
+	err := p.pool.QueryRow(ctx, `SELECT nmoves FROM games WHERE id = $1`, id).Scan(&n)
+	switch {
+	case err == pgx.ErrNoRows:
+		return fmt.Errorf("game %q: %w", id, ErrNotFound)
+	case err != nil:
+		return fmt.Errorf("store: game %q: %w", id, err)
+	}
+	return conflict
+}
+
+// Append adds move as move number index.
+func (p *Postgres) Append(ctx context.Context, id string, index int, move string, w Waiting) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// The UPDATE locks the game's row and, under READ COMMITTED, checks
+	// nmoves again on the newest version once a concurrent change has
+	// committed: of two appends at one index, the second updates nothing.
+	tag, err := p.pool.Exec(ctx, `WITH g AS (
+			UPDATE games SET nmoves = nmoves + 1, waiting = $4, updated = now()
+			WHERE id = $1 AND nmoves = $2
+			RETURNING id
+		), m AS (
+			INSERT INTO moves (game, idx, move) SELECT id, $2, $3 FROM g
+		)
+		SELECT pg_notify('`+notifyChannel+`', id) FROM g`, id, index, move, bool(w))
+	if pgCode(err) == pgUniqueViolation {
+		return fmt.Errorf("game %q: move %d is taken: %w", id, index, ErrConflict)
+	}
+	if err != nil {
+		return fmt.Errorf("store: game %q: appending move %d: %w", id, index, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return p.refused(ctx, id, fmt.Errorf("game %q: move %d does not follow the moves saved: %w", id, index, ErrConflict))
+	}
+	return nil
+}
+
+// Truncate keeps the first n moves.
+func (p *Postgres) Truncate(ctx context.Context, id string, n int, w Waiting) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var ok bool
+	// Two statements in a transaction, not one: the DELETE must run after
+	// the UPDATE has the row's lock, so that its snapshot holds every move
+	// committed before (a data-modifying WITH would share one snapshot).
+	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE games SET nmoves = $2, waiting = $3, updated = now()
+			WHERE id = $1 AND nmoves >= $2 AND $2 >= 0`, id, n, bool(w))
+		if err != nil || tag.RowsAffected() == 0 {
+			return err
+		}
+		ok = true
+		if _, err := tx.Exec(ctx, `DELETE FROM moves WHERE game = $1 AND idx >= $2`, id, n); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `SELECT pg_notify('`+notifyChannel+`', $1)`, id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store: game %q: keeping %d moves: %w", id, n, err)
+	}
+	if !ok {
+		return p.refused(ctx, id, fmt.Errorf("game %q: cannot keep %d moves: %w", id, n, ErrConflict))
+	}
+	return nil
+}
+
+// SetLevel changes the level.
+func (p *Postgres) SetLevel(ctx context.Context, id string, level string, w Waiting) error {
+	return p.update(ctx, id, `UPDATE games SET level = $2, waiting = $3, updated = now() WHERE id = $1
+		RETURNING pg_notify('`+notifyChannel+`', id)`, ErrNotFound, level, bool(w))
+}
+
+// ClaimSeat gives a free seat to the holder of hash. The seat's IS NULL
+// is checked again on the newest row after a racer's commit, so exactly
+// one racer updates it.
+// SetStatus replaces the status if it is from.
+func (p *Postgres) SetStatus(ctx context.Context, id string, from, to string) error {
+	return p.update(ctx, id, `UPDATE games SET status = $3, updated = now() WHERE id = $1 AND status = $2
+		RETURNING pg_notify('`+notifyChannel+`', id)`,
+		fmt.Errorf("game %q: the status changed meanwhile: %w", id, ErrConflict), from, to)
+}
+
+func (p *Postgres) ClaimSeat(ctx context.Context, id string, seat int, hash []byte) error {
+	if seat != 0 && seat != 1 {
+		return fmt.Errorf("seat %d: want 0 or 1", seat)
+	}
+	col := seatColumns[seat]
+	return p.update(ctx, id, `UPDATE games SET `+col+` = $2, updated = now() WHERE id = $1 AND `+col+` IS NULL
+		RETURNING pg_notify('`+notifyChannel+`', id)`,
+		fmt.Errorf("game %q: seat %d is taken: %w", id, seat, ErrConflict), hash)
+}
+
+// update runs the one-statement change q on game id (parameter $1), the
+// others args; if it updates no row, the error is ErrNotFound or
+// conflict.
+func (p *Postgres) update(ctx context.Context, id, q string, conflict error, args ...any) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	tag, err := p.pool.Exec(ctx, q, append([]any{id}, args...)...)
+	if err != nil {
+		return fmt.Errorf("store: game %q: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return p.refused(ctx, id, conflict)
+	}
+	return nil
+}
+
+// Waiting returns the games in which the computer is to move, the least
+// recently changed first.
+func (p *Postgres) Waiting(ctx context.Context, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rows, _ := p.pool.Query(ctx, `SELECT id FROM games WHERE waiting ORDER BY updated, id LIMIT $1`, max(limit, 0))
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("store: reading the waiting games: %w", err)
+	}
+	return ids, nil
+}
+
+// Lease gives owner the computer's moves in game id for ttl, by the
+// database's clock.
+func (p *Postgres) Lease(ctx context.Context, id, owner string, ttl time.Duration) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	tag, err := p.pool.Exec(ctx, `INSERT INTO leases (game, owner, until)
+		VALUES ($1, $2, now() + make_interval(secs => $3))
+		ON CONFLICT (game) DO UPDATE SET owner = excluded.owner, until = excluded.until
+		WHERE leases.until <= now() OR leases.owner = excluded.owner`, id, owner, ttl.Seconds())
+	if err != nil {
+		return false, fmt.Errorf("store: game %q: lease: %w", id, err)
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
+// Release ends owner's lease on game id.
+func (p *Postgres) Release(ctx context.Context, id, owner string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if _, err := p.pool.Exec(ctx, `DELETE FROM leases WHERE game = $1 AND owner = $2`, id, owner); err != nil {
+		return fmt.Errorf("store: game %q: release: %w", id, err)
+	}
+	return nil
+}

@@ -1,0 +1,113 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// listenerName is the application_name of the connections that LISTEN,
+// so that an operator (or a test) can find them in pg_stat_activity.
+const listenerName = "oanquan-listen"
+
+// Backoff between the listener's attempts to connect again.
+const (
+	listenFirstRetry = 50 * time.Millisecond
+	listenMaxRetry   = 5 * time.Second
+)
+
+// Changes sends the id of each game changed through any Postgres store
+// on this database, until ctx is done or p is closed; then it closes the
+// channel. It listens on a connection of its own, outside the pool. The
+// first connection is made before Changes returns, so every change
+// committed after that is sent (unless the connection is lost: then it
+// connects again, waiting 50 ms, then twice as long each time up to 5 s,
+// and sends "" once it listens again, for notices may have been missed).
+// If that first connection fails, it keeps trying the same way and sends
+// "" when it succeeds. A slow reader delays the notices, never drops
+// them; PostgreSQL queues them meanwhile.
+func (p *Postgres) Changes(ctx context.Context) <-chan string {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(p.done, cancel)
+	ch := make(chan string, 64)
+	conn, err := p.listen(ctx)
+	if err != nil {
+		p.log.Warn("store: listening for changes", "err", err)
+	}
+	go func() {
+		defer close(ch)
+		defer cancel()
+		defer stop()
+		p.relay(ctx, conn, ch)
+	}()
+	return ch
+}
+
+// listen opens a connection and has it LISTEN.
+func (p *Postgres) listen(ctx context.Context) (*pgx.Conn, error) {
+	cfg := p.pool.Config().ConnConfig.Copy()
+	cfg.RuntimeParams["application_name"] = listenerName
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := conn.Exec(ctx, "LISTEN "+notifyChannel); err != nil {
+		conn.Close(context.Background())
+		return nil, err
+	}
+	return conn, nil
+}
+
+// relay sends the notices that conn receives to ch, connecting again
+// when the connection is lost (or conn is nil), until ctx is done.
+func (p *Postgres) relay(ctx context.Context, conn *pgx.Conn, ch chan<- string) {
+	retry := listenFirstRetry
+	for {
+		if conn == nil {
+			var err error
+			if conn, err = p.listen(ctx); err != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				p.log.Warn("store: listening for changes, will retry", "err", err, "in", retry)
+				select {
+				case <-time.After(retry):
+				case <-ctx.Done():
+					return
+				}
+				retry = min(2*retry, listenMaxRetry)
+				continue
+			}
+			retry = listenFirstRetry
+			if !send(ctx, ch, "") {
+				conn.Close(context.Background())
+				return
+			}
+		}
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			conn.Close(context.Background())
+			conn = nil
+			if ctx.Err() != nil {
+				return
+			}
+			p.log.Warn("store: lost the connection listening for changes", "err", err)
+			continue
+		}
+		if !send(ctx, ch, n.Payload) {
+			conn.Close(context.Background())
+			return
+		}
+	}
+}
+
+// send sends id on ch unless ctx is done first.
+func send(ctx context.Context, ch chan<- string, id string) bool {
+	select {
+	case ch <- id:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

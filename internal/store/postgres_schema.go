@@ -1,0 +1,90 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// postgresMigrations brings a database from schema version i to i+1 (the
+// one row of oanquan_schema; a new database is at version 0). Do not edit
+// or reorder an entry once it has shipped; add new ones at the end.
+var postgresMigrations = []string{
+	// v1: games and their moves, one row a move.
+	`CREATE TABLE games (
+		id       text PRIMARY KEY,
+		mode     text NOT NULL,
+		level    text NOT NULL,
+		human    integer NOT NULL,
+		seed     bigint NOT NULL, -- the uint64 seed's bits, as a signed integer
+		variants text[] NOT NULL,
+		first    integer NOT NULL,
+		start    text NOT NULL,
+		nmoves   integer NOT NULL DEFAULT 0, -- the number of rows in moves, kept by every change
+		created  timestamptz,
+		updated  timestamptz NOT NULL
+	);
+	CREATE TABLE moves (
+		game text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+		idx  integer NOT NULL,
+		move text NOT NULL,
+		PRIMARY KEY (game, idx)
+	);`,
+
+	// v2: seats, the computer's turn and the leases on it.
+	`ALTER TABLE games ADD COLUMN seat0 bytea, ADD COLUMN seat1 bytea,
+		ADD COLUMN waiting boolean NOT NULL DEFAULT false;
+	CREATE INDEX games_waiting ON games (updated, id) WHERE waiting;
+	CREATE TABLE leases (
+		game  text PRIMARY KEY,
+		owner text NOT NULL,
+		until timestamptz NOT NULL
+	);`,
+	// v3: the status of games between players online.
+	`ALTER TABLE games ADD COLUMN status text NOT NULL DEFAULT '';`,
+}
+
+// postgresMigrationLock is the pg_advisory_xact_lock key that servers
+// starting at once take in turn, so that one migrates and the others
+// find the work done. ("oanquan" in ASCII, as a number.)
+const postgresMigrationLock = 0x6f616e7175616e
+
+// migratePostgres brings the database to schema version upTo in one
+// transaction (DDL is transactional in PostgreSQL) under an advisory
+// lock, and returns the version it found.
+func migratePostgres(ctx context.Context, pool *pgxpool.Pool, upTo int) (from int, err error) {
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(postgresMigrationLock)); err != nil {
+			return err
+		}
+		// Each statement of a READ COMMITTED transaction sees what was
+		// committed before it began: after the lock, another server's
+		// finished migration.
+		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS oanquan_schema (version integer NOT NULL)`); err != nil {
+			return err
+		}
+		err := tx.QueryRow(ctx, `SELECT version FROM oanquan_schema`).Scan(&from)
+		if err == pgx.ErrNoRows {
+			from = 0
+			_, err = tx.Exec(ctx, `INSERT INTO oanquan_schema (version) VALUES (0)`)
+		}
+		if err != nil {
+			return err
+		}
+		if from > len(postgresMigrations) {
+			return fmt.Errorf("schema version %d is newer than this program knows (%d): use a newer oanquan", from, len(postgresMigrations))
+		}
+		for v := from; v < upTo; v++ {
+			if _, err := tx.Exec(ctx, postgresMigrations[v]); err != nil {
+				return fmt.Errorf("migrating the schema from version %d to %d: %w", v, v+1, err)
+			}
+		}
+		if from < upTo {
+			_, err = tx.Exec(ctx, `UPDATE oanquan_schema SET version = $1`, upTo)
+		}
+		return err
+	})
+	return from, err
+}

@@ -1,0 +1,211 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"oanquan/internal/store/pgtest"
+)
+
+func openPostgresAt(t *testing.T, url string) *Postgres {
+	t.Helper()
+	s, err := OpenPostgres(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// receive waits up to d for an id on ch.
+func receive(t *testing.T, ch <-chan string, d time.Duration) (string, bool) {
+	t.Helper()
+	select {
+	case id, ok := <-ch:
+		return id, ok
+	case <-time.After(d):
+		return "", false
+	}
+}
+
+// TestPostgresChanges: a change made through one server is heard by
+// another within 100 ms.
+func TestPostgresChanges(t *testing.T) {
+	url := pgtest.Start(t)
+	a, b := openPostgresAt(t, url), openPostgresAt(t, url)
+	c, cancel := context.WithCancel(ctx)
+	defer cancel()
+	heard := b.Changes(c)
+	changes := []struct {
+		name string
+		f    func() error
+	}{
+		{"Create", func() error { return a.Create(ctx, sample("g")) }},
+		{"Append", func() error { return a.Append(ctx, "g", 2, "1R", Idle) }},
+		{"Truncate", func() error { return a.Truncate(ctx, "g", 1, Idle) }},
+		{"SetLevel", func() error { return a.SetLevel(ctx, "g", "hard", Idle) }},
+		{"ClaimSeat", func() error { return a.ClaimSeat(ctx, "g", 0, []byte("h")) }},
+	}
+	for _, ch := range changes {
+		start := time.Now()
+		if err := ch.f(); err != nil {
+			t.Fatalf("%s: %v", ch.name, err)
+		}
+		id, ok := receive(t, heard, 100*time.Millisecond)
+		if !ok || id != "g" {
+			t.Errorf("after %s, heard %q, %v within 100 ms; want g", ch.name, id, ok)
+		}
+		t.Logf("%s heard after %v", ch.name, time.Since(start))
+	}
+	// A refused change commits nothing and notifies nothing.
+	if err := a.Append(ctx, "g", 7, "1R", Idle); err == nil {
+		t.Fatal("Append at 7 = nil")
+	}
+	if id, ok := receive(t, heard, 50*time.Millisecond); ok {
+		t.Errorf("after a refused Append, heard %q", id)
+	}
+	cancel()
+	if _, ok := receive(t, heard, time.Second); ok {
+		t.Error("Changes did not close its channel when ctx was canceled")
+	}
+}
+
+// TestPostgresChangesReconnect: when the listening connection is lost,
+// Changes connects again and sends "", then goes on.
+func TestPostgresChangesReconnect(t *testing.T) {
+	url := pgtest.Start(t)
+	a, b := openPostgresAt(t, url), openPostgresAt(t, url)
+	changes := b.Changes(ctx)
+	mustCreate(t, a, sample("g"))
+	if id, _ := receive(t, changes, time.Second); id != "g" {
+		t.Fatalf("heard %q, want g", id)
+	}
+	var killed int
+	err := a.pool.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE application_name = $1 AND datname = current_database()`, listenerName).Scan(&killed)
+	if err != nil || killed != 1 {
+		t.Fatalf("terminating the listener: %d, %v; want 1", killed, err)
+	}
+	start := time.Now()
+	if id, ok := receive(t, changes, 5*time.Second); !ok || id != "" {
+		t.Fatalf("after the listener's connection was killed, heard %q, %v; want \"\"", id, ok)
+	}
+	t.Logf("listening again after %v", time.Since(start))
+	if err := a.SetLevel(ctx, "g", "easy", Idle); err != nil {
+		t.Fatal(err)
+	}
+	if id, _ := receive(t, changes, time.Second); id != "g" {
+		t.Errorf("after reconnecting, heard %q; want g", id)
+	}
+	b.Close()
+	if _, ok := receive(t, changes, time.Second); ok {
+		t.Error("Changes did not close its channel when the store was closed")
+	}
+}
+
+// TestPostgresConcurrentOpen: servers starting at once on a new database
+// migrate it once, under the advisory lock.
+func TestPostgresConcurrentOpen(t *testing.T) {
+	url := pgtest.Start(t)
+	var wg sync.WaitGroup
+	errs := make([]error, 6)
+	for i := range errs {
+		wg.Go(func() {
+			s, err := OpenPostgres(ctx, url, nil)
+			if err == nil {
+				s.Close()
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("server %d: %v", i, err)
+		}
+	}
+	s := openPostgresAt(t, url)
+	var v int
+	if err := s.pool.QueryRow(ctx, `SELECT version FROM oanquan_schema`).Scan(&v); err != nil || v != len(postgresMigrations) {
+		t.Errorf("schema version %d, %v; want %d", v, err, len(postgresMigrations))
+	}
+}
+
+// TestPostgresMigrateFromV1: a database made by the first schema is
+// brought to the latest and keeps its games.
+func TestPostgresMigrateFromV1(t *testing.T) {
+	url := pgtest.Start(t)
+	old, err := openPostgres(ctx, url, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = old.pool.Exec(ctx, `INSERT INTO games (id, mode, level, human, seed, variants, first, start, nmoves, updated)
+		VALUES ('old', 'ai', 'hard', 0, 7, '{borrow}', 0, 'start', 2, now());
+		INSERT INTO moves (game, idx, move) VALUES ('old', 0, '7R'), ('old', 1, '2L')`)
+	old.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := openPostgresAt(t, url)
+	want := Game{ID: "old", Mode: "ai", Level: "hard", Seed: 7, Variants: []string{"borrow"}, Start: "start",
+		Moves: []string{"7R", "2L"}}
+	if err := sameGame(mustGet(t, s, "old"), want); err != nil {
+		t.Errorf("the v1 game after migrating: %v", err)
+	}
+	if err := s.Append(ctx, "old", 2, "3R", ComputerToMove); err != nil {
+		t.Fatal(err)
+	}
+	if ids, err := s.Waiting(ctx, 10); !slices.Equal(ids, []string{"old"}) || err != nil {
+		t.Errorf("Waiting = %q, %v; want [old]", ids, err)
+	}
+}
+
+// TestPostgresTwoServersRace: two stores (two servers) appending to the
+// same game at the same indexes: each index is won once, and nothing is
+// lost or doubled.
+func TestPostgresTwoServersRace(t *testing.T) {
+	url := pgtest.Start(t)
+	a, b := openPostgresAt(t, url), openPostgresAt(t, url)
+	g := sample("g")
+	g.Moves = nil
+	mustCreate(t, a, g)
+	for i := range 30 {
+		var wg sync.WaitGroup
+		errs := [2]error{}
+		for k, s := range []Store{a, b} {
+			wg.Go(func() { errs[k] = s.Append(ctx, "g", i, fmt.Sprintf("%d/%d", i, k), Idle) })
+		}
+		wg.Wait()
+		if (errs[0] == nil) == (errs[1] == nil) {
+			t.Fatalf("move %d: errors %v and %v; want exactly one nil", i, errs[0], errs[1])
+		}
+	}
+	if got := mustGet(t, b, "g").Moves; len(got) != 30 {
+		t.Errorf("%d moves, want 30", len(got))
+	}
+	var rows int
+	a.pool.QueryRow(ctx, `SELECT count(*) FROM moves WHERE game = 'g'`).Scan(&rows)
+	if rows != 30 {
+		t.Errorf("%d move rows, want 30", rows)
+	}
+}
+
+// TestOpenPostgres: Open takes a postgres:// URL and describes the
+// database without the password.
+func TestOpenPostgres(t *testing.T) {
+	url := strings.Replace(pgtest.Start(t), "postgres@", "postgres:secret@", 1) // trust: any password does
+	s, desc, err := Open(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, ok := s.(Notifier); !ok || !strings.HasPrefix(desc, "PostgreSQL database") || strings.Contains(desc, "secret") {
+		t.Errorf("Open(%s) = %T, %q; want a Notifier, a description without the password", url, s, desc)
+	}
+	t.Log(desc)
+}

@@ -332,19 +332,21 @@ func TestHowToPlay(t *testing.T) {
 	p.wait(`!document.getElementById('game-view').hidden`, 5*time.Second)
 }
 
-// TestScreenshot rewrites docs/screenshot.png (a game in progress) when
-// UPDATE_SCREENSHOT is set.
+// TestScreenshot rewrites docs/screenshot.png (a game in progress on a
+// 1280×800 desktop, a square chosen) when UPDATE_SCREENSHOT is set.
 func TestScreenshot(t *testing.T) {
 	if os.Getenv("UPDATE_SCREENSHOT") == "" {
 		t.Skip("set UPDATE_SCREENSHOT=1 to rewrite docs/screenshot.png")
 	}
-	p := newPage(t, 1000, 760, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p := newPage(t, 1280, 800, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.do(colorScheme(false))
 	p.wait(ready, 20*time.Second)
-	rng := rand.New(rand.NewPCG(11, 12))
-	for range 2 {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for range 3 {
 		playByKeyboard(p, rng)
 	}
 	p.do(chromedp.KeyEvent(kb.ArrowRight+kb.ArrowRight), chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
+	time.Sleep(100 * time.Millisecond)
 	p.screenshot("../docs/screenshot.png")
 }
 

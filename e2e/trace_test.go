@@ -349,6 +349,7 @@ func TestTraceAnimations(t *testing.T) {
 				animated[e.Kind] = true
 			}
 		}
+		p.screenshot(filepath.Join(shotDir(t), fmt.Sprintf("trace-%s.png", strings.ReplaceAll(g.Covers[0], ":", "-"))))
 		if got := p.shownCells(); !slices.Equal(got, g.Turn.State.Cells[:]) {
 			t.Errorf("%v: after the turn the board shows %v, the engine has %v", g.Covers, got, g.Turn.State.Cells)
 		}

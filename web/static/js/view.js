@@ -97,11 +97,7 @@ function renderArrows(legal) {
   }
   const slot = cellEl(board, S.selected).parentNode;
   if (arrows.parentNode !== slot) slot.append(arrows);
-  // Where the arrows sit when they are under the board (phones).
-  const b = board.getBoundingClientRect();
-  const r = slot.getBoundingClientRect();
-  const x = Math.max(70, Math.min(b.width - 70, r.left + r.width / 2 - b.left));
-  arrows.style.setProperty('--ax', `${Math.round(x)}px`);
+  arrows.style.setProperty('--col', slot.style.gridColumn); // where they sit under the board (phones)
   for (const b of arrows.querySelectorAll('button')) {
     const move = moveFor(S.selected, b.dataset.dir);
     const name = t(b.dataset.dir === 'left' ? 'sow.left' : 'sow.right');

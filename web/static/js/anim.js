@@ -24,6 +24,7 @@ export function measure() {
     G.cell[c] = rect(cell);
     G.pile[c] = rect(cell.querySelector('.pile'));
   }
+  handEl().style.setProperty('--hs', `${Math.round(Math.max(40, G.cell[6].width * 0.45))}px`);
 }
 addEventListener('resize', () => { G = null; });
 
@@ -33,11 +34,6 @@ function geo() {
 }
 
 function mid(r) { return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; }
-
-// spot is the centre of pebble i of a pile whose box is r.
-function spot(r, i, layout) {
-  return spotOf({ getBoundingClientRect: () => r }, i, layout);
-}
 
 function handEl() {
   if (hand) return hand;
@@ -107,7 +103,7 @@ function landed(box, r, k, layout = 'round') {
   if (!box || k <= 0) return [];
   const n = box.childElementCount;
   const out = [];
-  for (let i = Math.max(0, n - k); i < n; i++) out.push([box.children[i], spot(r, i, layout)]);
+  for (let i = Math.max(0, n - k); i < n; i++) out.push([box.children[i], spotOf(r, i, layout)]);
   return out;
 }
 

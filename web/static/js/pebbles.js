@@ -6,9 +6,8 @@
 // MAX is the most pebbles drawn in one pile; the count says the rest.
 export const MAX = 18;
 
-// SPOTS are the pebbles' centres as percentages of the pile's box: a
-// sunflower for a square, a column (three abreast, filled from the
-// bottom) for the tall mandarin squares.
+// SPOTS: the pebbles' centres in % of the pile's box, a sunflower for a
+// square, a column three abreast from the bottom for a mandarin square.
 const SPOTS = {
   round: Array.from({ length: MAX }, (_, i) => {
     const r = 46 * Math.sqrt((i + 0.5) / MAX);
@@ -50,24 +49,16 @@ export function pebble(seed, i, spot = SPOTS.round[i % MAX]) {
   return e;
 }
 
-// drawPile shows n pebbles (at most MAX) in box, keeping the pebbles
-// already there: it only appends or removes the last ones. It returns
-// the pebbles added, for the drop animation.
+// drawPile shows n pebbles (at most MAX) in box, only appending or
+// removing the last ones.
 export function drawPile(box, n, seed, layout = 'round') {
   const want = Math.min(n, MAX);
-  const added = [];
   while (box.childElementCount > want) box.lastElementChild.remove();
-  for (let i = box.childElementCount; i < want; i++) {
-    const p = pebble(seed, i, SPOTS[layout][i]);
-    box.append(p);
-    added.push(p);
-  }
-  return added;
+  for (let i = box.childElementCount; i < want; i++) box.append(pebble(seed, i, SPOTS[layout][i]));
 }
 
-// spotOf returns the centre of pebble i of box, in viewport pixels.
-export function spotOf(box, i, layout = 'round') {
-  const r = box.getBoundingClientRect();
+// spotOf returns the centre of pebble i of a pile whose box is r.
+export function spotOf(r, i, layout = 'round') {
   const [x, y] = SPOTS[layout][Math.min(i, MAX - 1)];
   return { x: r.left + (r.width * x) / 100, y: r.top + (r.height * y) / 100 };
 }

@@ -1,7 +1,5 @@
-// Sound, synthesized with Web Audio (nothing to download): a soft pebble
-// drop, the clack of a capture, and a short chime at the end of a game.
-// The audio context starts on the first click or key press, as browsers
-// require, and stays silent while the switch is off.
+// Sound synthesized with Web Audio (no files): a pebble's drop, a
+// capture's clack, an ending chime. The context starts on a first gesture.
 
 let ctx = null;
 let on = true;

@@ -79,7 +79,6 @@ export function draw() {
   $('undo').disabled = !canUndo() || S.animating || !!S.replay;
   $('hint').disabled = legal.size === 0;
   setAttr($('sound'), 'aria-pressed', String(!!S.settings.sound));
-  board.classList.toggle('busy', S.animating);
   drawMoves();
   drawLog();
   drawReplay();
@@ -114,7 +113,7 @@ export function statusText() {
   if (S.replay) return t('replay.status', { ply: S.replay.index, n: S.replay.plies.length - 1 });
   if (S.animating) return S.hand > 0 ? `${t('status.sowing')} ${t('inHand', { n: S.hand })}` : t('status.sowing');
   if (st.over) return t('status.over');
-  if (S.watching) return t('status.playerTurn', { name: playerName(st.toMove) }).replace(/:.*$/, '.');
+  if (S.watching) return t('status.watchTurn', { name: playerName(st.toMove) });
   if (S.selected !== null && legalCells().has(S.selected)) return t('status.pickDirection', { square: squareOf(S.selected) });
   if (isAI()) {
     if (st.toMove === human()) return t('status.yourTurn');

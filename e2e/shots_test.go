@@ -57,7 +57,7 @@ func TestScreenshots(t *testing.T) {
 		w, h  int
 		phone bool
 	}{
-		{"360x740", 360, 740, true}, {"740x360", 740, 360, true}, {"390x844", 390, 844, true}, {"844x390", 844, 390, true},
+		{"320x568", 320, 568, true}, {"360x740", 360, 740, true}, {"740x360", 740, 360, true}, {"390x844", 390, 844, true}, {"844x390", 844, 390, true},
 		{"768x1024", 768, 1024, true}, {"1280x800", 1280, 800, false}, {"1920x1080", 1920, 1080, false},
 	}
 	for _, lang := range []string{"en", "fa"} {

@@ -168,7 +168,9 @@ export function renderMiniBoards(root) {
 // and the debt beside the store that owes it.
 export function renderStore(box, store, name, active) {
   if (!box.firstChild) {
-    box.append(el('span', 'store-name'), el('span', 'store-stones'), el('span', 'tray'), el('span', 'store-count'), el('span', 'debt'));
+    const head = el('span', 'store-head');
+    head.append(el('span', 'store-name'), el('span', 'store-stones'));
+    box.append(head, el('span', 'tray'), el('span', 'store-count'), el('span', 'debt'));
     box.querySelector('.tray').setAttribute('aria-hidden', 'true');
     box.querySelector('.store-stones').setAttribute('aria-hidden', 'true');
   }

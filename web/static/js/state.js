@@ -63,13 +63,9 @@ export function ownerWord(c) {
   return t(p === 0 ? 'owner.p1' : 'owner.p2');
 }
 
-// moverOf returns the player who played move i of the state: from the
-// server's history when it says, else by turns from the first mover.
+// moverOf returns who played move i of the state, as its history says.
 export function moverOf(st, i) {
-  const h = st.history && st.history[i];
-  if (h && (h.player === 0 || h.player === 1)) return h.player;
-  const first = st.first === 1 ? 1 : 0;
-  return (first + i) % 2;
+  return ((st.history || [])[i] || {}).player ?? st.first;
 }
 
 // Legal moves and directions ---------------------------------------------
@@ -98,14 +94,7 @@ export function screenDir(move) {
   return move.endsWith('R') === c > 5 ? 'right' : 'left';
 }
 
-// canUndo says whether there is a move to take back. The server says so
-// (canUndo); an older server leaves it out, and then any move of a
-// human's counts.
+// canUndo says whether there is a move to take back, as the server says.
 export function canUndo() {
-  const st = S.state;
-  if (!st || S.watching) return false;
-  if (typeof st.canUndo === 'boolean') return st.canUndo;
-  if (!st.moves.length) return false;
-  if (!isAI()) return true;
-  return st.moves.some((_, i) => moverOf(st, i) === human());
+  return !!(S.state && S.state.canUndo && !S.watching);
 }

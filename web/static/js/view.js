@@ -155,7 +155,7 @@ function drawMoves() {
     }
     const mv = span('mv', m);
     mv.dataset.player = p;
-    mv.dataset.by = (st.history && st.history[i] && st.history[i].by) || (isAI() ? (p === human() ? 'human' : 'computer') : 'human');
+    mv.dataset.by = ((st.history || [])[i] || {}).by || '';
     mv.title = playerName(p);
     if (i === st.moves.length - 1) mv.setAttribute('aria-current', 'true');
     li.append(span('sr-only', playerName(p)), mv);

@@ -129,3 +129,18 @@ func TestWatching(t *testing.T) {
 		t.Errorf("watching, after a move: %d squares offered", n)
 	}
 }
+
+// TestRateLimitedMessage: a 429 (rate_limited) is answered with a polite
+// message that says how long to wait (the answer is made in the page, so
+// that no server has to be pushed over its limit).
+func TestRateLimitedMessage(t *testing.T) {
+	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.wait(ready, 20*time.Second)
+	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
+		const real = window.fetch;
+		window.fetch = (u, init) => String(u).includes('/hints')
+			? Promise.resolve(new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'too many' } }), { status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '7' } }))
+			: real(u, init);
+	})()`), chromedp.Click(chromedp.CSS("#hint")))
+	p.wait(`[...document.querySelectorAll('#turns .note')].some((n) => n.textContent === 'Too many requests just now: please wait 7 s and try again.')`, 5*time.Second)
+}

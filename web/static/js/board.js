@@ -169,8 +169,8 @@ export function renderMiniBoards(root) {
 export function renderStore(box, store, name, active) {
   if (!box.firstChild) {
     const head = el('span', 'store-head');
-    head.append(el('span', 'store-name'), el('span', 'store-stones'));
-    box.append(head, el('span', 'tray'), el('span', 'store-count'), el('span', 'debt'));
+    head.append(el('span', 'store-name'), el('span', 'store-stones'), el('span', 'debt'));
+    box.append(head, el('span', 'tray'), el('span', 'store-count'));
     box.querySelector('.tray').setAttribute('aria-hidden', 'true');
     box.querySelector('.store-stones').setAttribute('aria-hidden', 'true');
   }

@@ -25,6 +25,8 @@ export function measure() {
     G.pile[c] = rect(cell.querySelector('.pile'));
   }
   handEl().style.setProperty('--hs', `${Math.round(Math.max(40, G.cell[6].width * 0.45))}px`);
+  const pb = board.querySelector('.pile .pb');
+  G.pb = pb ? pb.offsetWidth / Number(pb.style.getPropertyValue('--k') || 1) : 12;
 }
 addEventListener('resize', () => { G = null; });
 
@@ -58,6 +60,7 @@ function handAt(c, n, ms, lift) {
   h.style.transition = h.hidden ? 'none' : `transform ${ms}ms ease-in-out`;
   h.style.transform = `translate(${Math.round(p.x)}px, ${y}px)`;
   h.lastChild.textContent = num(n);
+  [...h.firstChild.children].forEach((p, i) => { p.hidden = i >= n; });
   h.hidden = false;
   handPos = { x: p.x, y };
   if (lift) h.animate([{ translate: `0 ${Math.round(lh * 0.3)}px`, scale: 0.7 }, { translate: '0 0', scale: 1 }], { duration: ms, easing: 'ease-out' });
@@ -68,35 +71,32 @@ export function hideHand() {
   handPos = null;
 }
 
-// arrive animates each [element, where it is] from point from.
-function arrive(pairs, from, ms, stagger = 0) {
+// arrive flies each [element, where it is] in from point from: a copy
+// flies over everything (the piles contain their own painting), and the
+// element shows when it lands.
+function arrive(pairs, from, ms, stagger = 0, width = geo().pb) {
   pairs.forEach(([e, to], i) => {
+    const g = e.cloneNode(false);
+    g.classList.add('ghost');
+    g.style.left = `${Math.round(to.x)}px`;
+    g.style.top = `${Math.round(to.y)}px`;
+    g.style.width = `${Math.round(width * Number(e.style.getPropertyValue('--k') || 1))}px`;
+    $('fly').append(g);
+    e.style.opacity = '0';
     const dx = Math.round(from.x - to.x);
     const dy = Math.round(from.y - to.y);
     const lift = Math.round(-Math.min(60, Math.hypot(dx, dy) * 0.25));
-    e.animate([
-      { translate: `${dx}px ${dy}px`, scale: 1.15, opacity: 0.9 },
+    g.animate([
+      { translate: `${dx}px ${dy}px`, scale: 1.15 },
       { translate: `${Math.round(dx / 2)}px ${Math.round(dy / 2) + lift}px`, scale: 1.3, offset: 0.5 },
-      { translate: '0 0', scale: 1, opacity: 1 },
-    ], { duration: ms, delay: i * stagger, easing: 'ease-in-out', fill: 'backwards' });
+      { translate: '0 0', scale: 1 },
+    ], { duration: ms, delay: i * stagger, easing: 'ease-in-out', fill: 'backwards' }).onfinish = () => { g.remove(); e.style.opacity = ''; };
   });
   return pairs.length;
 }
 
-// ghost flies a loose pebble, for a pile already drawn in full.
-function ghost(from, to, ms, delay = 0) {
-  const g = pebble(7, 3, [0, 0]);
-  g.classList.add('ghost');
-  g.style.left = `${Math.round(to.x)}px`;
-  g.style.top = `${Math.round(to.y)}px`;
-  $('fly').append(g);
-  const a = g.animate([
-    { translate: `${Math.round(from.x - to.x)}px ${Math.round(from.y - to.y)}px` },
-    { translate: '0 0', opacity: 0.3 },
-  ], { duration: ms, delay, easing: 'ease-in-out', fill: 'backwards' });
-  a.onfinish = () => g.remove();
-  return 1;
-}
+// loose is a pebble flying to a pile already drawn in full.
+const loose = (to, i = 3) => [pebble(7, i, [0, 0]), to];
 
 // landed pairs the last k pebbles of a pile with where they sit.
 function landed(box, r, k, layout = 'round') {
@@ -128,8 +128,7 @@ export function play(ev, handAfter, ms) {
       const got = landed(box, g.pile[c], box && box.childElementCount === ev.count ? 1 : 0, layoutOf(c));
       if (handAfter === 0) hideHand();
       if (!from) return 0;
-      if (got.length) return arrive(got, from, Math.round(ms * 0.7));
-      return ghost(from, mid(g.pile[c]), Math.round(ms * 0.7));
+      return arrive(got.length ? got : [loose(mid(g.pile[c]))], from, Math.round(ms * 0.7));
     }
     case 'capture': {
       hideHand();
@@ -138,15 +137,14 @@ export function play(ev, handAfter, ms) {
       if (ev.stone) {
         const stones = $(`store-${ev.player}`).querySelectorAll('.store-stones .stone');
         const s = stones[stones.length - 1];
-        if (s) moved += arrive([[s, mid(s.getBoundingClientRect())]], { x: from.x, y: g.cell[c].top + g.cell[c].height * 0.25 }, Math.round(ms * 0.8));
+        if (s) { const r = s.getBoundingClientRect(); moved += arrive([[s, mid(r)]], { x: from.x, y: g.cell[c].top + g.cell[c].height * 0.25 }, Math.round(ms * 0.8), 0, r.width); }
       }
       const k = Math.min(ev.count, 12);
       const tray = trayOf(ev.player);
       const got = landed(tray, g.tray[ev.player], Math.min(k, tray ? tray.childElementCount : 0));
       const stagger = Math.round((ms * 0.3) / Math.max(1, k));
-      moved += arrive(got, from, Math.round(ms * 0.6), stagger);
-      for (let i = got.length; i < k; i++) moved += ghost(from, mid(g.tray[ev.player]), Math.round(ms * 0.6), i * stagger);
-      return moved;
+      for (let i = got.length; i < k; i++) got.push(loose(mid(g.tray[ev.player]), i));
+      return moved + arrive(got, from, Math.round(ms * 0.6), stagger);
     }
     case 'refill': {
       hideHand();

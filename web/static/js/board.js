@@ -78,15 +78,18 @@ export function updateBoard(box, model, opts = {}) {
     const cell = cellEl(box, c);
     if (!cell) continue;
     const n = model.cells[c];
+    const cls = opts.classes ? opts.classes(c) : [];
+    const stone = isMandarin(c) && model.stones[c === LEFT ? 0 : 1];
+    const sig = `${n} ${stone} ${cls} ${t('square.aria')} ${opts.owner ? opts.owner(c) : ''}`;
+    if (cell.sig === sig) continue; // nothing changed since the last drawing
+    cell.sig = sig;
     drawPile(cell.querySelector('.pile'), n, c + 1, isMandarin(c) ? 'column' : 'round');
     // Numbers are drawn by CSS from data-v, so that the visible text does
     // not compete with the button's accessible name.
     setV(cell.querySelector('.count'), num(n));
-    const cls = opts.classes ? opts.classes(c) : [];
     for (const k of ['legal', 'selected', 'last-start', 'last-path', 'last-capture', 'active', 'hl', 'stopped']) {
       cell.classList.toggle(k, cls.includes(k));
     }
-    const stone = isMandarin(c) && model.stones[c === LEFT ? 0 : 1];
     cell.classList.toggle('empty', n === 0 && !stone);
     if (isMandarin(c)) {
       cell.classList.toggle('has-stone', stone);

@@ -2,14 +2,6 @@
 // English for a missing key, plurals as key_one, key_other… chosen with
 // Intl.PluralRules.
 
-export const LANGS = [
-  ['vi', 'Tiếng Việt'],
-  ['en', 'English'],
-  ['fr', 'Français'],
-  ['de', 'Deutsch'],
-  ['ca', 'Català'],
-  ['fa', 'فارسی'],
-];
 const RTL = new Set(['fa']);
 const STORE_KEY = 'oanquan.lang';
 
@@ -37,7 +29,7 @@ async function load(code) {
 // preferred returns the remembered language, else the browser's first
 // supported one, else English.
 export function preferred() {
-  const known = new Set(LANGS.map(([c]) => c));
+  const known = new Set([...document.querySelectorAll('#lang option')].map((o) => o.value));
   let saved = null;
   try { saved = localStorage.getItem(STORE_KEY); } catch { /* storage off */ }
   if (saved && known.has(saved)) return saved;

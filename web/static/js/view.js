@@ -177,6 +177,9 @@ let logLang = '';
 function drawLog() {
   const box = $('turns');
   const lang = t('log.heading');
+  const key = `${lang} ${S.turns.length} ${S.turns.at(-1)?.ply} ${S.turns.at(-1)?.items.length} ${(S.notes || []).length} ${S.notes?.[0]?.()}`;
+  if (key === box.key) return;
+  box.key = key;
   if (lang !== logLang) { box.textContent = ''; logLang = lang; }
   const rows = new Map([...box.querySelectorAll('details')].map((d) => [Number(d.dataset.ply), d]));
   for (const [ply, d] of rows) if (!S.turns.some((e) => e.ply === ply)) { d.remove(); rows.delete(ply); }
@@ -224,6 +227,7 @@ function drawLog() {
 // relog redraws the log and the move list (a language change).
 export function relog() {
   logLang = '';
+  $('turns').key = '';
   movesKey = '';
   invalidate();
 }

@@ -193,3 +193,19 @@ func TestTableKept(t *testing.T) {
 		t.Errorf("Table used under other rules: %d nodes, score %d; a new table: %d nodes, score %d", got.Nodes, got.Score, want.Nodes, want.Score)
 	}
 }
+
+func TestVerdict(t *testing.T) {
+	for _, tt := range []struct {
+		res  Result
+		want string
+	}{
+		{Result{Score: 6, Proven: true}, "wins by 6 with best play"},
+		{Result{Score: -3, Proven: true}, "loses by 3 with best play"},
+		{Result{Score: 0, Proven: true}, "draws with best play"},
+		{Result{Score: 6}, ""},
+	} {
+		if got := tt.res.Verdict(); got != tt.want {
+			t.Errorf("%+v.Verdict() = %q, want %q", tt.res, got, tt.want)
+		}
+	}
+}

@@ -11,30 +11,43 @@ import (
 	"oanquan/rules"
 )
 
-// Player is a contestant in an arena: a level with its limits, or a
-// random mover.
+// Player is a contestant in an arena: a level with its limits, the
+// baseline alpha-beta, or a random mover.
 type Player struct {
 	Name   string // as given to ParsePlayer
 	Random bool   // picks uniformly among the legal moves
-	Limits Limits // for a searching player; Seed and History are set per move
+	// AlphaBeta, when above 0, makes the player the plain alpha-beta
+	// baseline (func AlphaBeta) searching this many plies.
+	AlphaBeta int
+	Limits    Limits // for a searching level; Seed and History are set per move
 }
 
-// ParsePlayer reads a player: "easy", "medium", "hard" or "random",
-// optionally followed by a colon and comma-separated settings:
+// DefaultAlphaBetaDepth is the baseline's depth when "alphabeta" comes
+// without one.
+const DefaultAlphaBetaDepth = 8
+
+// ParsePlayer reads a player: "easy", "medium", "hard", "random" or
+// "alphabeta" (the plain baseline, func AlphaBeta; its one setting is
+// depth=N, 1 or more, default 8: "alphabeta:depth=8"). A level may be
+// followed by a colon and comma-separated settings:
 // movetime=MS, depth=N, threads=N, noise=POINTS (Medium), keep=0 (Hard:
 // a new transposition table for every move instead of one kept from move
 // to move), and the evaluation weights row=, mobility=, pile=, tempo= (in
-// 1/16 point), qdepth= (plies) and lmr= (Weights.LateMoves). For example
+// 1/16 point), qdepth= (plies), lmr= (Weights.LateMoves) and endrow=
+// (Weights.EndRow). For example
 // "hard:movetime=200,threads=1" or "medium:depth=5".
 func ParsePlayer(s string) (Player, error) {
 	name, opts, _ := strings.Cut(s, ":")
 	p := Player{Name: s}
+	if name == "alphabeta" {
+		return parseAlphaBeta(s, opts)
+	}
 	if name == "random" {
 		p.Random = true
 	} else {
 		l, err := ParseLevel(name)
 		if err != nil {
-			return p, fmt.Errorf("player %q: %v (or random)", s, err)
+			return p, fmt.Errorf("player %q: %v (or random, or alphabeta)", s, err)
 		}
 		p.Limits.Level = l
 		if l == Hard {
@@ -76,8 +89,10 @@ func ParsePlayer(s string) (Player, error) {
 			w.QDepth = n
 		case "lmr":
 			w.LateMoves = n
+		case "endrow":
+			w.EndRow = n
 		default:
-			return p, fmt.Errorf("player %q: unknown setting %q: want movetime, depth, threads, noise, keep, row, mobility, pile, tempo, qdepth or lmr", s, k)
+			return p, fmt.Errorf("player %q: unknown setting %q: want movetime, depth, threads, noise, keep, row, mobility, pile, tempo, qdepth, lmr or endrow", s, k)
 		}
 	}
 	if w != WeightsOf(p.Limits.Level) {
@@ -86,9 +101,28 @@ func ParsePlayer(s string) (Player, error) {
 	return p, nil
 }
 
+// parseAlphaBeta reads the settings of the baseline player s.
+func parseAlphaBeta(s, opts string) (Player, error) {
+	p := Player{Name: s, AlphaBeta: DefaultAlphaBetaDepth}
+	if opts == "" {
+		return p, nil
+	}
+	k, v, _ := strings.Cut(opts, "=")
+	n, err := strconv.Atoi(v)
+	if k != "depth" || err != nil || n < 1 || n > maxPly-2 {
+		return p, fmt.Errorf("player %q: settings %q: alphabeta takes only depth=N, N from 1 to %d", s, opts, maxPly-2)
+	}
+	p.AlphaBeta = n
+	return p, nil
+}
+
 // Move chooses p's move in g, which must not be over.
 func (p *Player) Move(ctx context.Context, g *rules.Game, seed uint64) (rules.Move, error) {
 	pos := g.Position()
+	if p.AlphaBeta > 0 {
+		m, _ := AlphaBeta(pos, g.Rules(), p.AlphaBeta)
+		return m, nil
+	}
 	if p.Random {
 		ms := pos.Moves()
 		return ms.Moves[mix(seed)%uint64(ms.N)], nil
@@ -119,10 +153,10 @@ func Opening(r rules.Rules, plies int, seed uint64) ([]rules.Move, bool) {
 }
 
 // MaxGamePlies is where PlayGame stops a game and counts the position as
-// it stands. The repetition rule does not end every game: a debt is part
-// of the position and only grows, so a line in which one player keeps
-// borrowing never repeats, and only the rules' limit (rules.MaxPlies,
-// 10,000 plies) would end it, hours later at a second a move (docs/AI.md).
+// it stands: a guard that keeps a run's length bounded. The rules end
+// every game (the repetition rule ignores debts, so a borrowing loop comes
+// round), but their bound on a game's length is far beyond anything an
+// arena can wait for; no measured game has come near this one.
 const MaxGamePlies = 1000
 
 // maxGamePlies is MaxGamePlies, lowered by a test.

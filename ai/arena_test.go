@@ -2,6 +2,8 @@ package ai
 
 import (
 	"context"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"oanquan/rules"
@@ -48,4 +50,71 @@ func TestSummarise(t *testing.T) {
 	if !(st.Low < st.Share && st.Share < st.High) {
 		t.Errorf("Summarise: interval %v–%v does not surround %v", st.Low, st.High, st.Share)
 	}
+}
+
+// The baseline player: its settings, and its move against a plain
+// minimax on material (no pruning) to the same depth.
+func TestAlphaBetaPlayer(t *testing.T) {
+	for _, tt := range []struct {
+		in    string
+		depth int
+		bad   string
+	}{
+		{"alphabeta", DefaultAlphaBetaDepth, ""},
+		{"alphabeta:depth=3", 3, ""},
+		{"alphabeta:depth=0", 0, "depth=N"},
+		{"alphabeta:movetime=100", 0, "depth=N"},
+		{"alphabeta:depth=x", 0, "depth=N"},
+	} {
+		p, err := ParsePlayer(tt.in)
+		switch {
+		case tt.bad != "" && (err == nil || !strings.Contains(err.Error(), tt.bad)):
+			t.Errorf("ParsePlayer(%q) = %v, want an error saying %q", tt.in, err, tt.bad)
+		case tt.bad == "" && (err != nil || p.AlphaBeta != tt.depth):
+			t.Errorf("ParsePlayer(%q) = depth %d, %v; want depth %d", tt.in, p.AlphaBeta, err, tt.depth)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var r rules.Rules
+	for range 30 {
+		g := randomGame(t, r, rng, rng.IntN(30))
+		if g.Over() {
+			continue
+		}
+		pos := g.Position()
+		for depth := 1; depth <= 4; depth++ {
+			m, score := AlphaBeta(pos, r, depth)
+			if want := minimax(&pos, &r, depth); score != points(want) {
+				t.Errorf("AlphaBeta(%v, depth %d) = %v scoring %d, minimax %d", pos, depth, m, score, points(want))
+			}
+			c := pos
+			end := c.Play(m, &r, nil)
+			got := -final(&c, end)
+			if end == rules.EndNone {
+				got = -minimax(&c, &r, depth-1)
+			}
+			if points(got) != score {
+				t.Errorf("AlphaBeta(%v, depth %d): %v scores %d by minimax, not %d", pos, depth, m, points(got), score)
+			}
+		}
+	}
+}
+
+// minimax is plain negamax on material without pruning, in units.
+func minimax(p *rules.Position, r *rules.Rules, depth int) int {
+	if depth <= 0 {
+		return material(p)
+	}
+	best := -inf
+	for _, m := range p.LegalMoves(nil) {
+		c := *p
+		v := 0
+		if end := c.Play(m, r, nil); end != rules.EndNone {
+			v = -final(&c, end)
+		} else {
+			v = -minimax(&c, r, depth-1)
+		}
+		best = max(best, v)
+	}
+	return best
 }

@@ -30,6 +30,11 @@ type Weights struct {
 	// depth before it tries the later ones that capture nothing one ply
 	// shallower first (late move reductions); 0 turns that off.
 	LateMoves int
+	// EndRow is added to Row once both mandarin stones have left the
+	// board: the game is then near its end, where each player sweeps the
+	// pebbles of their own row, so a row pebble is nearly a point. 0
+	// turns it off (an experiment: docs/AI.md, "What depth cannot see").
+	EndRow int
 }
 
 // Default is the evaluation tuned by self-play (docs/AI.md), with which
@@ -87,7 +92,11 @@ func (w *Weights) evaluate(p *rules.Position) int {
 	me := p.ToMove
 	mp, mf, mb := rowFeatures(p, me)
 	op, of, ob := rowFeatures(p, me^1)
-	return material(p) + w.Row*(mp-op) + w.Mobility*(mf-of) + w.Pile*(mb-ob) + w.Tempo
+	row := w.Row
+	if !p.Stone[0] && !p.Stone[1] {
+		row += w.EndRow
+	}
+	return material(p) + row*(mp-op) + w.Mobility*(mf-of) + w.Pile*(mb-ob) + w.Tempo
 }
 
 // final scores a position where the game has ended by end, from the side

@@ -9,9 +9,11 @@ import (
 )
 
 // same reports whether a and b are the same position for the repetition
-// rule: everything but the ply.
+// rule: everything but the ply and the debts (shared/RULES.md).
 func same(a, b rules.Position) bool {
 	a.Ply, b.Ply = 0, 0
+	a.Stores[0].Debt, a.Stores[1].Debt = 0, 0
+	b.Stores[0].Debt, b.Stores[1].Debt = 0, 0
 	return a == b
 }
 
@@ -238,6 +240,60 @@ func TestPlyLimit(t *testing.T) {
 		}
 		if !res.Proven || res.Score != want || res.Depth > 2 {
 			t.Errorf("Search(%v) = score %d proven %v depth %d, want %d proven by depth 2", pos, res.Score, res.Proven, res.Depth, want)
+		}
+		checked++
+	}
+	if checked < 20 {
+		t.Fatalf("only %d positions checked", checked)
+	}
+}
+
+// TestDebtsOnlyShiftTheScore adds debts to positions of random games:
+// debts never change the play, so a search to a fixed depth must see the
+// same tree (the table keys positions without debts and stores scores
+// without them) and choose the same line, its score moved by twice the
+// difference of the debts (up to a point of rounding); and a table filled
+// by the search without debts must give the search with them its scores
+// shifted the same way.
+func TestDebtsOnlyShiftTheScore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 12))
+	var r rules.Rules
+	checked := 0
+	for range 40 {
+		g := randomGame(t, r, rng, rng.IntN(30))
+		if g.Over() {
+			continue
+		}
+		pos := g.Position()
+		lim := Limits{Level: Hard, Depth: 7, Threads: 1}
+		want, err := Search(context.Background(), pos, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := pos
+		p.Stores[0].Debt += uint16(rng.IntN(300))
+		p.Stores[1].Debt += uint16(rng.IntN(300))
+		got, err := Search(context.Background(), p, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		me := pos.ToMove
+		shift := 2 * (int(p.Stores[me^1].Debt-pos.Stores[me^1].Debt) - int(p.Stores[me].Debt-pos.Stores[me].Debt))
+		if d := got.Score - want.Score - shift; d < -1 || d > 1 || got.Move != want.Move || got.Nodes != want.Nodes || len(got.PV) != len(want.PV) {
+			t.Errorf("Search(%v) = %v score %d nodes %d; with debts %v: %v score %d nodes %d; want the same move and nodes, the score moved by %d", pos, want.Move, want.Score, want.Nodes, p.Stores, got.Move, got.Score, got.Nodes, shift)
+		}
+		// A table kept from the search without debts serves the one with
+		// them: its entries must come back shifted by the debts.
+		lim.Table = new(Table)
+		if _, err := Search(context.Background(), pos, lim); err != nil {
+			t.Fatal(err)
+		}
+		kept, err := Search(context.Background(), p, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := kept.Score - want.Score - shift; d < -1 || d > 1 {
+			t.Errorf("Search(%v) with debts %v and the table of the search without: score %d, want %d", pos, p.Stores, kept.Score, want.Score+shift)
 		}
 		checked++
 	}

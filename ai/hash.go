@@ -4,8 +4,9 @@ import "oanquan/rules"
 
 // Zobrist keys: one random word for every (cell, count), stone, store
 // count and the side to move. A position's hash is the XOR of the words
-// of its parts. Debts and, under the young-mandarin variant, the ply are
-// folded in with a mixing function instead, as they have no useful bound.
+// of its parts. The ply, where it matters, is folded in with a mixing
+// function instead, as it has no useful bound. Debts are left out (see
+// hashOf).
 var (
 	zCell      [rules.NumCells][128]uint64
 	zStone     [2]uint64
@@ -48,11 +49,15 @@ func init() {
 }
 
 // hashOf returns the Zobrist hash of p under r: everything the repetition
-// rule compares (board, stones, stores, debts, side to move), plus the ply
-// while a young-mandarin rule still reads it or the game's ply limit
-// (rules.MaxPlies) is within a search's reach. It is computed whole rather
-// than updated move by move: rules.Position.Play does not say which cells
-// a move changed, and twenty table reads cost less than a sowing.
+// rule compares (board, stones, store pebbles and mandarins, side to
+// move), plus the ply while a young-mandarin rule still reads it or the
+// game's ply limit (rules.MaxPlies) is within a search's reach. Debts are
+// left out, as the repetition rule leaves them out: a debt never changes
+// what can be played, only the final count, by a fixed amount, so the
+// table keeps scores without it and adds it back (debtOffset). It is
+// computed whole rather than updated move by move: rules.Position.Play
+// does not say which cells a move changed, and twenty table reads cost
+// less than a sowing.
 func hashOf(p *rules.Position, r *rules.Rules) uint64 {
 	h := uint64(0)
 	for c, n := range p.Cells {
@@ -67,9 +72,6 @@ func hashOf(p *rules.Position, r *rules.Rules) uint64 {
 	for i, s := range p.Stores {
 		h ^= zPebbles[i][s.Pebbles] ^ zMandarins[i][s.Mandarins&3]
 	}
-	if d := uint64(p.Stores[0].Debt) | uint64(p.Stores[1].Debt)<<16; d != 0 {
-		h ^= mix(d)
-	}
 	if p.ToMove != 0 {
 		h ^= zSide
 	}
@@ -77,4 +79,17 @@ func hashOf(p *rules.Position, r *rules.Rules) uint64 {
 		h ^= mix(uint64(p.Ply) + 1<<40)
 	}
 	return h
+}
+
+// debtOffset is what the debts of p add to its value for the side to
+// move, in units: at the count the mover pays its own debt and collects
+// the opponent's, so the final difference moves by twice each. Debts
+// never change the play, so every score of p, exact, bound or evaluated
+// (the evaluation's bank counts debts the same way), is the score of p
+// without debts plus debtOffset(p). The table stores scores less the
+// offset, so that positions that differ only in their debts share an
+// entry.
+func debtOffset(p *rules.Position) int {
+	me := p.ToMove & 1
+	return 2 * unit * (int(p.Stores[me^1].Debt) - int(p.Stores[me].Debt))
 }

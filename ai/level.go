@@ -88,3 +88,19 @@ type Hint struct {
 	Move  rules.Move
 	Score int
 }
+
+// Verdict says what a proven result means for the side to move, in words
+// a page can show: "wins by 6 with best play", "loses by 3 with best
+// play" or "draws with best play". It is "" when the result is not
+// proven.
+func (r Result) Verdict() string {
+	switch {
+	case !r.Proven:
+		return ""
+	case r.Score > 0:
+		return fmt.Sprintf("wins by %d with best play", r.Score)
+	case r.Score < 0:
+		return fmt.Sprintf("loses by %d with best play", -r.Score)
+	}
+	return "draws with best play"
+}

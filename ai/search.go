@@ -10,10 +10,9 @@ import (
 
 const (
 	maxPly = 128 // deepest line the search follows
-	// inf is beyond any score, in units. Debts only grow, and a game in
-	// which one player keeps borrowing never repeats a position (only the
-	// rules' ply limit ends it), so a final difference can be as large as
-	// two full 16-bit debts.
+	// inf is beyond any score, in units. Debts only grow and the
+	// repetition rule ignores them, so a final difference can in
+	// principle be as large as two full 16-bit debts.
 	inf = 1 << 23
 )
 
@@ -174,8 +173,10 @@ func (s *searcher) negamax(pos *rules.Position, h uint64, depth, alpha, beta, pl
 		return s.quiesce(pos, alpha, beta, ply, s.w.QDepth)
 	}
 	ttMove := rules.NoMove
+	off := debtOffset(pos)
 	if e, ok := s.tt.probe(h); ok {
 		ttMove = e.move
+		e.score += off // the table's scores leave the debts out
 		if ply > 0 {
 			switch {
 			case e.proof == provedExact,
@@ -268,7 +269,7 @@ func (s *searcher) negamax(pos *rules.Position, h uint64, depth, alpha, beta, pl
 		s.tt.store(h, entry{bound: boundNone, move: bestMove})
 		return best, proof
 	}
-	s.tt.store(h, entry{score: best, depth: depth, bound: bound, move: bestMove, proof: proof})
+	s.tt.store(h, entry{score: best - off, depth: depth, bound: bound, move: bestMove, proof: proof})
 	return best, proof
 }
 

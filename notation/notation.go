@@ -49,10 +49,18 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // Start is the standard opening position in notation.
 const Start = "5/5/5/5/5/0*/5/5/5/5/5/0* 0 0,0,0 0,0,0 0"
 
-// maxCount bounds any number in a position: no count can exceed the 70
-// points of the game, debts included in practice; a bound keeps absurd
-// input from overflowing.
+// maxCount bounds the counts of a position but the debts: no count can
+// exceed the 70 points of the game; a bound keeps absurd input from
+// overflowing.
 const maxCount = 1000
+
+// maxDebt bounds a debt: the most a player can owe when a game reaches its
+// length bound (rules.MaxPlies), borrowing 5 pebbles at each of their
+// turns. Debts only grow and the repetition rule ignores them, so real
+// lines could pass 70 (under the old rule, borrowing lines reached 3,300);
+// twice the bound still fits the 16 bits a debt is kept in, so a position
+// read here cannot overflow before the game's end.
+const maxDebt = rules.RowPebbles * rules.MaxPlies / 2
 
 // ParsePosition reads a position and checks the rules' invariants
 // (rules.Position.Validate). Surrounding white space is ignored; inside,
@@ -143,9 +151,13 @@ func parseStore(s string) (rules.Store, *ParseError) {
 	names := [3]string{"pebbles", "mandarins", "debt"}
 	var v [3]int
 	for i, part := range parts {
+		limit := maxCount
+		if i == 2 {
+			limit = maxDebt
+		}
 		n, err := strconv.Atoi(part)
-		if err != nil || !isDigits(part) || n > maxCount {
-			return st, &ParseError{Input: s, Msg: fmt.Sprintf("%s %q: want a whole number from 0 to %d", names[i], part, maxCount)}
+		if err != nil || !isDigits(part) || n > limit {
+			return st, &ParseError{Input: s, Msg: fmt.Sprintf("%s %q: want a whole number from 0 to %d", names[i], part, limit)}
 		}
 		v[i] = n
 	}

@@ -41,6 +41,7 @@ func TestParsePositionErrors(t *testing.T) {
 		{"side 2", "5/5/5/5/5/0*/5/5/5/5/5/0* 2 0,0,0 0,0,0 0", "side", "want 0 or 1"},
 		{"store fields", "5/5/5/5/5/0*/5/5/5/5/5/0* 0 0,0 0,0,0 0", "store0", "pebbles,mandarins,debt"},
 		{"store letter", "5/5/5/5/5/0*/5/5/5/5/5/0* 0 0,0,0 0,a,0 0", "store1", "mandarins"},
+		{"debt past the bound", "5/5/5/5/5/0*/5/5/5/5/5/0* 0 0,0,25001 0,0,0 0", "store0", "debt \"25001\": want a whole number from 0 to 25000"},
 		{"three mandarins", "5/5/5/5/5/0/5/5/5/5/5/0 0 0,3,0 0,0,0 0", "store0", "want 0, 1 or 2"},
 		{"three stones", "5/5/5/5/5/0*/5/5/5/5/5/0* 0 0,0,0 0,1,0 0", "board", "only 2"},
 		{"ply", "5/5/5/5/5/0*/5/5/5/5/5/0* 0 0,0,0 0,0,0 -1", "ply", "whole number"},

@@ -139,3 +139,65 @@ func FuzzRecord(f *testing.F) {
 		rec.Game() // must not panic, legal or not
 	})
 }
+
+// A record of a borrowing loop: the start comes round for the third time
+// after eight moves, the debts being left out of the repetition rule, so
+// the game is over there with the debts as they stand (15), and a ninth
+// move is refused.
+func TestRecordBorrowingLoop(t *testing.T) {
+	const start = "1/1/1/1/1/0*/1/0/0/0/1/0 1 43,1,0 0,0,5 20"
+	text := "[Start \"" + start + "\"]\n\n1... 3R 2. 9L 1L 3. 8R 3R 4. 9L 1L 5. 8R 1-0\n"
+	rec, err := ParseRecord(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rec.Game()
+	if err != nil {
+		t.Fatalf("Game(): %v", err)
+	}
+	if g.End() != rules.EndRepetition || g.Result().Score() != [2]int{70, -10} {
+		t.Errorf("the loop ended %v with %v, want a repetition at 70 to -10", g.End(), g.Result().Score())
+	}
+	if got := FormatGame(g, nil); got != "[Start \""+start+"\"]\n[Result \"1-0\"]\n[Score \"70--10\"]\n\n1... 3R 2. 9L 1L 3. 8R 3R 4. 9L 1L 5. 8R 1-0\n" {
+		t.Errorf("FormatGame:\n%s", got)
+	}
+	rec, err = ParseRecord(strings.Replace(text, "8R 1-0", "8R 3R *", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pe *ParseError
+	if _, err := rec.Game(); !errors.As(err, &pe) || pe.Field != "move 9" || !errors.Is(err, rules.ErrGameOver) {
+		t.Errorf("a move after the third repetition: %v, want move 9 refused as the game is over", err)
+	}
+}
+
+// FuzzParseRecord: whatever ParseRecord accepts formats to a record that
+// parses back to the same moves, tags, comments and result, and formats
+// the same again; whatever it refuses gets a one-line *ParseError naming
+// where.
+func FuzzParseRecord(f *testing.F) {
+	f.Add("[Event \"x\"]\n\n{opening} 1. 7R {a relay} 3L 2. 5R *\n")
+	f.Add("[Start \"1/1/1/1/1/0*/1/0/0/0/1/0 1 43,1,0 0,0,5 20\"]\n\n1... 3R 2. 9L 1L 3. 8R 1-0\n")
+	f.Add("[Variant \"young-mandarin\"]\n[First \"1\"]\n\n1... 2L 2. 7R *")
+	f.Fuzz(func(t *testing.T, s string) {
+		r1, err := ParseRecord(s)
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Field == "" || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("ParseRecord(%q) = %q: want a one-line *ParseError naming where", s, err)
+			}
+			return
+		}
+		text := r1.Format()
+		r2, err := ParseRecord(text)
+		if err != nil {
+			t.Fatalf("ParseRecord(%q) accepted, but its Format %q: %v", s, text, err)
+		}
+		if !reflect.DeepEqual(r1.Moves, r2.Moves) || !reflect.DeepEqual(r1.Tags, r2.Tags) || r1.Result != r2.Result || r1.Start != r2.Start || r1.Rules != r2.Rules {
+			t.Fatalf("round trip of %q through %q: %+v, want %+v", s, text, r2, r1)
+		}
+		if again := r2.Format(); again != text {
+			t.Fatalf("Format is not stable: %q then %q", text, again)
+		}
+	})
+}

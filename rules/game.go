@@ -12,14 +12,16 @@ const Repetitions = 3
 // MaxPlies bounds the length of a game: a game whose ply count reaches it
 // ends there with EndPlyLimit, and the count is made as for any ending.
 //
-// The contract promises that no game runs forever and relies on the third
-// repetition of a position for it. But a position includes the debts, and
-// debts only grow: a game in which a player borrows again and again never
-// repeats a position across the loans, so nothing else would end it (and
-// a debt, held in 16 bits, would in the end wrap round). No real game
-// comes near the bound: random games end within a few hundred turns. It
-// is far enough that no debt can reach 65,535 before it (a loan is at most
-// 5 pebbles a turn), and TestPlyLimit lowers it to check the ending.
+// It is a guard, not a rule a game meets. The repetition rule leaves the
+// debts out of a position (shared/RULES.md), so a player who borrows again
+// and again comes back to earlier positions and the third occurrence ends
+// the game: positions without debts are finitely many, and every game ends
+// by the rules themselves. But that bound is astronomically far, so the
+// guard keeps two promises the rules cannot: a debt, held in 16 bits,
+// never wraps round (a loan is at most 5 pebbles a turn, so no debt can
+// pass 25,000 before the bound), and any loop over a game's turns is
+// bounded. No game played so far comes near it (docs/RULES.md, decision
+// 15); TestPlyLimit lowers it to check the ending.
 const MaxPlies = 10000
 
 // maxPlies is MaxPlies, lowered by tests of the bound.

@@ -3,10 +3,12 @@ package rules
 import "math/bits"
 
 // history remembers the positions of a line of play for the repetition
-// rule. It only compares what can still repeat: a position whose debts or
-// board stones differ from the current one's can never come back (both
-// change one way only), so the history is cut into windows of positions
+// rule. It only compares what can still repeat: a position whose stones on
+// the board differ from the current one's can never come back (stones
+// only leave the board), so the history is cut into windows of positions
 // that share them, and a position is compared with its own window only.
+// Debts are not part of the rule's position (shared/RULES.md): a line in
+// which a player keeps borrowing stays in one window and repeats.
 // A counting filter over the whole line spares most positions even that:
 // a position whose bucket was empty is certainly new.
 type history struct {

@@ -7,9 +7,11 @@ import (
 
 // The repetition history against a plain count, on lines drawn from a few
 // positions so that they repeat often, with pops (as perft makes them), a
-// debt that grows now and then (a new window: as in a game, it never
-// shrinks along a line), resets across the filter's generation wrap, and
-// buckets forced to their sticky maximum.
+// debt that grows now and then (as in a game it never shrinks along a
+// line; the rule ignores it, so it must not keep a position from
+// repeating), a stone that leaves the board (a new window), resets across
+// the filter's generation wrap, and buckets forced to their sticky
+// maximum.
 func TestHistoryCountsLikeAPlainCount(t *testing.T) {
 	var r Rules
 	base := r.Start()
@@ -19,7 +21,10 @@ func TestHistoryCountsLikeAPlainCount(t *testing.T) {
 		p.Cells[0], p.Cells[1] = uint8(5-i), uint8(5+i)
 		pool = append(pool, p)
 		q := p
-		q.Stores[0].Debt = 3 // a different window
+		q.Stores[0].Debt = 3 // the same position for the rule
+		pool = append(pool, q)
+		q.Stone[0] = false // a different window
+		q.Stores[0].Mandarins = 1
 		pool = append(pool, q)
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -40,8 +45,14 @@ func TestHistoryCountsLikeAPlainCount(t *testing.T) {
 				continue
 			}
 			p := pool[rng.IntN(len(pool))]
-			if n := len(line); n > 0 && line[n-1].Stores[0].Debt > p.Stores[0].Debt {
-				p.Stores[0].Debt = line[n-1].Stores[0].Debt // debts only grow
+			if n := len(line); n > 0 {
+				last := line[n-1]
+				if last.Stores[0].Debt > p.Stores[0].Debt {
+					p.Stores[0].Debt = last.Stores[0].Debt // debts only grow
+				}
+				if !last.Stone[0] && p.Stone[0] {
+					continue // stones only leave the board
+				}
 			}
 			p.ToMove = Player(len(line) & 1) // turns alternate, as in a game
 			got := h.push(&p)
@@ -54,14 +65,12 @@ func TestHistoryCountsLikeAPlainCount(t *testing.T) {
 }
 
 // plainCount counts the occurrences of the last position of line within
-// it, comparing everything but the ply.
+// it, comparing everything but the ply and the debts.
 func plainCount(line []Position) int {
-	last := line[len(line)-1]
-	last.Ply = 0
+	last := refKey(line[len(line)-1])
 	n := 0
 	for _, p := range line {
-		p.Ply = 0
-		if p == last {
+		if refKey(p) == last {
 			n++
 		}
 	}

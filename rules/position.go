@@ -192,13 +192,14 @@ func (p *Position) Status() End {
 }
 
 // key packs the position into 128 bits for the repetition rule: the
-// cells and the stores' pebbles and mandarins. The ply is left out, as the
-// rule says. So are the debts and the stones on the board: both only ever
-// change one way (debts grow, stones leave the board), so Game forgets the
-// history when either changes, and within the positions it compares they
-// are equal. So is the side to move: every turn changes it, so the history
-// compares a position only with every other one before it, which have the
-// same side to move. Each count is at most 70, so the key is exact.
+// cells and the stores' pebbles and mandarins. The ply and the debts are
+// left out, as the rule says (shared/RULES.md, "Game end and score"). So
+// are the stones on the board: they only ever leave it, so Game forgets
+// the history when they change, and within the positions it compares
+// they are equal. So is the side to move: every turn changes it, so the
+// history compares a position only with every other one before it, which
+// have the same side to move. Each count is at most 70, so the key is
+// exact.
 func (p *Position) key() (uint64, uint64) {
 	a := binary.LittleEndian.Uint64(p.Cells[0:8])
 	b := uint64(binary.LittleEndian.Uint32(p.Cells[8:12])) |
@@ -207,18 +208,23 @@ func (p *Position) key() (uint64, uint64) {
 	return a, b
 }
 
-// irreversible returns what changes only one way in a game: the debts
-// (they grow) and the stones on the board (they leave it). Positions with
-// different values can never be equal again.
+// irreversible returns what changes only one way in a game and is part of
+// the repetition rule's position: the stones on the board (they leave
+// it). Positions with different values can never be equal again. (Debts
+// only grow too, but the rule ignores them.)
 func (p *Position) irreversible() uint64 {
-	v := uint64(p.Stores[0].Debt) | uint64(p.Stores[1].Debt)<<16
-	if p.Stone[0] {
-		v |= 1 << 32
-	}
-	if p.Stone[1] {
-		v |= 1 << 33
-	}
-	return v
+	return uint64(b2u(p.Stone[0])) | uint64(b2u(p.Stone[1]))<<1
+}
+
+// SameForRepetition reports whether p and q are the same position for
+// the repetition rule: the same board, stones, store pebbles and
+// mandarins, and side to move. The ply and the debts do not count.
+func (p *Position) SameForRepetition(q *Position) bool {
+	a, b := *p, *q
+	a.Ply, b.Ply = 0, 0
+	a.Stores[0].Debt, a.Stores[1].Debt = 0, 0
+	b.Stores[0].Debt, b.Stores[1].Debt = 0, 0
+	return a == b
 }
 
 // ValidationError says which part of a position breaks the rules'

@@ -221,6 +221,14 @@ func checkTrace(t *testing.T, before, after Position, events []Event) {
 	}
 }
 
+// refKey is p as the repetition rule compares it, written from RULES.md:
+// everything but the ply count and the debts.
+func refKey(p Position) Position {
+	p.Ply = 0
+	p.Stores[0].Debt, p.Stores[1].Debt = 0, 0
+	return p
+}
+
 // refPerft counts lines of play with refPlay and a plain list of earlier
 // positions for the repetition rule.
 func refPerft(r Rules, p Position, depth int, seen []Position) uint64 {
@@ -230,8 +238,7 @@ func refPerft(r Rules, p Position, depth int, seen []Position) uint64 {
 	var n uint64
 	for _, m := range p.LegalMoves(nil) {
 		q, end := refPlay(p, m, r)
-		key := q
-		key.Ply = 0
+		key := refKey(q)
 		reps := 1
 		for _, s := range seen {
 			if s == key {
@@ -253,6 +260,13 @@ func TestPerftMatchesReference(t *testing.T) {
 		Stone:  [2]bool{true, true},
 		Stores: [2]Store{{Pebbles: 4}, {Pebbles: 4}},
 	}
+	borrowing := Position{
+		Cells:  [12]uint8{1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 1, 0},
+		Stone:  [2]bool{true, false},
+		ToMove: Player1,
+		Stores: [2]Store{{Pebbles: 43, Mandarins: 1}, {Debt: 5}},
+		Ply:    20,
+	}
 	for _, c := range []struct {
 		r     Rules
 		p     Position
@@ -261,9 +275,11 @@ func TestPerftMatchesReference(t *testing.T) {
 		{Rules{}, Rules{}.Start(), 5},
 		{Rules{PebbleMandarins: true}, Rules{PebbleMandarins: true}.Start(), 5},
 		{Rules{}, repetition, 9},
+		// A borrowing loop that repeats every four plies, the debt growing
+		// by 5 a round (TestBorrowingLoopEndsAtThirdRepetition).
+		{Rules{}, borrowing, 10},
 	} {
-		start := c.p
-		start.Ply = 0
+		start := refKey(c.p)
 		for d := 1; d <= c.depth; d++ {
 			got, want := Perft(c.r, c.p, d), refPerft(c.r, c.p, d, []Position{start})
 			if got != want {

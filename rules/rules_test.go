@@ -331,6 +331,84 @@ func TestThirdRepetition(t *testing.T) {
 	}
 }
 
+// A borrowing loop: player 1's row is refilled with 5 borrowed pebbles,
+// player 0 captures all 5 back four plies later, and player 1 borrows them
+// again. Only the debt changes from one round to the next, and the
+// repetition rule ignores debts (shared/RULES.md), so the start comes
+// round for the third time after two rounds and the game ends there. The
+// count repays the debts as they stand then: 15, not the 5 of the start.
+func TestBorrowingLoopEndsAtThirdRepetition(t *testing.T) {
+	start := mustPosition(t, "1/1/1/1/1/0*/1/0/0/0/1/0 1 43,1,0 0,0,5 20")
+	g, err := rules.NewGame(rules.Rules{}, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3R stops at the left mandarin's stone, 9L and 1L at a double empty,
+	// and 8R jumps the empty right mandarin square to capture squares 0, 2
+	// and 4: player 1's row is empty and the refill is borrowed.
+	round := []string{"3R", "9L", "1L", "8R"}
+	var tr rules.Trace
+	for i := range 2 * len(round) {
+		tr.Reset()
+		end, err := g.Play(mustMove(t, round[i%4]), &tr)
+		if err != nil {
+			t.Fatalf("move %d: %v", i+1, err)
+		}
+		want := rules.EndNone
+		if i == 2*len(round)-1 {
+			want = rules.EndRepetition // the start, for the third time
+		}
+		if end != want {
+			t.Fatalf("move %d %s ended %v, want %v", i+1, round[i%4], end, want)
+		}
+		if i%4 == 3 {
+			p := g.Position()
+			if got, want := p.Stores[1].Debt, uint16(5+5*(i/4+1)); got != want {
+				t.Errorf("after round %d: player 1 owes %d, want %d", i/4+1, got, want)
+			}
+			if !p.SameForRepetition(&start) || p == start {
+				t.Errorf("after round %d: %s, want the start with a larger debt", i/4+1, notation.FormatPosition(p))
+			}
+		}
+	}
+	res := g.Result()
+	// Player 0: a mandarin, 43 pebbles, 2 swept, 15 owed to it. Player 1:
+	// 5 swept, 15 owed. The stone left on the board counts for no one.
+	want0 := rules.Tally{Mandarins: 1, Pebbles: 43, Swept: 2, Credit: 15, Total: 70}
+	want1 := rules.Tally{Swept: 5, Debt: 15, Total: -10}
+	if res.End != rules.EndRepetition || res.Players[0] != want0 || res.Players[1] != want1 || res.Winner != 0 {
+		t.Errorf("Result() = %+v, want a repetition with %+v and %+v", res, want0, want1)
+	}
+	if tr.Result != res {
+		t.Errorf("trace result %+v, want %+v", tr.Result, res)
+	}
+}
+
+// SameForRepetition compares what the repetition rule compares: a
+// different ply or debt is the same position, anything else is not.
+func TestSameForRepetition(t *testing.T) {
+	p := mustPosition(t, "1/1/1/1/1/0*/1/0/0/0/1/0 1 43,1,0 0,0,5 20")
+	for _, tt := range []struct {
+		name   string
+		change func(*rules.Position)
+		same   bool
+	}{
+		{"ply", func(q *rules.Position) { q.Ply += 4 }, true},
+		{"debt 0", func(q *rules.Position) { q.Stores[0].Debt = 7 }, true},
+		{"debt 1", func(q *rules.Position) { q.Stores[1].Debt = 0 }, true},
+		{"cell", func(q *rules.Position) { q.Cells[6]--; q.Cells[7]++ }, false},
+		{"store pebbles", func(q *rules.Position) { q.Stores[0].Pebbles--; q.Cells[7]++ }, false},
+		{"store mandarins", func(q *rules.Position) { q.Stone[0] = false; q.Stores[1].Mandarins = 1 }, false},
+		{"side", func(q *rules.Position) { q.ToMove = 0 }, false},
+	} {
+		q := p
+		tt.change(&q)
+		if got := p.SameForRepetition(&q); got != tt.same {
+			t.Errorf("%s changed: SameForRepetition = %v, want %v", tt.name, got, tt.same)
+		}
+	}
+}
+
 func TestIllegalMoves(t *testing.T) {
 	var r rules.Rules
 	start := r.Start()

@@ -18,7 +18,7 @@ import (
 func init() {
 	commands["bestmove"] = command{
 		usage: "[--level easy|medium|hard] [--movetime MS] [--depth N] [--seed N] [--variant NAME]... POSITION",
-		doc:   "the computer's move: the move on one line, then JSON with score, depth, nodes, pv and proven",
+		doc:   "the computer's move: the move on one line, then JSON with score, depth, nodes, pv, proven and, when proven, a verdict such as \"wins by 6 with best play\"",
 		run:   runBestmove,
 	}
 	commands["analyse"] = command{
@@ -85,13 +85,16 @@ func (sf *searchFlags) parse(args []string) (rules.Position, ai.Limits, error) {
 	return pos, lim, nil
 }
 
-// searchJSON is bestmove's second line.
+// searchJSON is bestmove's second line. Verdict is there only when the
+// result is proven: the side to move's outcome with best play, in words
+// ("wins by 6 with best play").
 type searchJSON struct {
-	Score  int      `json:"score"`
-	Depth  int      `json:"depth"`
-	Nodes  int64    `json:"nodes"`
-	PV     []string `json:"pv"`
-	Proven bool     `json:"proven"`
+	Score   int      `json:"score"`
+	Depth   int      `json:"depth"`
+	Nodes   int64    `json:"nodes"`
+	PV      []string `json:"pv"`
+	Proven  bool     `json:"proven"`
+	Verdict string   `json:"verdict,omitempty"`
 }
 
 func moveStrings(ms []rules.Move) []string {
@@ -114,7 +117,7 @@ func runBestmove(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	line, _ := json.Marshal(searchJSON{Score: res.Score, Depth: res.Depth, Nodes: res.Nodes, PV: moveStrings(res.PV), Proven: res.Proven})
+	line, _ := json.Marshal(searchJSON{Score: res.Score, Depth: res.Depth, Nodes: res.Nodes, PV: moveStrings(res.PV), Proven: res.Proven, Verdict: res.Verdict()})
 	_, err = fmt.Fprintf(stdout, "%v\n%s\n", res.Move, line)
 	return err
 }

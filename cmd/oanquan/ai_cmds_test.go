@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -37,6 +38,32 @@ func TestBestmove(t *testing.T) {
 		if len(js.PV) == 0 || js.PV[0] != lines[0] {
 			t.Errorf("bestmove pv %v does not start with %s", js.PV, lines[0])
 		}
+		if js.Proven || js.Verdict != "" || strings.Contains(lines[1], "verdict") {
+			t.Errorf("bestmove from the start at depth 4 = %s: want no proof and no verdict", lines[1])
+		}
+	}
+}
+
+// A position two plies from the end, proven at once: bestmove gives the
+// verdict in words, agreeing with the proven score.
+func TestBestmoveVerdict(t *testing.T) {
+	out, _, err := runCmd(t, "bestmove", "--depth", "12", "0/1/0/1/3/0/0/0/0/1/0/17* 0 25,1,0 2,0,0 40")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var js searchJSON
+	if len(lines) != 2 || json.Unmarshal([]byte(lines[1]), &js) != nil {
+		t.Fatalf("bestmove printed %q: want a move and a JSON line", out)
+	}
+	want := fmt.Sprintf("wins by %d with best play", js.Score)
+	if js.Score < 0 {
+		want = fmt.Sprintf("loses by %d with best play", -js.Score)
+	} else if js.Score == 0 {
+		want = "draws with best play"
+	}
+	if !js.Proven || js.Verdict != want {
+		t.Errorf("bestmove = %s: want proven with the verdict %q", lines[1], want)
 	}
 }
 

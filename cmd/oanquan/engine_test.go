@@ -63,6 +63,30 @@ func TestApplyGameOver(t *testing.T) {
 	}
 }
 
+// A borrowing loop (TestBorrowingLoopEndsAtThirdRepetition in package
+// rules): the repetition rule ignores the debts, so the eighth move ends
+// the game, and the count repays the debt as it stands, 15.
+func TestApplyBorrowingLoop(t *testing.T) {
+	args := []string{"apply", "1/1/1/1/1/0*/1/0/0/0/1/0 1 43,1,0 0,0,5 20"}
+	for range 2 {
+		args = append(args, "3R", "9L", "1L", "8R")
+	}
+	out, _, err := runCmd(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 8 {
+		t.Fatalf("apply printed %d lines, want 8:\n%s", len(lines), out)
+	}
+	if want := `{"move":"8R","position":"1/1/1/1/1/0*/1/0/0/0/1/0 1 43,1,0 0,0,10 24","over":false}`; lines[3] != want {
+		t.Errorf("after one round:\n%s\nwant\n%s", lines[3], want)
+	}
+	if want := `{"move":"8R","position":"0/0/0/0/0/0*/0/0/0/0/0/0 1 45,1,0 5,0,15 28","over":true,"score":[70,-10],"winner":0,"end":"repetition"}`; lines[7] != want {
+		t.Errorf("last line:\n%s\nwant\n%s", lines[7], want)
+	}
+}
+
 func TestApplyDrawHasNullWinner(t *testing.T) {
 	// The repetition of TestThirdRepetition in package rules ends 5-5.
 	out, _, err := runCmd(t, "apply", "1/0/0/0/0/20*/1/0/0/0/0/20* 0 4,0,0 4,0,0 0", "5R", "0R", "6L", "1L", "5R", "0R", "6L", "1L")

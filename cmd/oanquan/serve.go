@@ -10,6 +10,8 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"os"
+	"runtime"
 	"time"
 
 	"oanquan/internal/server"
@@ -55,6 +57,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("--new-games-per-minute and --hints-per-minute: want 0 (no limit) or more")
 	case *createBurst < 1 || *hintBurst < 1:
 		return usagef("--new-games-burst and --hints-burst: want 1 or more")
+	}
+	if os.Getenv("GOMAXPROCS") == "" {
+		// One scheduler processor more than the search workers, so that
+		// requests are served while every worker searches (match.NewPool).
+		runtime.GOMAXPROCS(runtime.NumCPU() + 1)
 	}
 	level := slog.LevelInfo
 	if *verbose {

@@ -38,9 +38,18 @@ type job struct {
 
 // NewPool starts workers goroutines (0: one per core) that search with
 // next (nil: package ai).
+//
+// A worker keeps a scheduler processor (a P) busy for its whole search.
+// With as many workers as processors, the goroutines that answer
+// requests wait for one: the network is then polled only by the
+// runtime's monitor, every 10 ms or so, and a move that needs a few
+// wake-ups takes tens of milliseconds. So a server should run with one
+// processor more than it has workers (cmd/oanquan sets GOMAXPROCS to the
+// cores plus one): the kernel shares the cores, and the thread that
+// serves requests, asleep most of the time, gets one as soon as it wakes.
 func NewPool(workers int, next Engine) *Pool {
 	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+		workers = runtime.NumCPU()
 	}
 	if next == nil {
 		next = AIEngine{}

@@ -2,9 +2,12 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -14,8 +17,9 @@ import (
 
 // Postgres is a Store in a PostgreSQL database that several servers
 // share. Every change is one transaction that also notifies the channel
-// oanquan_games with the game's id (NOTIFY is delivered on commit), and
-// Changes tells a server of them: Postgres is also a Notifier. Times
+// oanquan_games with the name of the store that made it and the game's id
+// (NOTIFY is delivered on commit), and Changes tells a server of the
+// changes the others made: Postgres is also a Notifier. Times
 // (Updated, the leases' ends) come from the database's clock, which all
 // servers share, and are kept to the microsecond.
 //
@@ -31,6 +35,7 @@ type Postgres struct {
 	log    *slog.Logger
 	done   context.Context // canceled by Close: Changes stops
 	cancel context.CancelFunc
+	name   string // this store's application_name, which its notices carry
 }
 
 // notifyChannel is the channel of the NOTIFY that every change sends.
@@ -54,6 +59,16 @@ func openPostgres(ctx context.Context, url string, upTo int, log *slog.Logger) (
 		// pgx's message may quote the URL, password and all: keep it out.
 		return nil, errors.New("store: PostgreSQL URL: cannot parse it (want postgres://USER:PASSWORD@HOST:PORT/DATABASE)")
 	}
+	if !strings.Contains(url, "pool_max_conns") {
+		// pgxpool's default, max(4, cores), is too few: a request holds
+		// a connection for a round trip, and with the cores busy
+		// searching a round trip takes longer (docs/OPERATING.md).
+		cfg.MaxConns = defaultPoolConns
+	}
+	// The notices name the store that made the change, so that its own
+	// Changes can skip them: it knows of its own changes already.
+	name := "oanquan " + randomName()
+	cfg.ConnConfig.RuntimeParams["application_name"] = name
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("store: PostgreSQL: %w", err)
@@ -67,7 +82,23 @@ func openPostgres(ctx context.Context, url string, upTo int, log *slog.Logger) (
 		log.Info("store: migrated PostgreSQL schema", "from", from, "to", upTo)
 	}
 	done, cancel := context.WithCancel(context.Background())
-	return &Postgres{pool: pool, log: log, done: done, cancel: cancel}, nil
+	return &Postgres{pool: pool, log: log, done: done, cancel: cancel, name: name}, nil
+}
+
+// defaultPoolConns is the size of the connection pool unless the URL
+// sets pool_max_conns.
+const defaultPoolConns = 16
+
+// notifyPayload is the SQL of a notice's text: the name of the store that
+// made the change (its connections' application_name), a space, and the
+// game's id.
+const notifyPayload = "current_setting('application_name') || ' ' || id"
+
+// randomName returns 12 random hexadecimal digits.
+func randomName() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // describePostgres names the database of cfg without its password.
@@ -117,7 +148,7 @@ func (p *Postgres) Create(ctx context.Context, g Game) error {
 			INSERT INTO moves (game, idx, move)
 			SELECT g.id, t.ord - 1, t.move FROM g, unnest($9::text[]) WITH ORDINALITY AS t (move, ord)
 		)
-		SELECT pg_notify('`+notifyChannel+`', id) FROM g`,
+		SELECT pg_notify('`+notifyChannel+`', `+notifyPayload+`) FROM g`,
 		g.ID, g.Mode, g.Level, g.Human, int64(g.Seed), nonNil(g.Variants), g.First, g.Start,
 		nonNil(g.Moves), g.Seats[0], g.Seats[1], bool(g.Waiting), created, g.Status)
 	if err != nil {
@@ -191,7 +222,7 @@ func (p *Postgres) Append(ctx context.Context, id string, index int, move string
 		), m AS (
 			INSERT INTO moves (game, idx, move) SELECT id, $2, $3 FROM g
 		)
-		SELECT pg_notify('`+notifyChannel+`', id) FROM g`, id, index, move, bool(w))
+		SELECT pg_notify('`+notifyChannel+`', `+notifyPayload+`) FROM g`, id, index, move, bool(w))
 	if pgCode(err) == pgUniqueViolation {
 		return fmt.Errorf("game %q: move %d is taken: %w", id, index, ErrConflict)
 	}
@@ -223,7 +254,7 @@ func (p *Postgres) Truncate(ctx context.Context, id string, n int, w Waiting) er
 		if _, err := tx.Exec(ctx, `DELETE FROM moves WHERE game = $1 AND idx >= $2`, id, n); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `SELECT pg_notify('`+notifyChannel+`', $1)`, id)
+		_, err = tx.Exec(ctx, `SELECT pg_notify('`+notifyChannel+`', current_setting('application_name') || ' ' || $1)`, id)
 		return err
 	})
 	if err != nil {
@@ -238,7 +269,7 @@ func (p *Postgres) Truncate(ctx context.Context, id string, n int, w Waiting) er
 // SetLevel changes the level.
 func (p *Postgres) SetLevel(ctx context.Context, id string, level string, w Waiting) error {
 	return p.update(ctx, id, `UPDATE games SET level = $2, waiting = $3, updated = now() WHERE id = $1
-		RETURNING pg_notify('`+notifyChannel+`', id)`, ErrNotFound, level, bool(w))
+		RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`, ErrNotFound, level, bool(w))
 }
 
 // ClaimSeat gives a free seat to the holder of hash. The seat's IS NULL
@@ -247,7 +278,7 @@ func (p *Postgres) SetLevel(ctx context.Context, id string, level string, w Wait
 // SetStatus replaces the status if it is from.
 func (p *Postgres) SetStatus(ctx context.Context, id string, from, to string) error {
 	return p.update(ctx, id, `UPDATE games SET status = $3, updated = now() WHERE id = $1 AND status = $2
-		RETURNING pg_notify('`+notifyChannel+`', id)`,
+		RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`,
 		fmt.Errorf("game %q: the status changed meanwhile: %w", id, ErrConflict), from, to)
 }
 
@@ -257,7 +288,7 @@ func (p *Postgres) ClaimSeat(ctx context.Context, id string, seat int, hash []by
 	}
 	col := seatColumns[seat]
 	return p.update(ctx, id, `UPDATE games SET `+col+` = $2, updated = now() WHERE id = $1 AND `+col+` IS NULL
-		RETURNING pg_notify('`+notifyChannel+`', id)`,
+		RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`,
 		fmt.Errorf("game %q: seat %d is taken: %w", id, seat, ErrConflict), hash)
 }
 

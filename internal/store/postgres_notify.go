@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -17,9 +18,9 @@ const (
 	listenMaxRetry   = 5 * time.Second
 )
 
-// Changes sends the id of each game changed through any Postgres store
-// on this database, until ctx is done or p is closed; then it closes the
-// channel. It listens on a connection of its own, outside the pool. The
+// Changes sends the id of each game changed through any other Postgres
+// store on this database (its own changes, its server knows of), until
+// ctx is done or p is closed; then it closes the channel. It listens on a connection of its own, outside the pool. The
 // first connection is made before Changes returns, so every change
 // committed after that is sent (unless the connection is lost: then it
 // connects again, waiting 50 ms, then twice as long each time up to 5 s,
@@ -95,11 +96,26 @@ func (p *Postgres) relay(ctx context.Context, conn *pgx.Conn, ch chan<- string) 
 			p.log.Warn("store: lost the connection listening for changes", "err", err)
 			continue
 		}
-		if !send(ctx, ch, n.Payload) {
+		id, own := p.parseNotice(n.Payload)
+		if own {
+			continue // this store's own change: its server knows of it
+		}
+		if !send(ctx, ch, id) {
 			conn.Close(context.Background())
 			return
 		}
 	}
+}
+
+// parseNotice returns the game id of a notice and whether this store made
+// the change. A notice is "STORE-NAME ID" (the name has a space in it; an
+// id has none).
+func (p *Postgres) parseNotice(payload string) (id string, own bool) {
+	i := strings.LastIndexByte(payload, ' ')
+	if i < 0 {
+		return payload, false
+	}
+	return payload[i+1:], payload[:i] == p.name
 }
 
 // send sends id on ch unless ctx is done first.

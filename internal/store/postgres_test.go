@@ -62,6 +62,13 @@ func TestPostgresChanges(t *testing.T) {
 		}
 		t.Logf("%s heard after %v", ch.name, time.Since(start))
 	}
+	// A store's own changes are not sent to it: its server knows of them.
+	if err := b.SetLevel(ctx, "g", "easy", Idle); err != nil {
+		t.Fatal(err)
+	}
+	if id, ok := receive(t, heard, 50*time.Millisecond); ok {
+		t.Errorf("after its own change, the store heard %q", id)
+	}
 	// A refused change commits nothing and notifies nothing.
 	if err := a.Append(ctx, "g", 7, "1R", Idle); err == nil {
 		t.Fatal("Append at 7 = nil")

@@ -150,8 +150,9 @@ type Store interface {
 // Notifier is implemented by stores that several servers share
 // (Postgres): it tells a server of the changes other servers made.
 type Notifier interface {
-	// Changes sends the id of every game changed by any server using the
-	// store (this one included), soon after the change is committed,
+	// Changes sends the id of every game changed by the other servers
+	// using the store (not this one's own changes), soon after the change
+	// is committed,
 	// until ctx is done; then it closes the channel. A notice is a hint
 	// to re-read the game, never the data. After its connection to the
 	// database was lost and made again, it sends "" (the empty id):

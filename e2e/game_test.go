@@ -324,6 +324,7 @@ func TestHowToPlay(t *testing.T) {
 		p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(s => { s.value = %q; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`, code)))
 		p.wait(fmt.Sprintf(`document.getElementById('howto-body').dataset.lang === %q && document.querySelectorAll('#howto-body figure.mini-board').length > 0 && document.querySelectorAll('#howto-body figure.mini-board').length === document.querySelectorAll('#howto-body figure.mini-board .board.mini').length`, code), 10*time.Second)
 	}
+	p.screenshot(filepath.Join(shotDir(t), "howto-1200x900.png"))
 	// The heading has the focus, without a box that looks like a field.
 	if got := eval[string](p, `document.activeElement.id + ' ' + getComputedStyle(document.activeElement).outlineStyle`); got != "howto-heading none" {
 		t.Errorf("focused element and its outline: %q, want howto-heading none", got)

@@ -350,6 +350,13 @@ func TestTraceAnimations(t *testing.T) {
 			}
 		}
 		p.screenshot(filepath.Join(shotDir(t), fmt.Sprintf("trace-%s.png", strings.ReplaceAll(g.Covers[0], ":", "-"))))
+		if st := g.Turn.State; st.Over {
+			// The ending dialog, and why, when not by the mandarins.
+			why := eval[string](p, `document.getElementById('result').open && !document.getElementById('result-why').hidden ? document.getElementById('result-why').textContent : ''`)
+			if (st.End == "mandarins") != (why == "") || (why != "" && !strings.Contains(why, "count for no one")) {
+				t.Errorf("%v: a game ended by %s explained %q", g.Covers, st.End, why)
+			}
+		}
 		if got := p.shownCells(); !slices.Equal(got, g.Turn.State.Cells[:]) {
 			t.Errorf("%v: after the turn the board shows %v, the engine has %v", g.Covers, got, g.Turn.State.Cells)
 		}

@@ -335,6 +335,7 @@ function onKey(e) {
   }
 }
 
+hooks.onState = syncControls;
 hooks.afterTurn = () => {
   const st = S.state;
   if (st && st.over) { openResult(); return; }

@@ -30,7 +30,7 @@ async function sow(c, dir) {
   S.focusAfter = c;
   S.busy = true;
   S.selected = null;
-  cellEl(board, c).focus();
+  cellEl(board, c).focus({ preventScroll: true });
   note(null);
   invalidate();
   flush();
@@ -341,7 +341,7 @@ hooks.afterTurn = () => {
   if (st && st.over) { openResult(); return; }
   if (st && legalCells().size && S.focusAfter !== undefined) {
     const b = cellEl(board, S.focusAfter);
-    if (b && (document.activeElement === document.body || document.activeElement === board)) b.focus();
+    if (b && (document.activeElement === document.body || document.activeElement === board)) b.focus({ preventScroll: true });
   }
 };
 

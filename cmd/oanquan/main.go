@@ -65,6 +65,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return commandHelp(ctx, args[1], stdout)
 		}
 		printUsage(stdout)
+		fmt.Fprintln(stdout, "\nFlags of the server (oanquan with no command):")
+		var h *helpRequest
+		if errors.As(runServe(ctx, []string{"-help"}, io.Discard, io.Discard), &h) {
+			h.fs.SetOutput(stdout)
+			h.fs.PrintDefaults()
+		}
 		return nil
 	case len(args) == 0 || strings.HasPrefix(args[0], "-"):
 		return helped(runServe(ctx, args, stdout, stderr), serveCommand, stdout)
@@ -147,7 +153,7 @@ func upperFirst(s string) string {
 
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "Ô Ăn Quan, the Vietnamese mandarin-capture game.")
-	fmt.Fprintln(w, "\nUsage:\n  oanquan [--addr HOST:PORT]        play in the browser")
+	fmt.Fprintln(w, "\nUsage:\n  oanquan [--addr HOST:PORT] [--db …] serve the browser game (flags below)")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)

@@ -72,6 +72,21 @@ const (
 	StatusSet                   // an online game's status changed: Status
 )
 
+// String names the kind, for logs.
+func (k ChangeKind) String() string {
+	switch k {
+	case Moved:
+		return "move"
+	case Undone:
+		return "undo"
+	case LevelSet:
+		return "level"
+	case StatusSet:
+		return "status"
+	}
+	return "unknown"
+}
+
 // Change is one change to a match, as Config.Commit sees it.
 type Change struct {
 	ID      string

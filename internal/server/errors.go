@@ -116,6 +116,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		body.Error.Message = ae.msg
 	case errors.As(err, &me):
 		body.Error.Message = me.Msg
+	case status == http.StatusInternalServerError && r.Context().Err() != nil && errors.Is(err, r.Context().Err()):
+		// The client left before the answer: not the server's fault,
+		// and nobody reads this answer.
+		s.log.Debug("client left", "method", r.Method, "path", r.URL.Path)
 	case status == http.StatusInternalServerError:
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}

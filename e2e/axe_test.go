@@ -1,14 +1,11 @@
 package e2e
 
 import (
-	"context"
 	"math/rand/v2"
 	"os"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -36,16 +33,6 @@ func TestAxe(t *testing.T) {
 			t.Errorf("%s: %s", what, v)
 		}
 	}
-	dark := func(on bool) chromedp.Action[chromedp.Void] {
-		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			p := emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}}
-			if on {
-				p.Features[0].Value = "dark"
-			}
-			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, p)
-			return err
-		})
-	}
 	for _, c := range []struct {
 		name string
 		w, h int
@@ -53,7 +40,7 @@ func TestAxe(t *testing.T) {
 	}{{"desktop", 1200, 900, false}, {"desktop dark", 1200, 900, true}, {"phone", 360, 740, false}, {"phone dark", 360, 740, true}} {
 		t.Run(c.name, func(t *testing.T) {
 			p := newPage(t, c.w, c.h, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
-			p.do(dark(c.dark))
+			p.do(colorScheme(c.dark))
 			p.wait(ready, 20*time.Second)
 			audit(p, "start")
 			p.do(chromedp.KeyEvent(kb.ArrowRight + "x"))
@@ -63,6 +50,10 @@ func TestAxe(t *testing.T) {
 			p.do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'fa'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
 			p.wait(`document.documentElement.dir === 'rtl'`, 5*time.Second)
 			audit(p, "Persian")
+			p.do(chromedp.Click(chromedp.CSS("#new")))
+			p.wait(`document.getElementById('newgame').open`, 5*time.Second)
+			audit(p, "new game dialog, Persian")
+			p.do(chromedp.Click(chromedp.CSS("#newgame-cancel")))
 			p.do(chromedp.Evaluate[chromedp.Void](`location.hash = '#howto'`))
 			p.wait(`document.querySelector('#howto-body .board.mini')`, 10*time.Second)
 			audit(p, "how to play")
@@ -73,13 +64,10 @@ func TestAxe(t *testing.T) {
 		p.wait(ready, 20*time.Second)
 		rng := rand.New(rand.NewPCG(9, 10))
 		playByKeyboard(p, rng)
-		p.do(chromedp.Click(chromedp.CSS(`input[value="young-mandarin"]`)))
-		p.wait(`document.getElementById('confirm').open`, 5*time.Second)
-		audit(p, "confirm dialog")
-		p.do(chromedp.Click(chromedp.CSS("#confirm-no")), chromedp.Focus(chromedp.ID("game-board")))
-		if eval[bool](p, `document.querySelector('input[value="young-mandarin"]').checked`) {
-			t.Error("declining the new game left the option checked")
-		}
+		p.do(chromedp.Click(chromedp.CSS("#new")))
+		p.wait(`document.getElementById('newgame').open`, 5*time.Second)
+		audit(p, "new game dialog")
+		p.do(chromedp.Click(chromedp.CSS("#newgame-cancel")))
 		for i := 0; !p.over(); i++ {
 			if i == 200 {
 				t.Fatal("no end after 200 moves")
@@ -87,5 +75,12 @@ func TestAxe(t *testing.T) {
 			playByKeyboard(p, rng)
 		}
 		audit(p, "final count")
+		p.do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'fa'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
+		p.wait(`document.documentElement.dir === 'rtl'`, 5*time.Second)
+		audit(p, "final count, Persian")
+		p.do(colorScheme(true))
+		audit(p, "final count, Persian, dark")
+		p.do(chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile, chromedp.EmulateTouch))
+		audit(p, "final count, Persian, dark, phone")
 	})
 }

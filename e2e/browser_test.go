@@ -171,7 +171,7 @@ func (p *page) wait(expr string, timeout time.Duration) {
 	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr,
 		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(timeout)))
 	if err != nil {
-		p.t.Fatalf("waiting for %s: %v\nstatus: %s", expr, err, eval[string](p, `[document.getElementById('status').textContent, document.getElementById('moves').textContent, document.getElementById('messages').textContent, document.activeElement.outerHTML.slice(0, 200)].join('\\n')`))
+		p.t.Fatalf("waiting for %s: %v\nstatus: %s", expr, err, eval[string](p, `[document.getElementById('status').textContent, document.getElementById('moves').textContent, document.getElementById('turns').textContent, document.activeElement.outerHTML.slice(0, 200)].join('\\n')`))
 	}
 }
 
@@ -182,9 +182,9 @@ func (p *page) waitStarted() {
 
 // ready is true when the page waits for a human move or shows the final
 // count.
-const ready = `(document.querySelectorAll('#game-board button.cell.legal').length > 0 && !document.getElementById('skip').matches(':enabled')) || !document.getElementById('result').hidden`
+const ready = `(document.querySelectorAll('#game-board button.cell.legal').length > 0 && !document.getElementById('skip').matches(':enabled')) || document.getElementById('result').open`
 
-func (p *page) over() bool { return eval[bool](p, `!document.getElementById('result').hidden`) }
+func (p *page) over() bool { return eval[bool](p, `document.getElementById('result').open`) }
 
 // gameState fetches the current game's state from the server.
 func (p *page) gameState() map[string]any {

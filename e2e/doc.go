@@ -8,5 +8,10 @@
 // CHROMIUM=/path/to/chrome picks another browser binary.
 // E2E_URL=http://host:port runs them against a server already running.
 // AXE_JS=/path/to/axe.min.js adds an axe-core audit of the page.
-// UPDATE_SCREENSHOT=1 rewrites docs/screenshot.png.
+// UPDATE_SCREENSHOT=1 rewrites docs/screenshot.png; the other screenshots go
+// to $SCREENSHOT_DIR (default $TMPDIR/oanquan-shots), never the repository.
+// E2E_PERF=1 measures long tasks while a turn is shown (E2E_CPU_SLOWDOWN=4
+// slows the CPU as Lighthouse's mobile profile does).
+// go test -run TestGoldenTraces -update rewrites testdata/traces.json from
+// the engine.
 package e2e

@@ -1,54 +1,63 @@
-// Talking to the server (docs/API.md): JSON over HTTP, and a WebSocket
-// that reports turns (the computer's included) as they happen.
+// The server (docs/API.md): JSON over HTTP and a WebSocket of turns.
+// Requests acting for a seat carry the game's seat secret, kept in
+// localStorage by game id (never in the address).
+
+const SECRETS_KEY = 'oanquan.secrets';
+// OPEN stands for the secret of a game made by a server that gives none:
+// this browser made it, and sends no header.
+const OPEN = '-';
 
 export class APIError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, retryAfter) {
     super(message || code);
     this.status = status;
     this.code = code;
+    this.retryAfter = retryAfter; // seconds, for rate_limited
   }
 }
 
-// Seat secrets: creating a game answers with the secret that acts for
-// the creator's seats. It is kept in this browser's storage by game id,
-// never in a URL, and sent with every request that acts for a seat.
-const SECRETS = 'oanquan.secrets';
-
 function secrets() {
-  try { return JSON.parse(localStorage.getItem(SECRETS)) || {}; } catch { return {}; }
+  try { return JSON.parse(localStorage.getItem(SECRETS_KEY) || '{}') || {}; } catch { return {}; }
 }
 
-function keepSecret(id, secret) {
+// secretOf returns the seat secret kept for game id, or ''.
+export function secretOf(id) { return secrets()[id] || ''; }
+
+// keepSecret remembers the secret of a game this browser created; the
+// twenty most recent are kept.
+export function keepSecret(id, secret) {
+  if (!id || !secret) return;
   const all = secrets();
+  delete all[id];
   all[id] = secret;
   const ids = Object.keys(all);
-  for (const old of ids.slice(0, Math.max(0, ids.length - 200))) delete all[old]; // the oldest go first
-  try { localStorage.setItem(SECRETS, JSON.stringify(all)); } catch { /* private mode: this tab only */ }
+  for (const old of ids.slice(0, Math.max(0, ids.length - 200))) delete all[old];
+  try { localStorage.setItem(SECRETS_KEY, JSON.stringify(all)); } catch { /* storage off */ }
 }
 
 async function call(method, path, body, id) {
   const init = { method, headers: {} };
-  const secret = id && secrets()[id];
-  if (secret) init.headers.Authorization = `Bearer ${secret}`;
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
+  const secret = id ? secretOf(id) : '';
+  if (secret && secret !== OPEN) init.headers.Authorization = `Bearer ${secret}`;
   const res = await fetch(path, init);
   const type = res.headers.get('Content-Type') || '';
   const data = type.includes('json') ? await res.json() : await res.text();
   if (!res.ok) {
     const e = (data && data.error) || {};
-    throw new APIError(res.status, e.code || 'error', e.message || String(res.status));
+    throw new APIError(res.status, e.code || 'error', e.message || String(res.status), Number(res.headers.get('Retry-After')) || 0);
   }
   return data;
 }
 
 export const api = {
   create: async (opts) => {
-    const g = await call('POST', '/api/games', opts);
-    keepSecret(g.id, g.secret);
-    return g;
+    const st = await call('POST', '/api/games', opts);
+    keepSecret(st.id, st.secret || OPEN);
+    return st;
   },
   get: (id) => call('GET', `/api/games/${id}`),
   move: (id, move, ply) => call('POST', `/api/games/${id}/moves`, { move, ply }, id),
@@ -57,7 +66,6 @@ export const api = {
   hints: (id) => call('GET', `/api/games/${id}/hints`, undefined, id),
   record: (id) => call('GET', `/api/games/${id}/record`),
 };
-
 // Live keeps a WebSocket open to one game and calls onMessage with each
 // message; it reconnects after a drop (the server then sends a fresh
 // state). open reports whether the socket is up, so that the page can poll

@@ -1,137 +1,27 @@
-// The page's controller: receiving states and turns (animated one event at
-// a time), the player's actions, the settings, keyboard input, the views
-// and the language. It shows what the server reports and never decides a
-// rule: legal moves come in state.legal, turns come as event lists. The
-// state it keeps is in state.js, the drawing in view.js.
+// The controller: actions (select, sow, undo, hint, skip, copy, replay),
+// settings and dialogs, keys, views and language. Turns go through
+// turns.js, drawing is view.js's; no rule is decided here.
 
-import { LANGS, preferred, setLang, t, currentLang } from './i18n.js';
-import { createBoard, cellEl, squareOf, cellOf } from './board.js';
+import { preferred, setLang, t, currentLang } from './i18n.js';
+import { createBoard, cellEl, squareOf, cellOf, parseBoard } from './board.js';
 import { loadHowto } from './howto.js';
 import { keyAction, ownKey } from './keys.js';
-import { askDialog } from './dialog.js';
-import { api, Live, APIError } from './api.js';
-import { modelOf, applyEvent, delayFor, important } from './play.js';
-import { S, saveSettings, isAI, human, playerName, isYou, playText, legalSet, legalCells, moveFor, screenDir } from './state.js';
-import { $, board, render, statusText, renderMoves, renderResult, log, renderLog, announce } from './view.js';
+import { api, Live, APIError, secretOf } from './api.js';
+import { S, saveSettings, isAI, human, playerName, legalSet, legalCells, moveFor, screenDir } from './state.js';
+import { $, board, invalidate, flush, note, relog, announce, statusText } from './view.js';
+import { renderTallies, winnerText, whyText } from './result.js';
+import { showState, receiveTurn, receiveState, resetTurns, skip, hooks } from './turns.js';
+import * as sound from './sound.js';
 
 const GAME_KEY = 'oanquan.game';
 
-// Showing states and turns -------------------------------------------------
-
-function showState(state) {
-  S.news++;
-  S.state = state;
-  S.model = modelOf(state);
-  S.thinking = state.thinking;
-  S.expectPly = Math.max(S.expectPly, state.ply);
-  if (S.selected !== null && !legalCells().has(S.selected)) S.selected = null;
-  render();
-  renderMoves();
-  renderResult();
-}
-
-function receiveTurn(turn) {
-  S.news++;
-  if (!S.state || turn.state.id !== S.state.id) return;
-  if (turn.ply < S.expectPly) return; // already shown
-  if (turn.ply > S.expectPly) { // missed some: show where the game is
-    S.expectPly = turn.state.ply;
-    if (!S.animating) showState(turn.state);
-    else S.queue.push({ state: turn.state, events: [] });
-    return;
-  }
-  S.expectPly = turn.state.ply;
-  S.queue.push(turn);
-  pump();
-}
-
-function receiveState(state) {
-  S.news++;
-  if (!S.state || state.id !== S.state.id) return;
-  if (S.animating || S.queue.length) {
-    if (state.ply === S.expectPly) { S.thinking = state.thinking; return; }
-    S.queue = [];
-    S.skipping = true;
-    if (S.wake) S.wake();
-    S.pending = state;
-    return;
-  }
-  if (state.ply < S.expectPly) S.last = null; // an undo
-  S.expectPly = state.ply;
-  showState(state);
-}
-
-function pause(ms) {
-  if (!ms || S.skipping) return Promise.resolve();
-  return new Promise((resolve) => {
-    const id = setTimeout(done, ms);
-    function done() { clearTimeout(id); S.wake = null; resolve(); }
-    S.wake = done;
-  });
-}
-
-async function pump() {
-  if (S.animating) return;
-  S.animating = true;
-  while (S.queue.length) {
-    const turn = S.queue.shift();
-    await animate(turn);
-    S.skipping = false;
-    if (S.pending) { const st = S.pending; S.pending = null; S.last = null; S.queue = []; S.expectPly = st.ply; S.animating = false; showState(st); S.animating = true; continue; }
-    S.active = null;
-    S.hand = 0;
-    const last = S.queue.length === 0;
-    if (last) S.animating = false;
-    showState(turn.state);
-    if (last) afterTurn(turn);
-  }
-  S.animating = false;
-  render();
-}
-
-async function animate(turn) {
-  if (!turn.events || !turn.events.length) return;
-  const speed = S.settings.anim;
-  S.last = { start: new Set(), path: new Set(), capture: new Set() };
-  S.selected = null;
-  S.hinted = null;
-  const said = [playText(turn.player, turn.move)];
-  log(said[0], true);
-  render();
-  let hand = 0;
-  for (const ev of turn.events) {
-    const out = applyEvent(S.model, ev, playerName, hand, isYou, isAI());
-    hand = out.hand;
-    S.active = out.active;
-    S.hand = hand;
-    if (out.mark && out.active !== null) S.last[out.mark].add(out.active);
-    if (out.message) {
-      log(out.message);
-      if (important(ev.kind)) said.push(out.message);
-    }
-    if (!S.skipping) render();
-    await pause(delayFor(ev.kind, speed));
-  }
-  S.said = (S.said || []).concat(said); // spoken with any turn queued after it
-}
-
-function afterTurn() {
-  const parts = S.said || [];
-  S.said = null;
-  announce([...parts.map((say) => say()), statusText()].join(' '));
-  if (S.state && !S.state.over && legalCells().size && S.focusAfter !== undefined) {
-    const b = cellEl(board, S.focusAfter);
-    if (b && document.activeElement === document.body) b.focus();
-  }
-}
-
-// Actions --------------------------------------------------------------------
 
 function select(c) {
   if (!legalCells().has(c)) return;
   S.selected = c;
   S.hinted = null;
-  render();
+  invalidate();
+  flush();
 }
 
 async function sow(c, dir) {
@@ -140,13 +30,15 @@ async function sow(c, dir) {
   S.focusAfter = c;
   S.busy = true;
   S.selected = null;
-  cellEl(board, c).focus();
-  render();
+  cellEl(board, c).focus({ preventScroll: true });
+  note(null);
+  invalidate();
+  flush();
   try {
     const turn = await api.move(S.state.id, move, S.state.ply);
     S.busy = false;
     receiveTurn(turn);
-    if (!S.animating) render(); // the socket may have brought the turn first
+    invalidate(); // the socket may have brought the turn first
   } catch (e) {
     S.busy = false;
     fail(e);
@@ -155,10 +47,15 @@ async function sow(c, dir) {
 }
 
 function fail(e) {
-  const say = e instanceof APIError && e.code === 'illegal_move' ? () => t('error.illegal') : () => t('error.generic', { message: e.message });
-  log(say);
+  let say = () => t('error.generic', { message: e.message });
+  if (e instanceof APIError) {
+    if (e.code === 'illegal_move') say = () => t('error.illegal');
+    else if (e.code === 'rate_limited') say = () => t('error.rateLimited', { n: Math.max(1, e.retryAfter || 1) });
+    else if (e.code === 'not_your_seat') { S.watching = true; say = () => t('watch.note'); }
+  }
+  note(say);
   announce(say());
-  render();
+  invalidate();
 }
 
 async function refresh() {
@@ -169,10 +66,8 @@ async function refresh() {
   } catch { /* the next poll retries */ }
 }
 
-// fetchState asks the server for the game's state, for poll and refresh.
-// It returns null when a state or a turn arrived while the request was
-// out: that news is at least as fresh, and an older answer shown after it
-// would look like an undo.
+// fetchState gets the game's state, or null when news arrived meanwhile
+// (an older answer shown after it would look like an undo).
 async function fetchState(id) {
   const news = S.news;
   const fresh = await api.get(id);
@@ -181,42 +76,34 @@ async function fetchState(id) {
 
 function setGame(state) {
   if (S.live) S.live.close();
-  S.queue = [];
-  S.last = null;
-  S.selected = null;
-  S.hinted = null;
-  S.expectPly = state.ply;
-  S.state = null;
-  if (S.animating) { S.skipping = true; if (S.wake) S.wake(); S.pending = state; }
+  closeResult();
+  resetTurns(state);
+  S.watching = !secretOf(state.id);
   showState(state);
-  log('', true);
+  note(null);
   $('copy-out').hidden = true;
   try { localStorage.setItem(GAME_KEY, state.id); } catch { /* storage off */ }
   S.live = new Live(state.id, (msg) => {
     if (msg.type === 'turn') receiveTurn(msg.turn);
     else if (msg.type === 'state') receiveState(msg.state);
-    else if (msg.type === 'thinking') { S.thinking = msg.thinking; if (!S.animating) render(); }
+    else if (msg.type === 'thinking') { S.thinking = msg.thinking; invalidate(); }
   });
   syncControls();
+  if (state.over) openResult(false);
 }
 
-async function newGame() {
+async function newGame(opts = {}) {
   const s = S.settings;
   try {
-    setGame(await api.create({ mode: s.mode, level: s.level, human: 0, first: Number(s.first), variants: s.variants }));
+    setGame(await api.create({ mode: s.mode, level: s.level, human: 0, first: Number(s.first), variants: s.variants, ...opts }));
   } catch (e) { fail(e); }
 }
 
-// poll stands in for the WebSocket while it is down: it fetches the state
-// when the computer owes a move.
+// poll stands in for the WebSocket while it is down.
 function poll() {
   const st = S.state;
-  if (st && S.live && !S.live.open && !S.animating && !st.over && (st.thinking || (isAI() && st.toMove !== human()))) {
-    fetchState(st.id).then((fresh) => {
-      if (!fresh) return;
-      if (fresh.ply > S.expectPly && fresh.moves.length) log(playText(st.toMove, fresh.moves[fresh.moves.length - 1]), true);
-      receiveState(fresh);
-    }).catch(() => {});
+  if (st && S.live && !S.live.open && !S.animating && !st.over && (st.thinking || (isAI() && st.toMove !== human()) || S.watching)) {
+    fetchState(st.id).then((fresh) => { if (fresh) receiveState(fresh); }).catch(() => {});
   }
 }
 
@@ -229,9 +116,9 @@ async function undo() {
     S.queue = [];
     S.expectPly = st.ply;
     showState(st);
-    log('', true);
+    note(null);
   } catch (e) {
-    if (e instanceof APIError && e.code === 'conflict') { log(() => t('undo.none')); announce(t('undo.none')); } else fail(e);
+    if (e instanceof APIError && e.code === 'conflict') { note(() => t('undo.none')); announce(t('undo.none')); } else fail(e);
   }
 }
 
@@ -239,14 +126,14 @@ async function hint() {
   if (!S.state) return;
   try {
     const { hints } = await api.hints(S.state.id);
-    if (!hints || !hints.length || !legalSet().has(hints[0].move)) { log(() => t('hint.none')); return; }
+    if (!hints || !hints.length || !legalSet().has(hints[0].move)) { note(() => t('hint.none')); return; }
     const move = hints[0].move;
     const c = cellOf(parseInt(move, 10));
     S.selected = c;
     S.hinted = move;
-    render();
     const say = () => t('hint.msg', { move, square: squareOf(c), arrow: screenDir(move) === 'left' ? '◀' : '▶' });
-    log(say, true);
+    note(say);
+    flush();
     announce(say());
     cellEl(board, c).focus();
   } catch (e) { fail(e); }
@@ -263,10 +150,10 @@ async function copy(kind) {
     await navigator.clipboard.writeText(text);
     out.hidden = true;
     const key = kind === 'record' ? 'copy.record' : 'copy.position';
-    log(() => t(key));
+    note(() => t(key));
     announce(t(key));
   } catch {
-    log(() => t('copy.failed'));
+    note(() => t('copy.failed'));
     out.value = text;
     out.hidden = false;
     out.focus();
@@ -274,60 +161,141 @@ async function copy(kind) {
   }
 }
 
-function skip() {
-  if (!S.animating) return;
-  S.skipping = true;
-  if (S.wake) S.wake();
+
+function openResult(focus = true) {
+  const st = S.state;
+  if (!st || !st.over || !st.result) return;
+  renderTallies($('tallies'), st.result, playerName);
+  $('winner').textContent = winnerText(st.result, isAI() ? human() : null, playerName);
+  const why = whyText(st.end);
+  $('result-why').textContent = why;
+  $('result-why').hidden = !why;
+  $('result-rematch').hidden = isAI();
+  const dlg = $('result');
+  if (!dlg.open) dlg.showModal();
+  if (focus) $('result-new').focus();
 }
 
-// Settings -------------------------------------------------------------------
+function closeResult() {
+  if ($('result').open) $('result').close();
+}
+
+// Replay: ←/→ go through a finished game's positions.
+
+// positions lists the finished game's positions: from the server when its
+// state gives them (positions, in the notation), else those this page saw.
+function positions() {
+  const list = S.state.positions;
+  if (Array.isArray(list) && list.length > 1) return list.map(parsePosition).filter(Boolean);
+  return [...S.snapshots.keys()].sort((a, b) => a - b).map((ply) => ({ ply, model: S.snapshots.get(ply) }));
+}
+
+// parsePosition reads a position in the notation into {ply, model}.
+function parsePosition(text) {
+  const f = text.trim().split(/\s+/);
+  const b = parseBoard(f[0]);
+  if (!b || f.length < 5) return null;
+  const store = (s) => { const [pebbles, mandarins, debt] = s.split(',').map(Number); return { pebbles, mandarins, debt }; };
+  return { ply: Number(f[4]), model: { cells: b.cells, stones: b.stones, stores: [store(f[2]), store(f[3])] } };
+}
+
+function replayStep(step) {
+  const st = S.state;
+  if (!st || !st.over || S.animating) return;
+  if (!S.replay) {
+    if (step > 0) return;
+    const plies = positions();
+    if (plies.length < 2) return;
+    S.replay = { plies, index: plies.length - 1 };
+  }
+  const r = S.replay;
+  r.index = Math.max(0, Math.min(r.plies.length - 1, r.index + step));
+  r.model = r.plies[r.index].model;
+  if (r.index === r.plies.length - 1) S.replay = null;
+  invalidate();
+  announce(S.replay ? statusText() : t('replay.end'));
+}
+
 
 function syncControls() {
   const s = S.settings;
-  $('mode').value = s.mode;
-  $('level').value = s.level;
-  $('first').value = String(s.first);
+  $('level').value = (S.state && S.state.level) || s.level;
   $('anim').value = s.anim;
-  $('level-field').hidden = s.mode !== 'ai';
-  for (const box of document.querySelectorAll('input[name=variant]')) box.checked = s.variants.includes(box.value);
-  const opts = $('first').options;
-  opts[0].textContent = t(s.mode === 'ai' ? 'player.you' : 'player.p1');
-  opts[1].textContent = t(s.mode === 'ai' ? 'player.computer' : 'player.p2');
+  $('level-field').hidden = !isAI();
+  const info = S.state ? [t(isAI() ? 'mode.ai' : 'mode.local')] : [];
+  for (const v of (S.state && S.state.variants) || []) info.push(t('variant.' + v).split(':')[0]);
+  $('game-info').textContent = info.join(' · ');
+  sound.setSound(s.sound);
 }
 
-function inProgress() {
-  return S.state && !S.state.over && S.state.moves.length > 0;
+function fillNewGame() {
+  const s = S.settings;
+  const f = $('newgame-form');
+  f.elements.mode.value = s.mode;
+  f.elements.level.value = s.level;
+  f.elements.first.value = String(s.first);
+  for (const box of f.querySelectorAll('input[name=variant]')) box.checked = s.variants.includes(box.value);
+  syncNewGame();
+}
+
+function syncNewGame() {
+  const f = $('newgame-form');
+  const ai = f.elements.mode.value !== 'local';
+  $('newgame-level').hidden = !ai;
+  $('first-0').textContent = t(ai ? 'player.you' : 'player.p1');
+  $('first-1').textContent = t(ai ? 'player.computer' : 'player.p2');
+}
+
+function openNewGame() {
+  closeResult();
+  fillNewGame();
+  const dlg = $('newgame');
+  dlg.returnValue = '';
+  dlg.showModal();
+  $('newgame-start').focus(); // the settings start as they were: Enter starts
 }
 
 function wireSettings() {
-  $('mode').onchange = (e) => { S.settings.mode = e.target.value; saveSettings(); syncControls(); newGame(); };
-  $('first').onchange = (e) => { S.settings.first = Number(e.target.value); saveSettings(); newGame(); };
+  const f = $('newgame-form');
+  f.addEventListener('change', syncNewGame);
+  $('newgame').addEventListener('close', () => {
+    if ($('newgame').returnValue !== 'start') return;
+    S.settings.mode = f.elements.mode.value;
+    S.settings.level = f.elements.level.value;
+    S.settings.first = Number(f.elements.first.value);
+    S.settings.variants = [...f.querySelectorAll('input[name=variant]:checked')].map((b) => b.value);
+    saveSettings();
+    newGame();
+  });
   $('anim').onchange = (e) => { S.settings.anim = e.target.value; saveSettings(); };
   $('level').onchange = async (e) => {
     S.settings.level = e.target.value;
     saveSettings();
-    if (S.state && isAI()) {
+    if (S.state && isAI() && !S.watching) {
       try { receiveState(await api.level(S.state.id, S.settings.level)); } catch (err) { fail(err); }
     }
   };
-  for (const box of document.querySelectorAll('input[name=variant]')) {
-    box.onchange = async () => {
-      if (inProgress() && !(await askDialog($('confirm'), $('confirm-yes'), $('confirm-no')))) { syncControls(); return; }
-      S.settings.variants = [...document.querySelectorAll('input[name=variant]:checked')].map((b) => b.value);
-      saveSettings();
-      newGame();
-    };
-  }
-  $('new').onclick = newGame;
-  $('result-new').onclick = newGame;
+  $('sound').onclick = () => {
+    S.settings.sound = !S.settings.sound;
+    saveSettings();
+    sound.setSound(S.settings.sound);
+    sound.unlock();
+    if (S.settings.sound) sound.drop();
+    invalidate();
+  };
+  $('new').onclick = openNewGame;
+  $('result-new').onclick = openNewGame;
+  $('result-rematch').onclick = () => { closeResult(); newGame({ first: S.state ? 1 - S.state.first : 0 }); };
+  $('result-close').onclick = () => { closeResult(); board.focus(); };
+  $('result-open').onclick = () => openResult();
   $('undo').onclick = undo;
   $('hint').onclick = hint;
   $('skip').onclick = skip;
   $('copy-position').onclick = () => copy('position');
   $('copy-record').onclick = () => copy('record');
+  for (const b of $('replay-bar').querySelectorAll('[data-step]')) b.onclick = () => replayStep(Number(b.dataset.step));
 }
 
-// Board input ------------------------------------------------------------------
 
 function wireBoard() {
   createBoard(board, true);
@@ -338,10 +306,17 @@ function wireBoard() {
     if (cell) select(Number(cell.dataset.cell));
   });
   document.addEventListener('keydown', onKey);
+  // Sound may start only after a gesture.
+  for (const type of ['pointerdown', 'keydown']) document.addEventListener(type, () => sound.unlock(), { once: true, capture: true });
 }
 
 function onKey(e) {
-  if (!ownKey(e) || !$('howto-view').hidden || $('confirm').open) return;
+  if (!ownKey(e) || !$('howto-view').hidden || document.querySelector('dialog[open]')) return;
+  if (S.state && S.state.over && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+    e.preventDefault();
+    replayStep(e.key === 'ArrowLeft' ? -1 : 1);
+    return;
+  }
   const act = keyAction(e.key, S.selected, legalCells());
   if (!act) return;
   e.preventDefault();
@@ -354,12 +329,22 @@ function onKey(e) {
     const c = S.selected;
     S.selected = null;
     S.hinted = null;
-    render();
+    invalidate();
+    flush();
     cellEl(board, c)?.focus();
   }
 }
 
-// Views and language ---------------------------------------------------------------
+hooks.onState = syncControls;
+hooks.afterTurn = () => {
+  const st = S.state;
+  if (st && st.over) { openResult(); return; }
+  if (st && legalCells().size && S.focusAfter !== undefined) {
+    const b = cellEl(board, S.focusAfter);
+    if (b && (document.activeElement === document.body || document.activeElement === board)) b.focus({ preventScroll: true });
+  }
+};
+
 
 async function route() {
   const howto = location.hash === '#howto';
@@ -367,6 +352,7 @@ async function route() {
   $('game-view').hidden = howto;
   $('howto-view').hidden = !howto;
   if (howto) {
+    closeResult();
     await showHowto();
     $('howto-heading').focus();
   } else if (wasHowto) {
@@ -386,10 +372,9 @@ async function showHowto() {
 async function changeLang(code) {
   await setLang(code);
   syncControls();
-  render();
-  renderMoves();
-  renderResult();
-  renderLog();
+  syncNewGame();
+  relog();
+  if ($('result').open) openResult(false);
   if (!$('howto-view').hidden) await showHowto();
   else howtoLang = null;
 }
@@ -399,14 +384,6 @@ async function start() {
   $('game-view').hidden = location.hash === '#howto';
   $('howto-view').hidden = location.hash !== '#howto';
   const sel = $('lang');
-  for (const [code, name] of LANGS) {
-    if (sel.querySelector(`option[value="${code}"]`)) continue;
-    const o = document.createElement('option');
-    o.value = code;
-    o.lang = code;
-    o.textContent = name;
-    sel.append(o);
-  }
   const lang = preferred();
   sel.value = lang;
   sel.onchange = () => changeLang(sel.value);
@@ -414,23 +391,25 @@ async function start() {
   wireBoard();
   wireSettings();
   syncControls();
-  render();
+  invalidate();
   window.addEventListener('hashchange', route);
   route();
   setInterval(poll, 700);
   openGame();
 }
 
-// openGame resumes the game this browser played last, or starts one; it
-// keeps trying while the server cannot be reached.
+// openGame opens ?game=ID, else this browser's last game, else a new one,
+// retrying while the server is unreachable.
 async function openGame() {
-  let saved = null;
-  try { saved = localStorage.getItem(GAME_KEY); } catch { /* storage off */ }
+  let saved = new URLSearchParams(location.search).get('game');
+  if (!saved) try { saved = localStorage.getItem(GAME_KEY); } catch { /* storage off */ }
   if (saved) {
     try {
       const st = await api.get(saved);
-      Object.assign(S.settings, { mode: st.mode, level: st.level || S.settings.level, variants: st.variants || [] });
-      if (st.first === 0 || st.first === 1) S.settings.first = st.first;
+      if (secretOf(st.id)) {
+        Object.assign(S.settings, { mode: st.mode, level: st.level || S.settings.level, variants: st.variants || [] });
+        if (st.first === 0 || st.first === 1) S.settings.first = st.first;
+      }
       setGame(st);
       return;
     } catch (e) {

@@ -3,6 +3,7 @@
 // row 5 6 7 8 9, whatever the page's writing direction.
 
 import { t, plural, num, list } from './i18n.js';
+import { drawPile } from './pebbles.js';
 
 export const LEFT = 5;
 export const RIGHT = 11;
@@ -15,16 +16,6 @@ export const isMandarin = (c) => c === LEFT || c === RIGHT;
 // ownerOf returns the player whose row holds cell c, or -1.
 export const ownerOf = (c) => (c < 5 ? 1 : c > 5 && c < 11 ? 0 : -1);
 
-const MAX_DOTS = 20;
-
-// Spots for pebbles inside a square, as percentages: a sunflower spiral
-// that looks scattered by hand yet never piles dots on each other.
-const SPOTS = Array.from({ length: MAX_DOTS }, (_, i) => {
-  const r = 30 * Math.sqrt((i + 0.5) / MAX_DOTS);
-  const a = i * 2.39996;
-  return [46 + r * Math.cos(a), 44 + r * Math.sin(a)]; // clear of the count, bottom right
-});
-
 function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
@@ -32,42 +23,26 @@ function el(tag, cls, text) {
   return e;
 }
 
-function drawDots(box, n) {
-  const shown = Math.min(n, MAX_DOTS);
-  if (box.childElementCount === shown) return;
-  box.textContent = '';
-  for (let i = 0; i < shown; i++) {
-    const d = el('span', 'dot');
-    d.style.left = SPOTS[i][0] + '%';
-    d.style.top = SPOTS[i][1] + '%';
-    box.append(d);
-  }
-}
+// setText, setAttr and setV change the page only when the value differs:
+// a write of the same text still costs the browser a new layout.
+export function setText(e, v) { if (e.textContent !== v) e.textContent = v; }
+export function setAttr(e, name, v) { if (e.getAttribute(name) !== v) e.setAttribute(name, v); }
+function setV(e, v) { if (e.dataset.v !== v) e.dataset.v = v; }
 
 function makeCell(c, interactive) {
   const mand = isMandarin(c);
   const cell = el(interactive && !mand ? 'button' : 'div', 'cell');
   cell.dataset.cell = c;
+  const hide = (e) => { e.setAttribute('aria-hidden', 'true'); return e; };
   if (mand) {
     cell.classList.add('mandarin', c === LEFT ? 'left' : 'right');
     if (interactive) cell.setAttribute('role', 'img');
+    cell.append(hide(el('span', 'stone')));
   } else {
     if (interactive) cell.type = 'button';
-    const n = el('span', 'num', '');
-    n.setAttribute('aria-hidden', 'true');
-    cell.append(n);
+    cell.append(hide(el('span', 'num', '')));
   }
-  const dots = el('span', 'dots');
-  dots.setAttribute('aria-hidden', 'true');
-  cell.append(dots);
-  if (mand) {
-    const stone = el('span', 'stone');
-    stone.setAttribute('aria-hidden', 'true');
-    cell.append(stone);
-  }
-  const count = el('span', 'count');
-  count.setAttribute('aria-hidden', 'true');
-  cell.append(count);
+  cell.append(hide(el('span', 'pile')), hide(el('span', 'count')), hide(el('span', 'empty-note')));
   return cell;
 }
 
@@ -96,31 +71,34 @@ export function cellEl(box, c) {
   return box.querySelector(`.cell[data-cell="${c}"]`);
 }
 
-// updateBoard shows model ({cells, stones}) on box. opts: owner(c) gives
-// the owner's word for accessible names ("yours"), classes maps a cell to
-// extra class names (legal, last move, active).
+// updateBoard shows model on box; opts.owner(c) names a square's owner,
+// opts.classes(c) lists its extra classes.
 export function updateBoard(box, model, opts = {}) {
   for (let c = 0; c < 12; c++) {
     const cell = cellEl(box, c);
     if (!cell) continue;
     const n = model.cells[c];
-    drawDots(cell.querySelector('.dots'), n);
+    const cls = opts.classes ? opts.classes(c) : [];
+    const stone = isMandarin(c) && model.stones[c === LEFT ? 0 : 1];
+    const sig = `${n} ${stone} ${cls} ${t('square.aria')} ${opts.owner ? opts.owner(c) : ''}`;
+    if (cell.sig === sig) continue; // nothing changed since the last drawing
+    cell.sig = sig;
+    drawPile(cell.querySelector('.pile'), n, c + 1, isMandarin(c) ? 'column' : 'round');
     // Numbers are drawn by CSS from data-v, so that the visible text does
     // not compete with the button's accessible name.
-    cell.querySelector('.count').dataset.v = num(n);
-    const cls = opts.classes ? opts.classes(c) : [];
-    for (const k of ['legal', 'selected', 'last-start', 'last-path', 'last-capture', 'active', 'hl', 'empty']) {
+    setV(cell.querySelector('.count'), num(n));
+    for (const k of ['legal', 'selected', 'last-start', 'last-path', 'last-capture', 'active', 'hl', 'stopped']) {
       cell.classList.toggle(k, cls.includes(k));
     }
-    cell.classList.toggle('empty', n === 0 && !(isMandarin(c) && model.stones[c === LEFT ? 0 : 1]));
+    cell.classList.toggle('empty', n === 0 && !stone);
     if (isMandarin(c)) {
-      const stone = model.stones[c === LEFT ? 0 : 1];
       cell.classList.toggle('has-stone', stone);
-      if (cell.hasAttribute('role')) cell.setAttribute('aria-label', mandarinName(c, n, stone));
+      setV(cell.querySelector('.empty-note'), n === 0 && !stone ? t('mandarin.empty') : '');
+      if (cell.hasAttribute('role')) setAttr(cell, 'aria-label', mandarinName(c, n, stone));
     } else {
-      cell.querySelector('.num').dataset.v = num(squareOf(c));
+      setV(cell.querySelector('.num'), num(squareOf(c)));
       if (cell.tagName === 'BUTTON') {
-        cell.setAttribute('aria-label', t('square.aria', {
+        setAttr(cell, 'aria-label', t('square.aria', {
           square: squareOf(c), owner: opts.owner ? opts.owner(c) : '', pebbles: plural('pebbles', n),
         }));
       }
@@ -136,7 +114,7 @@ export function mandarinName(c, n, stone) {
 // mandarinContents says what a mandarin square holds: "mandarin stone",
 // "mandarin stone and 2 pebbles", "3 pebbles".
 function mandarinContents(n, stone) {
-  if (!stone) return plural('pebbles', n);
+  if (!stone) return n ? plural('pebbles', n) : t('mandarin.empty');
   return n ? t('mandarin.withStone', { pebbles: plural('pebbles', n) }) : t('mandarin.stoneOnly');
 }
 
@@ -156,9 +134,8 @@ export function parseBoard(text) {
   return { cells, stones };
 }
 
-// renderMiniBoards draws every figure.mini-board under root from its
-// data-position, highlighting the squares in data-highlight (square
-// numbers, or L and R for the mandarin squares).
+// renderMiniBoards draws each figure.mini-board under root from its
+// data-position, outlining data-highlight's squares (numbers, L, R).
 export function renderMiniBoards(root) {
   for (const fig of root.querySelectorAll('figure.mini-board')) {
     const model = parseBoard(fig.dataset.position);
@@ -190,24 +167,27 @@ export function renderMiniBoards(root) {
   }
 }
 
-// renderStore shows a player's store: mandarin stones drawn large, pebbles
-// counted, and the debt beside the store that owes it.
+// renderStore shows a store: name, stones, pebbles as a pile and counted,
+// and the debt beside the store that owes it.
 export function renderStore(box, store, name, active) {
-  box.textContent = '';
-  box.classList.toggle('to-move', !!active);
-  box.append(el('span', 'store-name', name));
-  const m = el('span', 'store-mandarins');
-  for (let i = 0; i < store.mandarins; i++) {
-    const s = el('span', 'stone');
-    s.setAttribute('aria-hidden', 'true');
-    m.append(s);
+  if (!box.firstChild) {
+    const head = el('span', 'store-head');
+    head.append(el('span', 'store-name'), el('span', 'store-stones'), el('span', 'debt'));
+    box.append(head, el('span', 'tray'), el('span', 'store-count'));
+    box.querySelector('.tray').setAttribute('aria-hidden', 'true');
+    box.querySelector('.store-stones').setAttribute('aria-hidden', 'true');
   }
-  m.append(el('span', '', plural('mandarins', store.mandarins)));
-  box.append(m);
-  const p = el('span', 'store-pebbles');
-  const dot = el('span', 'dot');
-  dot.setAttribute('aria-hidden', 'true');
-  p.append(dot, el('span', '', plural('pebbles', store.pebbles)));
-  box.append(p);
-  if (store.debt > 0) box.append(el('span', 'debt', t('store.debt', { n: store.debt })));
+  box.classList.toggle('to-move', !!active);
+  setText(box.querySelector('.store-name'), name);
+  const stones = box.querySelector('.store-stones');
+  while (stones.childElementCount > store.mandarins) stones.lastChild.remove();
+  while (stones.childElementCount < store.mandarins) stones.append(el('span', 'stone'));
+  drawPile(box.querySelector('.tray'), store.pebbles, box.id === 'store-0' ? 20 : 30);
+  const parts = [];
+  if (store.mandarins) parts.push(plural('mandarins', store.mandarins));
+  parts.push(plural('pebbles', store.pebbles));
+  setText(box.querySelector('.store-count'), list(parts, 'and'));
+  const debt = box.querySelector('.debt');
+  setText(debt, store.debt > 0 ? t('store.debt', { n: store.debt }) : '');
+  debt.hidden = !(store.debt > 0);
 }

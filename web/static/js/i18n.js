@@ -1,16 +1,7 @@
-// Translations: flat "key": "text" files under i18n/, with {placeholders}.
-// A key missing from the current language falls back to English. Plural
-// forms are keys ending in _one, _other (and any other CLDR category the
-// language needs), chosen with Intl.PluralRules.
+// Translations: flat "key": "text" files under i18n/ with {placeholders},
+// English for a missing key, plurals as key_one, key_other… chosen with
+// Intl.PluralRules.
 
-export const LANGS = [
-  ['vi', 'Tiếng Việt'],
-  ['en', 'English'],
-  ['fr', 'Français'],
-  ['de', 'Deutsch'],
-  ['ca', 'Català'],
-  ['fa', 'فارسی'],
-];
 const RTL = new Set(['fa']);
 const STORE_KEY = 'oanquan.lang';
 
@@ -38,7 +29,7 @@ async function load(code) {
 // preferred returns the remembered language, else the browser's first
 // supported one, else English.
 export function preferred() {
-  const known = new Set(LANGS.map(([c]) => c));
+  const known = new Set([...document.querySelectorAll('#lang option')].map((o) => o.value));
   let saved = null;
   try { saved = localStorage.getItem(STORE_KEY); } catch { /* storage off */ }
   if (saved && known.has(saved)) return saved;

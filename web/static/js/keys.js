@@ -1,14 +1,11 @@
 // The keyboard: ←/→ choose a square, Z sows toward the screen's left, X
-// toward its right, Esc cancels. Z and X follow the screen, not the
-// notation: on the top row screen-left is R (see moveFor in app.js).
+// toward its right (on the top row that is R), Esc cancels.
 
-// SCREEN_ORDER lists the squares' cells left to right as drawn, top row
-// first.
+// SCREEN_ORDER: the squares' cells as drawn, top row first.
 const SCREEN_ORDER = [4, 3, 2, 1, 0, 6, 7, 8, 9, 10];
 
 // keyAction says what a key does, given the selected cell (or null) and
-// the cells that can be played: {select: cell}, {sow: 'left'|'right'},
-// {cancel: true}, or null for a key that is not the board's.
+// the playable cells: {select}, {sow}, {cancel}, or null.
 export function keyAction(key, selected, playable) {
   if (key === 'ArrowLeft' || key === 'ArrowRight') {
     const order = SCREEN_ORDER.filter((c) => playable.has(c));
@@ -27,9 +24,14 @@ export function keyAction(key, selected, playable) {
   }
 }
 
-// ownKey says whether a key event is left to the board: not typed into a
-// form control, not a shortcut with a modifier.
+// ownKey says whether a key event is left to the game: not a shortcut
+// with a modifier, not typed into a text field. A focused select, radio
+// button or checkbox does not keep the game's keys (a setting changed with
+// the mouse keeps the focus, and ←/→ must still choose a square).
 export function ownKey(e) {
   if (e.altKey || e.ctrlKey || e.metaKey) return false;
-  return !e.target.closest('select, input, textarea');
+  const el = e.target;
+  if (!el || !el.closest) return true;
+  if (el.closest('textarea, [contenteditable]')) return false;
+  return !(el.matches('input') && !['checkbox', 'radio', 'button', 'submit'].includes(el.type));
 }

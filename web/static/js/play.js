@@ -1,6 +1,5 @@
-// Replaying a turn's events (docs/API.md) on the displayed model, one step
-// at a time, with the message each step deserves. The server has already
-// decided everything; this only shows it.
+// A turn's events (docs/API.md) applied to the model on screen, each with
+// its message. The server decided everything; this only shows it.
 
 import { t, plural } from './i18n.js';
 import { LEFT, isMandarin, squareOf } from './board.js';
@@ -29,13 +28,10 @@ function cellName(c) {
   return squareOf(c);
 }
 
-// applyEvent changes model as ev says and returns what to show:
-// {message, active, hand, mark} where message is null or a function that
-// says it in the current language (so the log follows a language switch);
-// mark is 'start', 'path' or
-// 'capture' for the last-move highlight. name(p) is a player's name;
-// you(p) says whether p is the human playing the computer, whose messages
-// speak to them ("You play …"); ai says whether the computer plays.
+// applyEvent changes model as ev says and returns {message, active, hand,
+// mark}: message a function saying it in the current language, or null;
+// mark 'start', 'path' or 'capture'. name(p) names a player, you(p) says
+// whether p is the person playing the computer, ai whether it plays.
 export function applyEvent(model, ev, name, hand, you = () => false, ai = false) {
   const c = ev.cell;
   const p = ev.player;

@@ -19,7 +19,7 @@ export function renderTallies(box, result, name) {
     line.dataset.player = p;
     line.append(el('span', 'who', name(p)));
     const term = (value, label, op) => {
-      if (op) line.append(` ${op} `);
+      if (op) line.append(el('span', 'op', op));
       const s = el('span', 'term');
       s.append(el('b', '', num(value)), el('small', '', label));
       line.append(s);
@@ -42,4 +42,11 @@ export function winnerText(result, you, name) {
   if (w !== 0 && w !== 1) return t('result.draw');
   if (you === null) return t('result.playerWins', { name: name(w) });
   return t(w === you ? 'result.youWin' : 'result.computerWins');
+}
+
+// whyText explains an ending other than the capture of both mandarin
+// squares, or returns '' for that ending.
+export function whyText(end) {
+  if (!end || end === 'mandarins' || end === 'none') return '';
+  return t('why.' + end) + ' ' + t('why.mandarinsLeft');
 }

@@ -1,7 +1,5 @@
-// The page's state: what is on screen and the settings, with the questions
-// every part of the page asks of them (whose turn, which moves are legal,
-// what a player is called). It holds what the server reported; the rules
-// stay on the server.
+// The page's state (what the server reported, what is on screen, the
+// settings) and the questions asked of it: whose turn, which moves, names.
 
 import { t } from './i18n.js';
 import { squareOf, cellOf, ownerOf } from './board.js';
@@ -9,29 +7,32 @@ import { squareOf, cellOf, ownerOf } from './board.js';
 const SETTINGS_KEY = 'oanquan.settings';
 
 export const S = {
-  state: null, // the state on screen (after any animation in progress)
-  model: null, // cells, stones and stores on screen
-  queue: [], // turns waiting to be shown
-  expectPly: 0, // ply of the last state shown or queued
+  state: null,
+  model: null,
+  queue: [],
+  expectPly: 0,
   animating: false,
   skipping: false,
-  wake: null, // ends the current pause early
-  selected: null, // selected cell
-  hinted: null, // the hinted move
-  busy: false, // a request is in flight
+  skipReplies: false, // ⏩ pressed: skip every turn until a human is to move
+  selected: null,
+  hinted: null,
+  busy: false,
   thinking: false,
+  watching: false, // the game was opened without its seat secret
   last: null, // last move: {start, path, capture} sets of cells
-  logItems: [], // this turn's messages, as functions (see log)
+  turns: [], // the turn log: {title, items, ply} with items as functions
   active: null,
   hand: 0,
   live: null,
   news: 0, // counts states and turns received or shown: see fetchState
+  replay: null, // {plies, index, model} while going back through a finished game
+  snapshots: new Map(), // ply -> model, the positions seen in this session
   settings: loadSettings(),
 };
 
 function loadSettings() {
   const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
-  const def = { mode: 'ai', level: 'easy', first: 0, anim: reduce ? 'off' : 'normal', variants: [] };
+  const def = { mode: 'ai', level: 'easy', first: 0, anim: reduce ? 'off' : 'normal', variants: [], sound: true };
   try { return { ...def, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) || '{}') }; } catch { return def; }
 }
 
@@ -41,7 +42,7 @@ export function saveSettings() {
 
 // Names ----------------------------------------------------------------
 
-export function isAI() { return S.state && S.state.mode === 'ai'; }
+export function isAI() { return !!(S.state && S.state.mode === 'ai'); }
 export function human() { return S.state ? S.state.human : 0; }
 
 export function playerName(p) {
@@ -62,10 +63,15 @@ export function ownerWord(c) {
   return t(p === 0 ? 'owner.p1' : 'owner.p2');
 }
 
+// moverOf returns who played move i of the state, as its history says.
+export function moverOf(st, i) {
+  return ((st.history || [])[i] || {}).player ?? st.first;
+}
+
 // Legal moves and directions ---------------------------------------------
 
 export function legalSet() {
-  if (!S.state || S.animating || S.busy || S.queue.length) return new Set();
+  if (!S.state || S.animating || S.busy || S.queue.length || S.watching || S.replay) return new Set();
   return new Set(S.state.legal || []);
 }
 
@@ -88,12 +94,7 @@ export function screenDir(move) {
   return move.endsWith('R') === c > 5 ? 'right' : 'left';
 }
 
-// canUndo says whether there is a move to take back: against the computer,
-// one of the human's.
+// canUndo says whether there is a move to take back, as the server says.
 export function canUndo() {
-  const st = S.state;
-  if (!st || !st.moves.length) return false;
-  if (!isAI()) return true;
-  const n = st.moves.length;
-  return st.moves.some((_, i) => (st.toMove + n - i) % 2 === human());
+  return !!(S.state && S.state.canUndo && !S.watching);
 }

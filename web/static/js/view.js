@@ -1,11 +1,10 @@
-// The view: draws the page from the state in S (board, hand, arrows,
-// stores, status, moves, messages, final count) and speaks to screen
-// readers through the live region.
+// The view draws the page from S in one batched redraw per animation
+// frame (whatever changes S calls invalidate), and speaks through the
+// live region.
 
 import { t, num } from './i18n.js';
-import { updateBoard, renderStore, cellEl, squareOf } from './board.js';
-import { renderTallies, winnerText } from './result.js';
-import { S, isAI, human, playerName, ownerWord, legalSet, legalCells, moveFor, canUndo } from './state.js';
+import { updateBoard, renderStore, cellEl, squareOf, setText, setAttr } from './board.js';
+import { S, isAI, human, playerName, ownerWord, legalSet, legalCells, moveFor, canUndo, moverOf } from './state.js';
 
 export const $ = (id) => document.getElementById(id);
 
@@ -14,71 +13,80 @@ const arrows = document.createElement('div');
 arrows.className = 'arrows';
 arrows.innerHTML = '<button type="button" class="arrow" data-dir="left">◀</button><button type="button" class="arrow" data-dir="right">▶</button>';
 
-function classesFor(c) {
+let dirty = false;
+let waiters = [];
+
+// invalidate asks for a redraw in the next animation frame.
+export function invalidate() {
+  if (dirty) return;
+  dirty = true;
+  requestAnimationFrame(() => {
+    flush();
+    const w = waiters;
+    waiters = [];
+    for (const resolve of w) resolve();
+  });
+}
+
+// flush redraws now if due: after input, so the next key finds the page
+// as it answered the last.
+export function flush() {
+  if (!dirty) return;
+  dirty = false;
+  draw();
+}
+
+// frame resolves once the next redraw is done.
+export function frame() {
+  return new Promise((resolve) => { waiters.push(resolve); invalidate(); });
+}
+
+function classesFor(c, legal) {
   const k = [];
-  if (legalCells().has(c)) k.push('legal');
+  if (legal.has(c)) k.push('legal');
   if (S.selected === c) k.push('selected');
-  if (S.active === c) k.push('active');
-  if (S.last) {
+  if (S.active === c && S.animating) k.push('active');
+  if (S.last && !S.replay) {
     if (S.last.start.has(c)) k.push('last-start');
     if (S.last.path.has(c)) k.push('last-path');
     if (S.last.capture.has(c)) k.push('last-capture');
+    if (S.last.stop === c) k.push('stopped');
   }
   return k;
 }
 
-export function render() {
-  if (!S.model) return;
-  updateBoard(board, S.model, { owner: ownerWord, classes: classesFor });
+// draw redraws everything from S.
+export function draw() {
+  const model = S.replay ? S.replay.model : S.model;
+  if (!model) { setText($('status'), statusText()); return; }
   const legal = legalCells();
+  updateBoard(board, model, { owner: ownerWord, classes: (c) => classesFor(c, legal) });
   for (const b of board.querySelectorAll('button.cell')) {
-    const c = Number(b.dataset.cell);
-    const ok = legal.has(c);
-    b.setAttribute('aria-disabled', ok ? 'false' : 'true');
-    b.tabIndex = ok ? 0 : -1;
+    const ok = legal.has(Number(b.dataset.cell));
+    setAttr(b, 'aria-disabled', ok ? 'false' : 'true');
+    if (b.tabIndex !== (ok ? 0 : -1)) b.tabIndex = ok ? 0 : -1;
   }
-  placeHand();
-  const to = S.state ? S.state.toMove : 0;
-  renderStore($('store-0'), S.model.stores[0], playerName(0), !S.animating && S.state && !S.state.over && to === 0);
-  renderStore($('store-1'), S.model.stores[1], playerName(1), !S.animating && S.state && !S.state.over && to === 1);
-  renderArrows();
-  $('status').textContent = statusText();
-  $('status').classList.toggle('thinking', !!(S.state && !S.animating && isAI() && !S.state.over && S.state.toMove !== human()));
-  $('skip').disabled = !S.animating;
-  $('undo').disabled = !canUndo() || S.animating;
+  const st = S.state;
+  const on = (p) => !S.animating && !S.replay && st && !st.over && st.toMove === p;
+  renderStore($('store-0'), model.stores[0], playerName(0), on(0));
+  renderStore($('store-1'), model.stores[1], playerName(1), on(1));
+  renderArrows(legal);
+  $('table').classList.toggle('choosing', !!arrows.parentNode);
+  setText($('status'), statusText());
+  $('status').classList.toggle('thinking', !!(st && !S.animating && isAI() && !st.over && st.toMove !== human()));
+  $('watching').hidden = !S.watching;
+  $('skip').disabled = !(S.animating || (st && st.thinking && isAI()));
+  $('undo').disabled = !canUndo() || S.animating || !!S.replay;
   $('hint').disabled = legal.size === 0;
-  board.classList.toggle('busy', S.animating);
+  setAttr($('sound'), 'aria-pressed', String(!!S.settings.sound));
+  drawMoves();
+  drawLog();
+  drawReplay();
 }
 
-// The hand: the pebbles being sown, carried from square to square.
-const hand = document.createElement('div');
-hand.className = 'hand';
-hand.hidden = true;
-hand.setAttribute('aria-hidden', 'true');
-
-function placeHand() {
-  if (!hand.parentNode) board.parentNode.append(hand);
-  if (!S.animating || S.active === null || S.hand <= 0 || S.skipping || S.settings.anim === 'off') {
-    hand.hidden = true;
-    return;
-  }
-  const wrap = board.parentNode.getBoundingClientRect();
-  const r = cellEl(board, S.active).getBoundingClientRect();
-  const jump = hand.hidden; // appear in place, then glide
-  if (jump) hand.style.transition = 'none';
-  hand.style.setProperty('--hand-ms', S.settings.anim === 'fast' ? '60ms' : '200ms');
-  hand.style.transform = `translate(${Math.round(r.left - wrap.left + r.width / 2)}px, ${Math.round(r.top - wrap.top)}px)`;
-  hand.textContent = num(S.hand);
-  hand.hidden = false;
-  if (jump) {
-    void hand.offsetWidth;
-    hand.style.transition = '';
-  }
-}
-
-function renderArrows() {
-  const legal = legalSet();
-  if (S.selected === null || !legal.size || !legalCells().has(S.selected)) {
+function renderArrows(legal) {
+  const moves = legalSet();
+  if (S.selected === null || !legal.has(S.selected)) {
     if (arrows.parentNode) {
       const had = arrows.contains(document.activeElement);
       arrows.remove();
@@ -88,11 +96,13 @@ function renderArrows() {
   }
   const slot = cellEl(board, S.selected).parentNode;
   if (arrows.parentNode !== slot) slot.append(arrows);
+  arrows.style.setProperty('--col', slot.style.gridColumn); // where they sit under the board (phones)
   for (const b of arrows.querySelectorAll('button')) {
     const move = moveFor(S.selected, b.dataset.dir);
-    b.hidden = !legal.has(move);
-    b.setAttribute('aria-label', t(b.dataset.dir === 'left' ? 'sow.left' : 'sow.right'));
-    b.title = `${t(b.dataset.dir === 'left' ? 'sow.left' : 'sow.right')} (${move})`;
+    const name = t(b.dataset.dir === 'left' ? 'sow.left' : 'sow.right');
+    b.hidden = !moves.has(move);
+    setAttr(b, 'aria-label', name);
+    b.title = `${name} (${move})`;
     b.classList.toggle('hinted', S.hinted === move);
   }
 }
@@ -100,8 +110,10 @@ function renderArrows() {
 export function statusText() {
   const st = S.state;
   if (!st) return t('status.connecting');
+  if (S.replay) return t('replay.status', { ply: S.replay.index, n: S.replay.plies.length - 1 });
   if (S.animating) return S.hand > 0 ? `${t('status.sowing')} ${t('inHand', { n: S.hand })}` : t('status.sowing');
   if (st.over) return t('status.over');
+  if (S.watching) return t('status.watchTurn', { name: playerName(st.toMove) });
   if (S.selected !== null && legalCells().has(S.selected)) return t('status.pickDirection', { square: squareOf(S.selected) });
   if (isAI()) {
     if (st.toMove === human()) return t('status.yourTurn');
@@ -110,10 +122,17 @@ export function statusText() {
   return t('status.playerTurn', { name: playerName(st.toMove) });
 }
 
-export function renderMoves() {
-  const ol = $('moves');
-  ol.textContent = '';
+// The move list: moves in pairs, numbered by full turns, the latest
+// scrolled into view without cutting a row.
+let movesKey = '';
+
+function drawMoves() {
   const st = S.state;
+  const ol = $('moves');
+  const key = st ? `${st.id}|${st.moves.join(' ')}|${t('moves.empty')}|${num(1)}|${playerName(0)}` : '';
+  if (key === movesKey) return;
+  movesKey = key;
+  ol.textContent = '';
   if (!st || !st.moves.length) {
     const li = document.createElement('li');
     li.className = 'none';
@@ -121,53 +140,116 @@ export function renderMoves() {
     ol.append(li);
     return;
   }
-  const n = st.moves.length;
+  const first = moverOf(st, 0);
+  let li = null;
   st.moves.forEach((m, i) => {
-    const li = document.createElement('li');
-    const who = document.createElement('span');
-    who.className = 'who';
-    who.textContent = playerName((st.toMove + n - i) % 2);
-    const mv = document.createElement('span');
-    mv.className = 'mv';
-    mv.textContent = m;
-    li.append(who, ' ', mv);
-    if (i === n - 1) li.setAttribute('aria-current', 'true');
-    ol.append(li);
+    const p = moverOf(st, i);
+    if (!li || p === first) {
+      li = document.createElement('li');
+      const n = document.createElement('span');
+      n.className = 'n';
+      n.textContent = num(ol.childElementCount + 1) + '.';
+      li.append(n);
+      if (p !== first) li.append(span('mv none', '…'));
+      ol.append(li);
+    }
+    const mv = span('mv', m);
+    mv.dataset.player = p;
+    mv.dataset.by = ((st.history || [])[i] || {}).by || '';
+    mv.title = playerName(p);
+    if (i === st.moves.length - 1) mv.setAttribute('aria-current', 'true');
+    li.append(span('sr-only', playerName(p)), mv);
   });
-  ol.scrollTop = ol.scrollHeight; // the list scrolls, never the page
+  ol.scrollTop = ol.scrollHeight; // rows are of one height: the last one shows whole
 }
 
-export function renderResult() {
+function span(cls, text) {
+  const s = document.createElement('span');
+  s.className = cls;
+  s.textContent = text;
+  return s;
+}
+
+// The turn log: every turn of the game, the latest open, the others
+// folded. It is drawn by additions: a new turn, a new line of one.
+let logLang = '';
+
+function drawLog() {
+  const box = $('turns');
+  const lang = t('log.heading');
+  const key = `${lang} ${S.turns.length} ${S.turns.at(-1)?.ply} ${S.turns.at(-1)?.items.length} ${(S.notes || []).length} ${S.notes?.[0]?.()}`;
+  if (key === box.key) return;
+  box.key = key;
+  if (lang !== logLang) { box.textContent = ''; logLang = lang; }
+  const rows = new Map([...box.querySelectorAll('details')].map((d) => [Number(d.dataset.ply), d]));
+  for (const [ply, d] of rows) if (!S.turns.some((e) => e.ply === ply)) { d.remove(); rows.delete(ply); }
+  const first = S.turns.length ? S.turns[0].ply : 0;
+  let changed = false;
+  S.turns.forEach((e, i) => {
+    let d = rows.get(e.ply);
+    const last = i === S.turns.length - 1;
+    if (!d) {
+      d = document.createElement('details');
+      d.dataset.ply = e.ply;
+      const s = document.createElement('summary');
+      s.append(span('n', num(e.ply - first + 1) + '.'), ' ', e.title());
+      d.append(s, document.createElement('ol'));
+      box.insertBefore(d, box.querySelector(`details[data-ply="${S.turns[i + 1]?.ply}"]`) || box.querySelector('.note, .none'));
+      if (!last) d.open = false;
+      changed = true;
+    }
+    if (last && !d.dataset.seen) {
+      d.dataset.seen = '1';
+      d.open = true;
+      for (const o of box.querySelectorAll('details[open]')) if (o !== d) o.open = false;
+    }
+    const ol = d.lastChild;
+    for (let k = ol.childElementCount; k < e.items.length; k++) {
+      const li = document.createElement('li');
+      li.textContent = e.items[k]();
+      ol.append(li);
+      changed = true;
+    }
+  });
+  const notes = (S.notes || []).map((say) => say());
+  const shown = [...box.querySelectorAll('.note')].map((p) => p.textContent);
+  if (notes.join('\n') !== shown.join('\n')) {
+    for (const p of box.querySelectorAll('.note')) p.remove();
+    for (const text of notes) box.append(span('note', text));
+    changed = true;
+  }
+  const none = box.querySelector('.none');
+  if (S.turns.length || notes.length) none?.remove();
+  else if (!none) box.append(span('none', t('log.empty')));
+  if (changed) box.scrollTop = box.scrollHeight;
+}
+
+// relog redraws the log and the move list (a language change).
+export function relog() {
+  logLang = '';
+  $('turns').key = '';
+  movesKey = '';
+  invalidate();
+}
+
+// note shows a message about the page's own doings (a hint, an error,
+// a copy) after the turns, until the next turn.
+export function note(say, keep) {
+  if (!keep) S.notes = [];
+  if (say) (S.notes = S.notes || []).push(typeof say === 'function' ? say : () => say);
+  invalidate();
+}
+
+function drawReplay() {
+  const bar = $('replay-bar');
   const st = S.state;
-  const box = $('result');
-  if (!st || !st.over || !st.result || S.animating || S.queue.length) {
-    box.hidden = true;
-    return;
-  }
-  renderTallies($('tallies'), st.result, playerName);
-  $('winner').textContent = winnerText(st.result, isAI() ? human() : null, playerName);
-  const wasHidden = box.hidden;
-  box.hidden = false;
-  if (wasHidden) $('result-heading').focus();
-}
-
-// log adds a message to this turn's list. A message is a function that
-// says it in the current language, so the list follows a language switch.
-export function log(say, reset) {
-  if (reset) S.logItems = [];
-  if (say) S.logItems.push(typeof say === 'function' ? say : () => say);
-  renderLog();
-}
-
-export function renderLog() {
-  const ol = $('messages');
-  ol.textContent = '';
-  for (const say of S.logItems) {
-    const li = document.createElement('li');
-    li.textContent = say();
-    ol.append(li);
-  }
-  ol.scrollTop = ol.scrollHeight;
+  const on = st && st.over && !S.animating;
+  bar.hidden = !on;
+  if (!on) return;
+  const r = S.replay;
+  setText(bar.querySelector('.where'), r ? t('replay.at', { ply: r.index, n: r.plies.length - 1 }) : t('replay.help'));
+  bar.querySelector('[data-step="-1"]').disabled = r ? r.index === 0 : false;
+  bar.querySelector('[data-step="1"]').disabled = !r;
 }
 
 export function announce(text) {

@@ -1,0 +1,98 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// colorScheme emulates a light or dark system setting.
+func colorScheme(dark bool) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		p := emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}}
+		if dark {
+			p.Features[0].Value = "dark"
+		}
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, p)
+		return err
+	})
+}
+
+// shotDir is where the screenshots go: $SCREENSHOT_DIR, else a folder
+// under the system's temporary directory (never the repository).
+func shotDir(t *testing.T) string {
+	dir := os.Getenv("SCREENSHOT_DIR")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "oanquan-shots")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestScreenshots saves a game in progress at the sizes issue 10 names,
+// light and dark, phones upright and on their side, and in Persian, to be
+// looked at; on every one the page must not scroll sideways and the whole
+// board must be in view.
+func TestScreenshots(t *testing.T) {
+	dir := shotDir(t)
+	p := newPage(t, 1280, 800, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.wait(ready, 20*time.Second)
+	rng := rand.New(rand.NewPCG(21, 22))
+	for range 3 {
+		playByKeyboard(p, rng)
+	}
+	sizes := []struct {
+		name  string
+		w, h  int
+		phone bool
+	}{
+		{"320x568", 320, 568, true}, {"360x740", 360, 740, true}, {"740x360", 740, 360, true}, {"390x844", 390, 844, true}, {"844x390", 844, 390, true},
+		{"768x1024", 768, 1024, true}, {"1280x800", 1280, 800, false}, {"1920x1080", 1920, 1080, false},
+	}
+	for _, lang := range []string{"en", "fa"} {
+		if lang == "fa" {
+			p.do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'fa'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
+			p.wait(`document.documentElement.dir === 'rtl'`, 5*time.Second)
+		}
+		for _, s := range sizes {
+			if lang == "fa" && s.w != 390 && s.w != 1280 {
+				continue
+			}
+			for _, dark := range []bool{false, true} {
+				var emu []chromedp.EmulateViewportOption
+				if s.phone {
+					emu = append(emu, chromedp.EmulateMobile, chromedp.EmulateTouch)
+				}
+				p.do(chromedp.EmulateViewport(int64(s.w), int64(s.h), emu...), colorScheme(dark), chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
+				name := fmt.Sprintf("%s-%s", s.name, lang)
+				if dark {
+					name += "-dark"
+				}
+				// A square chosen, its arrows shown.
+				p.do(chromedp.KeyEvent(kb.ArrowRight))
+				p.wait(`document.querySelector('.arrows .arrow')`, 5*time.Second)
+				time.Sleep(100 * time.Millisecond)
+				p.screenshot(filepath.Join(dir, name+".png"))
+				if w := eval[int](p, `document.documentElement.scrollWidth`); w > s.w {
+					t.Errorf("%s: the page is %d px wide", name, w)
+				}
+				if b := eval[[]float64](p, `(r => [r.left, r.right, r.bottom])(document.getElementById('game-board').getBoundingClientRect())`); b[0] < 0 || b[1] > float64(s.w) || b[2] > float64(s.h) {
+					t.Errorf("%s: the board (left %v, right %v, bottom %v) is not all in view", name, b[0], b[1], b[2])
+				}
+				p.do(chromedp.KeyEvent(kb.Escape))
+			}
+		}
+	}
+	t.Logf("screenshots in %s", dir)
+}

@@ -1,0 +1,370 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"oanquan/notation"
+	"oanquan/rules"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/traces.json from the engine")
+
+// The golden traces: turns played by the engine (rules), one for each
+// kind of event and each way a turn or a game stops that random games
+// meet, written in the server's JSON (docs/API.md) and replayed in the
+// page's turn pipeline by TestTraceAnimations.
+const tracesFile = "testdata/traces.json"
+
+// traceState is the part of a GameState the page reads.
+type traceState struct {
+	ID       string        `json:"id"`
+	Mode     string        `json:"mode"`
+	Level    string        `json:"level"`
+	Human    int           `json:"human"`
+	First    int           `json:"first"`
+	Variants []string      `json:"variants"`
+	Position string        `json:"position"`
+	Cells    [12]int       `json:"cells"`
+	Stones   [2]bool       `json:"stones"`
+	Stores   [2]traceStore `json:"stores"`
+	ToMove   int           `json:"toMove"`
+	Ply      int           `json:"ply"`
+	Legal    []string      `json:"legal"`
+	Moves    []string      `json:"moves"`
+	CanUndo  bool          `json:"canUndo"`
+	Over     bool          `json:"over"`
+	End      string        `json:"end"`
+	Result   *traceResult  `json:"result"`
+}
+
+type traceStore struct {
+	Pebbles   int `json:"pebbles"`
+	Mandarins int `json:"mandarins"`
+	Debt      int `json:"debt"`
+}
+
+type traceResult struct {
+	Players [2]traceTally `json:"players"`
+	Winner  *int          `json:"winner"`
+}
+
+type traceTally struct {
+	Mandarins int `json:"mandarins"`
+	Pebbles   int `json:"pebbles"`
+	Swept     int `json:"swept"`
+	Debt      int `json:"debt"`
+	Credit    int `json:"credit"`
+	Total     int `json:"total"`
+}
+
+type traceEvent struct {
+	Kind   string `json:"kind"`
+	Player int    `json:"player"`
+	Cell   int    `json:"cell"`
+	Count  int    `json:"count"`
+	Stone  bool   `json:"stone"`
+	Points int    `json:"points"`
+	Reason string `json:"reason"`
+}
+
+type traceTurn struct {
+	Ply    int          `json:"ply"`
+	Player int          `json:"player"`
+	Move   string       `json:"move"`
+	By     string       `json:"by"`
+	Events []traceEvent `json:"events"`
+	State  traceState   `json:"state"`
+}
+
+// golden is one traced turn: what it shows (Covers), the state before it
+// and the turn as the server would send it.
+type golden struct {
+	Covers []string   `json:"covers"`
+	Before traceState `json:"before"`
+	Turn   traceTurn  `json:"turn"`
+}
+
+func stateOf(id string, p rules.Position, legal []rules.Move, end rules.End) traceState {
+	st := traceState{
+		ID: id, Mode: "local", Level: "easy", Variants: []string{}, Position: notation.FormatPosition(p),
+		Stones: p.Stone, ToMove: int(p.ToMove), Ply: int(p.Ply), Legal: []string{}, Moves: []string{},
+		Over: end != rules.EndNone, End: end.String(),
+	}
+	for i, n := range p.Cells {
+		st.Cells[i] = int(n)
+	}
+	for i, s := range p.Stores {
+		st.Stores[i] = traceStore{int(s.Pebbles), int(s.Mandarins), int(s.Debt)}
+	}
+	for _, m := range legal {
+		st.Legal = append(st.Legal, notation.FormatMove(m))
+	}
+	if st.Over {
+		r := p.Count(end)
+		st.Result = &traceResult{}
+		for i, tl := range r.Players {
+			st.Result.Players[i] = traceTally(tl)
+		}
+		if r.Winner >= 0 {
+			w := r.Winner
+			st.Result.Winner = &w
+		}
+	}
+	return st
+}
+
+func eventsOf(tr *rules.Trace) []traceEvent {
+	var out []traceEvent
+	for _, e := range tr.Events {
+		ev := traceEvent{Kind: e.Kind.String(), Player: int(e.Player), Cell: int(e.Cell), Count: int(e.Count), Stone: e.Stone, Points: int(e.Points)}
+		switch e.Kind {
+		case rules.EvStop:
+			ev.Reason = rules.StopReason(e.Reason).String()
+		case rules.EvEnd:
+			ev.Reason = rules.End(e.Reason).String()
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+// coverage names what a turn shows: its event kinds, a capture of a
+// stone, its stop reasons and its end.
+func coverage(evs []traceEvent) []string {
+	var out []string
+	for _, e := range evs {
+		k := e.Kind
+		switch {
+		case e.Kind == "capture" && e.Stone:
+			k = "capture-stone"
+		case e.Reason != "":
+			k = e.Kind + ":" + e.Reason
+		}
+		if !slices.Contains(out, e.Kind) {
+			out = append(out, e.Kind)
+		}
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// makeTraces plays seeded random games from the start and keeps, for
+// each thing a turn can show, the shortest turn that shows it.
+func makeTraces(t *testing.T) []golden {
+	t.Helper()
+	best := map[string]golden{}
+	r := rules.Rules{}
+	tr := &rules.Trace{}
+	for seed := uint64(1); seed <= 400; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		g, err := rules.NewGame(r, r.Start())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !g.Over() {
+			before := g.Position()
+			legal := g.LegalMoves(nil)
+			m := legal[rng.IntN(len(legal))]
+			tr.Reset()
+			end, err := g.Play(m, tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs := eventsOf(tr)
+			for _, k := range coverage(evs) {
+				if old, ok := best[k]; ok && len(old.Turn.Events) <= len(evs) {
+					continue
+				}
+				id := "trace-" + strings.NewReplacer(":", "-").Replace(k)
+				best[k] = golden{
+					Before: stateOf(id, before, nil, rules.EndNone),
+					Turn: traceTurn{Ply: int(before.Ply), Player: int(before.ToMove), Move: notation.FormatMove(m), By: "human",
+						Events: evs, State: stateOf(id, g.Position(), g.LegalMoves(nil), end)},
+				}
+			}
+		}
+	}
+	// One turn per thing, each turn once, in a fixed order.
+	var keys []string
+	for k := range best {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var out []golden
+	seen := map[string]int{}
+	for _, k := range keys {
+		g := best[k]
+		key := g.Before.Position + " " + g.Turn.Move
+		if i, ok := seen[key]; ok {
+			out[i].Covers = append(out[i].Covers, k)
+			continue
+		}
+		seen[key] = len(out)
+		g.Covers = []string{k}
+		g.Before.ID = fmt.Sprintf("trace-%d", len(out))
+		g.Turn.State.ID = g.Before.ID
+		out = append(out, g)
+	}
+	return out
+}
+
+// TestGoldenTraces checks testdata/traces.json against the engine
+// (-update rewrites it), and that it covers every kind of event.
+func TestGoldenTraces(t *testing.T) {
+	traces := makeTraces(t)
+	got, err := json.MarshalIndent(traces, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(tracesFile), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(tracesFile, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(tracesFile)
+	if err != nil {
+		t.Fatalf("%v (go test -run TestGoldenTraces -update ./e2e/ writes it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("the engine's traces differ from %s: rerun with -update and look at the diff", tracesFile)
+	}
+	covered := map[string]bool{}
+	for _, g := range traces {
+		for _, c := range g.Covers {
+			covered[c] = true
+		}
+	}
+	for _, k := range []string{"pickup", "drop", "relay", "capture", "capture-stone", "stop", "exchange", "borrow", "refill", "end",
+		"stop:mandarin", "stop:double-empty", "stop:after-capture", "end:mandarins"} {
+		if !covered[k] {
+			t.Errorf("no golden trace shows %s", k)
+		}
+	}
+}
+
+// expectCells returns the counts each event leaves on the board, from the
+// events alone: a pick-up, relay or capture empties its cell, a drop
+// leaves the count it gives, a refill adds one to each square of a row.
+func expectCells(start [12]int, evs []traceEvent) [][12]int {
+	cells := start
+	var out [][12]int
+	for _, e := range evs {
+		switch e.Kind {
+		case "pickup", "relay", "capture":
+			cells[e.Cell] = 0
+		case "drop":
+			cells[e.Cell] = e.Count
+		case "refill":
+			row := []int{6, 7, 8, 9, 10}
+			if e.Player == 1 {
+				row = []int{0, 1, 2, 3, 4}
+			}
+			for _, c := range row {
+				cells[c]++
+			}
+		}
+		out = append(out, cells)
+	}
+	return out
+}
+
+// shown is what the page's pipeline records for an event (turns.js,
+// record): the counts drawn after it and how many things moved.
+type shown struct {
+	Kind  string `json:"kind"`
+	Cell  int    `json:"cell"`
+	Cells []int  `json:"cells"`
+	Moved int    `json:"moved"`
+}
+
+// TestTraceAnimations replays every golden trace in the page's turn
+// pipeline at fast speed: each event is drawn (the board after it as the
+// events say) and animated (something moves), and the turn ends on the
+// engine's position.
+func TestTraceAnimations(t *testing.T) {
+	data, err := os.ReadFile(tracesFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var traces []golden
+	if err := json.Unmarshal(data, &traces); err != nil {
+		t.Fatal(err)
+	}
+	p := newPage(t, 1280, 800, `{"mode":"ai","level":"easy","anim":"fast","first":0}`)
+	p.wait(ready, 20*time.Second)
+	moves := map[string]bool{"pickup": true, "drop": true, "relay": true, "capture": true, "refill": true, "borrow": true, "exchange": true}
+	animated := map[string]bool{}
+	events := 0
+	for _, g := range traces {
+		before, _ := json.Marshal(g.Before)
+		turn, _ := json.Marshal(g.Turn)
+		rec := eval[[]shown](p, fmt.Sprintf(`(async () => {
+			const T = await import('/js/turns.js');
+			const { S } = await import('/js/state.js');
+			const result = document.getElementById('result');
+			if (result.open) result.close();
+			T.resetTurns(%[1]s);
+			S.watching = false;
+			T.showState(%[1]s);
+			window.__trace = [];
+			T.receiveTurn(%[2]s);
+			while (S.animating || S.queue.length) await new Promise((r) => setTimeout(r, 20));
+			await new Promise((r) => requestAnimationFrame(r));
+			return window.__trace;
+		})()`, before, turn))
+		want := expectCells(g.Before.Cells, g.Turn.Events)
+		events += len(rec)
+		if len(rec) != len(g.Turn.Events) {
+			t.Errorf("%v %s: %d events shown, want %d", g.Covers, g.Turn.Move, len(rec), len(g.Turn.Events))
+			continue
+		}
+		for i, e := range g.Turn.Events {
+			r := rec[i]
+			if r.Kind != e.Kind || r.Cell != e.Cell {
+				t.Errorf("%v: event %d shown as %s at %d, want %s at %d", g.Covers, i, r.Kind, r.Cell, e.Kind, e.Cell)
+			}
+			if !slices.Equal(r.Cells, want[i][:]) {
+				t.Errorf("%v: after event %d (%s %d) the board shows %v, want %v", g.Covers, i, e.Kind, e.Cell, r.Cells, want[i])
+			}
+			if moves[e.Kind] && r.Moved == 0 {
+				t.Errorf("%v: event %d (%s at %d) moved nothing", g.Covers, i, e.Kind, e.Cell)
+			}
+			if r.Moved > 0 {
+				animated[e.Kind] = true
+			}
+		}
+		p.screenshot(filepath.Join(shotDir(t), fmt.Sprintf("trace-%s.png", strings.ReplaceAll(g.Covers[0], ":", "-"))))
+		if st := g.Turn.State; st.Over {
+			// The ending dialog, and why, when not by the mandarins.
+			why := eval[string](p, `document.getElementById('result').open && !document.getElementById('result-why').hidden ? document.getElementById('result-why').textContent : ''`)
+			if (st.End == "mandarins") != (why == "") || (why != "" && !strings.Contains(why, "count for no one")) {
+				t.Errorf("%v: a game ended by %s explained %q", g.Covers, st.End, why)
+			}
+		}
+		if got := p.shownCells(); !slices.Equal(got, g.Turn.State.Cells[:]) {
+			t.Errorf("%v: after the turn the board shows %v, the engine has %v", g.Covers, got, g.Turn.State.Cells)
+		}
+	}
+	t.Logf("%d golden turns, %d events drawn and checked; animated: %v", len(traces), events, animated)
+	for k := range moves {
+		if !animated[k] {
+			t.Errorf("no %s event was animated", k)
+		}
+	}
+}

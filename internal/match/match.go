@@ -227,6 +227,9 @@ type State struct {
 	Status   Status         // an online game's: how its players ended it, the offer waiting
 	Presence Presence       // who is connected
 	Result   rules.Result   // the final count, once over
+	// Positions are the game's positions from the start to the current
+	// one, once it is over (for a replay); nil before.
+	Positions []rules.Position
 }
 
 // Over reports whether the game has ended, by the rules or by its players.
@@ -268,6 +271,9 @@ func (m *Match) stateLocked() State {
 	s.Legal = []rules.Move{}
 	if !m.computerToMoveLocked() && !m.overLocked() {
 		s.Legal = m.game.LegalMoves(s.Legal)
+	}
+	if m.overLocked() {
+		s.Positions = m.game.History()
 	}
 	switch o := s.Status.Outcome; {
 	case m.game.Over():

@@ -35,6 +35,9 @@ type gameJSON struct {
 	Offer    *offerJSON    `json:"offer"`
 	Next     string        `json:"next,omitempty"`
 	Presence *presenceJSON `json:"presence,omitempty"`
+	// Positions, once the game is over: every position from the start to
+	// the end, in notation, for going back through the game.
+	Positions []string `json:"positions,omitempty"`
 }
 
 type offerJSON struct {
@@ -158,6 +161,9 @@ func toGameJSON(s *match.State) gameJSON {
 		g.Offer = &offerJSON{Kind: o.Kind, By: int(o.By)}
 	}
 	g.Next = s.Status.Next
+	for _, p := range s.Positions {
+		g.Positions = append(g.Positions, notation.FormatPosition(p))
+	}
 	if s.Mode == match.Online {
 		g.Presence = &presenceJSON{Seats: s.Presence.Seats, Watchers: s.Presence.Watchers}
 	}

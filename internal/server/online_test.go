@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/coder/websocket"
+
+	"oanquan/notation"
 )
 
 // player is one side of an online game in these tests: the secret it
@@ -192,6 +194,9 @@ func TestOnlineOffers(t *testing.T) {
 	g = must[gameJSON](t, b.act(t, s, "POST", path+"draw", `{"action":"accept"}`), 200)
 	if !g.Over || g.End != "draw" || g.Result == nil || g.Result.Winner != nil || len(g.Legal) != 0 {
 		t.Fatalf("after an agreed draw: over %v, end %q, result %+v, legal %v", g.Over, g.End, g.Result, g.Legal)
+	}
+	if n := len(g.Positions); n != len(g.Moves)+1 || g.Positions[n-1] != g.Position || g.Positions[0] != notation.Start {
+		t.Errorf("a finished game's positions: %d of them, from %q to %q; want %d, from the start to %q", n, g.Positions[0], g.Positions[n-1], len(g.Moves)+1, g.Position)
 	}
 	wantError(t, a.act(t, s, "POST", path+"resign", ""), 409, "game_over")
 	must[gameJSON](t, b.act(t, s, "POST", path+"rematch", `{"action":"offer"}`), 200)

@@ -27,6 +27,8 @@ func playByKeyboard(p *page, rng *rand.Rand) {
 	p.t.Helper()
 	before := eval[int](p, movesShown)
 	p.do(chromedp.KeyEvent(strings.Repeat(kb.ArrowRight, 1+rng.IntN(5))))
+	// The page redraws once a frame: the selection shows at the next one.
+	p.wait(`document.querySelector('#game-board .cell.selected') !== null`, 5*time.Second)
 	c := eval[int](p, `Number(document.querySelector('#game-board .cell.selected').dataset.cell)`)
 	key, dir := "z", "left"
 	if rng.IntN(2) == 0 {

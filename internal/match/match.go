@@ -390,17 +390,26 @@ func (m *Match) Undo() (State, error) {
 	if n == 0 {
 		return State{}, refuse(ErrNothingToUndo, "there is no move of yours to take back")
 	}
+	if err := m.undoLocked(n); err != nil {
+		return State{}, err
+	}
+	m.cancelSearchLocked()
+	m.startSearchLocked()
+	return m.publishLocked(), nil
+}
+
+// undoLocked takes back the last n moves and commits that; if the commit
+// fails, it plays them again.
+func (m *Match) undoLocked(n int) error {
 	moves := slices.Clone(m.game.Moves())
 	m.game.Undo(n)
 	if err := m.commitLocked(Change{Kind: Undone, Index: len(moves) - n}); err != nil {
 		for _, mv := range moves[len(moves)-n:] {
 			m.game.Play(mv, nil)
 		}
-		return State{}, err
+		return err
 	}
-	m.cancelSearchLocked()
-	m.startSearchLocked()
-	return m.publishLocked(), nil
+	return nil
 }
 
 // undoCountLocked returns how many moves Undo takes back, 0 for none.

@@ -1,10 +1,6 @@
 package match
 
-import (
-	"slices"
-
-	"oanquan/rules"
-)
+import "oanquan/rules"
 
 // Online is the mode of two humans on two devices: each plays the seat
 // whose secret they hold (the server checks that), and they may resign,
@@ -205,12 +201,7 @@ func (m *Match) answerLocked(kind string, p rules.Player, accept bool) (State, e
 		if n == 0 {
 			return State{}, refuse(ErrNothingToUndo, "takeback: there is no move to take back")
 		}
-		moves := slices.Clone(m.game.Moves())
-		m.game.Undo(n)
-		if err := m.commitLocked(Change{Kind: Undone, Index: len(moves) - n}); err != nil {
-			for _, mv := range moves[len(moves)-n:] {
-				m.game.Play(mv, nil)
-			}
+		if err := m.undoLocked(n); err != nil {
 			return State{}, err
 		}
 		// The offer is answered: clear it, or it would come back when

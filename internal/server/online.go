@@ -143,19 +143,27 @@ func (s *Server) player(r *http.Request, g *liveGame) (rules.Player, error) {
 	return held[0], nil
 }
 
+// playerRequest reads a request of an online game's player: the game, the
+// seat the request's secret acts for, and the body into q (which may be
+// empty when emptyOK).
+func (s *Server) playerRequest(w http.ResponseWriter, r *http.Request, q any, emptyOK bool) (*liveGame, rules.Player, error) {
+	g, err := s.game(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return nil, 0, err
+	}
+	p, err := s.player(r, g)
+	if err != nil {
+		return nil, 0, err
+	}
+	return g, p, decode(w, r, q, emptyOK)
+}
+
 // onlineAction handles POST /api/games/{id}/resign and /abort.
 func (s *Server) onlineAction(act func(m *match.Match, p rules.Player) (match.State, error)) func(http.ResponseWriter, *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		g, err := s.game(r.Context(), r.PathValue("id"))
-		if err != nil {
-			return err
-		}
-		p, err := s.player(r, g)
-		if err != nil {
-			return err
-		}
 		var q struct{}
-		if err := decode(w, r, &q, true); err != nil {
+		g, p, err := s.playerRequest(w, r, &q, true)
+		if err != nil {
 			return err
 		}
 		st, err := act(g.m, p)
@@ -175,16 +183,9 @@ type offerRequest struct {
 // {"action": "offer" | "accept" | "decline"}.
 func (s *Server) offer(kind string) func(http.ResponseWriter, *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		g, err := s.game(r.Context(), r.PathValue("id"))
-		if err != nil {
-			return err
-		}
-		p, err := s.player(r, g)
-		if err != nil {
-			return err
-		}
 		var q offerRequest
-		if err := decode(w, r, &q, false); err != nil {
+		g, p, err := s.playerRequest(w, r, &q, false)
+		if err != nil {
 			return err
 		}
 		if q.Action == nil {

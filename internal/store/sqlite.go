@@ -375,44 +375,41 @@ func notFound(r sql.Result, err error, id string) error {
 // cannot be a parameter.
 var seatColumns = [2]string{"seat0", "seat1"}
 
-// ClaimSeat gives a free seat to the holder of hash.
 // SetStatus replaces the status if it is from.
 func (s *SQLite) SetStatus(ctx context.Context, id string, from, to string) error {
 	return s.write(ctx, func(w *sqliteWriter) error {
-		r, err := w.exec(`UPDATE games SET status = ?, updated = ? WHERE id = ? AND status = ?`,
-			to, s.now().UnixNano(), id, from)
-		if err != nil {
-			return err
-		}
-		if n, err := r.RowsAffected(); err != nil || n == 1 {
-			return err
-		}
-		if _, err := w.nmoves(id); err != nil {
-			return err
-		}
-		return fmt.Errorf("game %q: the status changed meanwhile: %w", id, ErrConflict)
+		return w.updateIf(id, fmt.Errorf("game %q: the status changed meanwhile: %w", id, ErrConflict),
+			`UPDATE games SET status = ?, updated = ? WHERE id = ? AND status = ?`, to, s.now().UnixNano(), id, from)
 	})
 }
 
+// ClaimSeat gives a free seat to the holder of hash.
 func (s *SQLite) ClaimSeat(ctx context.Context, id string, seat int, hash []byte) error {
 	if seat != 0 && seat != 1 {
 		return fmt.Errorf("seat %d: want 0 or 1", seat)
 	}
 	col := seatColumns[seat]
 	return s.write(ctx, func(w *sqliteWriter) error {
-		r, err := w.exec(`UPDATE games SET `+col+` = ?, updated = ? WHERE id = ? AND `+col+` IS NULL`,
-			blob(hash), s.now().UnixNano(), id)
-		if err != nil {
-			return err
-		}
-		if n, err := r.RowsAffected(); err != nil || n == 1 {
-			return err
-		}
-		if _, err := w.nmoves(id); err != nil {
-			return err
-		}
-		return fmt.Errorf("game %q: seat %d is taken: %w", id, seat, ErrConflict)
+		return w.updateIf(id, fmt.Errorf("game %q: seat %d is taken: %w", id, seat, ErrConflict),
+			`UPDATE games SET `+col+` = ?, updated = ? WHERE id = ? AND `+col+` IS NULL`, blob(hash), s.now().UnixNano(), id)
 	})
+}
+
+// updateIf runs the conditional update q of game id: if it changes no
+// row, the error is ErrNotFound when the game is not there, else
+// conflict (its condition did not hold).
+func (w *sqliteWriter) updateIf(id string, conflict error, q string, args ...any) error {
+	r, err := w.exec(q, args...)
+	if err != nil {
+		return err
+	}
+	if n, err := r.RowsAffected(); err != nil || n == 1 {
+		return err
+	}
+	if _, err := w.nmoves(id); err != nil {
+		return err
+	}
+	return conflict
 }
 
 // Waiting returns the games in which the computer is to move, the least

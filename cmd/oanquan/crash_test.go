@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"net"
 	"net/http"
 	"os/exec"
 	"path/filepath"
@@ -119,8 +120,23 @@ func TestSIGKILL(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	db := filepath.Join(dir, "games.db")
-	args := []string{"--addr", "127.0.0.1:0", "--db", db, "--new-games-per-minute", "0"}
-	cmd, url := startBinary(t, bin, args...)
+	// A fixed port: the server started again is the same server, and
+	// takes up its own leases on games against the computer at once.
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--addr", port, "--db", db, "--new-games-per-minute", "0"}
+	// The first server thinks for a long time at Hard: a game against it
+	// is sure to be waiting for the computer when the server is killed.
+	cmd, url := startBinary(t, bin, append(args, "--move-time", "60s")...)
+	hard, status, err := call(url, "POST", "/api/games", "", map[string]any{"mode": "ai", "level": "hard"})
+	if err != nil || status != 201 {
+		t.Fatalf("creating a game against Hard: %d %v", status, err)
+	}
+	if _, status, err := call(url, "POST", "/api/games/"+hard.ID+"/moves", hard.Secret, map[string]any{"move": hard.Legal[0]}); err != nil || status != 200 {
+		t.Fatalf("a move against Hard: %d %v", status, err)
+	}
 
 	var mu sync.Mutex
 	answered := map[string][]string{} // by game: the moves answered 200, in order
@@ -188,6 +204,9 @@ func TestSIGKILL(t *testing.T) {
 	t.Logf("%d moves answered before SIGKILL", moves)
 
 	_, url = startBinary(t, bin, args...)
+	games = append(games, hard)
+	answered[hard.ID] = []string{hard.Legal[0]}
+	secrets[hard.ID] = hard.Secret
 	for _, g := range games {
 		want := answered[g.ID]
 		deadline := time.Now().Add(guard)
@@ -213,4 +232,14 @@ func TestSIGKILL(t *testing.T) {
 			t.Errorf("game %s: the secret is refused after the restart", g.ID)
 		}
 	}
+}
+
+// freePort returns a loopback address with a port free now.
+func freePort() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
 }

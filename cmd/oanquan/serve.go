@@ -97,12 +97,26 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			Hints:          server.Rate{PerMinute: perMinute(*hints), Burst: *hintBurst},
 			ClientIPHeader: *ipHeader,
 		},
+		ID:  serverID(ln.Addr()),
 		Log: log,
 	})
 	srv := newHTTPServer(h, log)
 	fmt.Fprintf(stdout, "Ô Ăn Quan: games kept in %s\n", where)
 	fmt.Fprintf(stdout, "Ô Ăn Quan: playing at %s (Ctrl-C to stop)\n", pageURL(ln.Addr()))
 	return serveUntil(ctx, srv, ln, h)
+}
+
+// serverID names this server to the others sharing its store: the host's
+// name and the address it listens on. The same server started again has
+// the same name, so it takes up at once the games against the computer
+// it held (their leases are its own), instead of waiting for the leases
+// to run out.
+func serverID(a net.Addr) string {
+	host, err := os.Hostname()
+	if err != nil {
+		host = "localhost"
+	}
+	return host + " " + a.String()
 }
 
 // newHTTPServer wraps h with the timeouts and limits of a server facing

@@ -53,7 +53,9 @@ type Config struct {
 	// DefaultLimits.
 	Limits Limits
 	// ID names this server to the others sharing its store (for the
-	// leases on games against the computer); "": a random name.
+	// leases on games against the computer): each server its own, and
+	// the same one again when it restarts, so that it takes up its
+	// leases at once; "": a random name.
 	ID  string
 	Log *slog.Logger // the server's own faults and events; nil: discarded
 }

@@ -168,7 +168,10 @@ func decode(w http.ResponseWriter, r *http.Request, v any, emptyOK bool) error {
 	var mbe *http.MaxBytesError
 	var ute *json.UnmarshalTypeError
 	var ne net.Error
+	var ae *apiError
 	switch {
+	case errors.As(err, &ae):
+		return ae // a field's own check (seatChoice) says what it wants
 	case errors.As(err, &ne) && ne.Timeout():
 		// Say nothing of the socket: its addresses are in err's text.
 		return fail(errTimeout, "the request body did not arrive in time")

@@ -140,7 +140,11 @@ func TestOnlineTurns(t *testing.T) {
 	if !seen[0] || !seen[1] {
 		t.Errorf("first at random: only %v in 40 games", seen)
 	}
-	wantError(t, do(t, s, "POST", "/api/games", `{"mode":"online","first":"sometimes"}`), 400, "bad_request")
+	r := do(t, s, "POST", "/api/games", `{"mode":"online","first":"sometimes"}`)
+	wantError(t, r, 400, "bad_request")
+	if e := decodeAs[errorBody](t, r); !strings.Contains(e.Error.Message, `want 0, 1 or "random"`) {
+		t.Errorf("first: sometimes: message %q, want what first takes", e.Error.Message)
+	}
 }
 
 // TestOnlineOffers plays every offer and answer of an online game.

@@ -241,3 +241,23 @@ func TestWebSocketNotReading(t *testing.T) {
 		return
 	}
 }
+
+// TestCloseReleasesLeases: a server that stops gives up its leases on the
+// games waiting for the computer, so that another server takes them up at
+// once rather than when the leases run out.
+func TestCloseReleasesLeases(t *testing.T) {
+	st := store.NewMemory()
+	gate := matchtest.NewGate() // thinks until released: never, here
+	s := newServer(t, Config{Store: st, ID: "a", Engine: gate})
+	g := create(t, s, nil)
+	must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", `{"move":"7R"}`), 200)
+	gate.Next(t) // the search has begun: server a holds the lease
+	ctx := context.Background()
+	if ok, _ := st.Lease(ctx, g.ID, "b", time.Minute); ok {
+		t.Fatal("another server took the lease while a searched")
+	}
+	s.Close()
+	if ok, err := st.Lease(ctx, g.ID, "b", time.Minute); !ok || err != nil {
+		t.Errorf("after server a closed, another could not take the lease: %v, %v", ok, err)
+	}
+}

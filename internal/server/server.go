@@ -167,9 +167,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // Close stops every computer search and ends every WebSocket, telling
-// its client that the server is going away, and waits for them. Requests
-// after Close about a game answer 503. Close is idempotent. It does not
-// close the store.
+// its client that the server is going away, and waits for them; it gives
+// up its leases on the games waiting for the computer, so that another
+// server sharing the store takes them up at once. Requests after Close
+// about a game answer 503. Close is idempotent. It does not close the
+// store.
 func (s *Server) Close() {
 	s.mu.Lock()
 	s.closed = true
@@ -178,12 +180,32 @@ func (s *Server) Close() {
 	s.lru.Init()
 	s.mu.Unlock()
 	s.stop()
-	for _, g := range live {
+	var waiting []string
+	for id, g := range live {
 		g.m.Close()
+		if st := g.m.State(); st.Mode == match.AI && !st.Over() && st.Position.ToMove != st.Human {
+			waiting = append(waiting, id)
+		}
 	}
 	s.sockets.Wait()
 	s.bg.Wait()
 	s.pool.Close()
+	s.releaseLeases(waiting)
+}
+
+// releaseTimeout bounds the giving up of leases at Close.
+const releaseTimeout = 2 * time.Second
+
+// releaseLeases gives up this server's leases on the games ids.
+func (s *Server) releaseLeases(ids []string) {
+	ctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)
+	defer cancel()
+	for _, id := range ids {
+		if err := s.store.Release(ctx, id, s.cfg.ID); err != nil {
+			s.log.Warn("giving up a game's lease", "id", id, "err", err)
+			return // the others will run out by themselves
+		}
+	}
 }
 
 // routes builds the handler: the API, the WebSocket and the static files,

@@ -4,11 +4,13 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/coder/websocket"
+	"rsc.io/qr"
 
 	"oanquan/notation"
 )
@@ -290,4 +292,30 @@ func TestPresence(t *testing.T) {
 	waitPresence(want)
 	pa.c.Close(websocket.StatusNormalClosure, "")
 	waitPresence(presenceJSON{Watchers: 1})
+}
+
+// TestQRCode: an invitation link to this server is drawn as a QR code in
+// SVG; other links and nonsense are refused.
+func TestQRCode(t *testing.T) {
+	s := newServer(t, Config{})
+	link := "http://example.com/?game=abc123"
+	r := do(t, s, "GET", "/api/qr.svg?url="+url.QueryEscape(link), nil) // httptest's host is example.com
+	if r.status != 200 || r.header.Get("Content-Type") != "image/svg+xml" {
+		t.Fatalf("QR code: %s", r)
+	}
+	body := string(r.body)
+	if !strings.HasPrefix(body, "<svg") || strings.Count(body, "h1v1h-1z") < 100 {
+		t.Errorf("QR code: %.80s…, want an SVG with the code's modules", body)
+	}
+	// The code is the link's: rsc.io/qr's own bitmap, module for module.
+	code, err := qr.Encode(link, qr.M)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := qrSVG(code); got != body {
+		t.Error("the SVG is not the code of the link")
+	}
+	for _, bad := range []string{"", "javascript:alert(1)", "http://elsewhere.example/?game=x", "/?game=x", "http://example.com/" + strings.Repeat("a", 400)} {
+		wantError(t, do(t, s, "GET", "/api/qr.svg?url="+url.QueryEscape(bad), nil), 400, "bad_request")
+	}
 }

@@ -241,6 +241,7 @@ func (s *Server) routes() http.Handler {
 	handle("GET", "/api/games/{id}/record", s.record)
 	handle("GET", "/api/games/{id}/ws", s.websocket)
 	handle("GET", "/api/health", s.health)
+	handle("GET", "/api/qr.svg", s.qrCode)
 	handle("POST", "/api/games/{id}/join", s.join)
 	handle("POST", "/api/games/{id}/resign", s.onlineAction((*match.Match).Resign))
 	handle("POST", "/api/games/{id}/abort", s.onlineAction((*match.Match).Abort))

@@ -62,9 +62,15 @@ func (s *Server) newMatchSeats(ctx context.Context, cfg match.Config, seats [2][
 		start := cfg.Rules.Start()
 		cfg.Start = &start
 	}
+	// Checked before it is saved: a game that cannot be played is never
+	// saved.
+	game, err := rules.NewGame(cfg.Rules, *cfg.Start)
+	if err != nil {
+		return nil, fail(errBadRequest, "position: %v", err)
+	}
 	g := toStored(cfg)
 	g.Seats = seats
-	g.Waiting = store.Waiting(cfg.Mode == match.AI && cfg.Start.ToMove != cfg.Human && !startOver(cfg))
+	g.Waiting = store.Waiting(cfg.Mode == match.AI && cfg.Start.ToMove != cfg.Human && !game.Over())
 	for tries := 0; ; tries++ {
 		g.ID = newID()
 		err := s.store.Create(ctx, g)
@@ -82,13 +88,6 @@ func (s *Server) newMatchSeats(ctx context.Context, cfg match.Config, seats [2][
 		return nil, fail(match.ErrClosed, "the server is shutting down")
 	}
 	return s.startLocked(cfg, g.Seats)
-}
-
-// startOver reports whether a new game's start position is already over,
-// so that nobody waits for the computer in it.
-func startOver(cfg match.Config) bool {
-	g, err := rules.NewGame(cfg.Rules, *cfg.Start)
-	return err != nil || g.Over()
 }
 
 // liveGame is a game in memory.

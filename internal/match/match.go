@@ -232,6 +232,15 @@ type State struct {
 	Positions []rules.Position
 }
 
+// moverOf returns who played move i (0 for the first) of a game from
+// start: turns alternate, whatever the move did.
+func moverOf(start rules.Position, i int) rules.Player {
+	return start.ToMove ^ rules.Player(i&1)
+}
+
+// Mover returns who played move i of s.Moves.
+func (s *State) Mover(i int) rules.Player { return moverOf(s.Start, i) }
+
 // Over reports whether the game has ended, by the rules or by its players.
 func (s *State) Over() bool { return s.End != rules.EndNone || s.Status.Outcome.Kind != "" }
 
@@ -262,17 +271,17 @@ func (m *Match) stateLocked() State {
 	}
 	s.Computer = make([]bool, len(s.Moves))
 	if m.cfg.Mode == AI {
-		first := s.Start.ToMove
 		for i := range s.Computer {
-			s.Computer[i] = first^rules.Player(i&1) != m.cfg.Human // turns alternate
+			s.Computer[i] = s.Mover(i) != m.cfg.Human
 		}
 	}
 	s.CanUndo = m.undoCountLocked() > 0
 	s.Legal = []rules.Move{}
-	if !m.computerToMoveLocked() && !m.overLocked() {
+	over := m.overLocked()
+	if !over && !m.computerToMoveLocked() {
 		s.Legal = m.game.LegalMoves(s.Legal)
 	}
-	if m.overLocked() {
+	if over {
 		s.Positions = m.game.History()
 	}
 	switch o := s.Status.Outcome; {
@@ -383,10 +392,10 @@ func (m *Match) Undo() (State, error) {
 	if m.closed {
 		return State{}, refuse(ErrClosed, "the game has been closed")
 	}
-	n := m.undoCountLocked()
 	if m.cfg.Mode == Online {
 		return State{}, refuse(ErrConflict, "in a game between two players online, ask the other player: offer a takeback")
 	}
+	n := m.undoCountLocked()
 	if n == 0 {
 		return State{}, refuse(ErrNothingToUndo, "there is no move of yours to take back")
 	}
@@ -421,10 +430,9 @@ func (m *Match) undoCountLocked() int {
 	case Online:
 		return 0 // the other player must agree: a takeback offer
 	}
-	// Turns alternate, so move i was played by the first mover for even i.
-	first := m.game.Start().ToMove
+	start := m.game.Start()
 	for i := moves - 1; i >= 0; i-- {
-		if mover := first ^ rules.Player(i&1); mover == m.cfg.Human {
+		if moverOf(start, i) == m.cfg.Human {
 			return moves - i
 		}
 	}

@@ -206,8 +206,11 @@ func (m *Match) answerLocked(kind string, p rules.Player, accept bool) (State, e
 		}
 		// The offer is answered: clear it, or it would come back when
 		// the game reaches its ply again.
-		m.publishLocked()
-		return m.setStatusLocked(cur)
+		st, err := m.setStatusLocked(cur)
+		if err != nil {
+			m.publishLocked() // the moves are taken back all the same
+		}
+		return st, err
 	}
 	return State{}, refuse(ErrInvalid, "unknown offer %q", kind)
 }
@@ -216,9 +219,9 @@ func (m *Match) answerLocked(kind string, p rules.Player, accept bool) (State, e
 // back: p's last move and the moves after it, 0 if p has none.
 func (m *Match) takebackCountLocked(p rules.Player) int {
 	moves := len(m.game.Moves())
-	first := m.game.Start().ToMove
+	start := m.game.Start()
 	for i := moves - 1; i >= 0 && i >= moves-2; i-- {
-		if first^rules.Player(i&1) == p {
+		if moverOf(start, i) == p {
 			return moves - i
 		}
 	}
@@ -265,7 +268,7 @@ func (m *Match) PlayedAt(ply int, mv rules.Move, p *rules.Player) (Turn, bool) {
 	if i < 0 || i >= len(moves) || moves[i] != mv {
 		return Turn{}, false
 	}
-	mover := start.ToMove ^ rules.Player(i&1)
+	mover := moverOf(start, i)
 	if p != nil && *p != mover {
 		return Turn{}, false
 	}

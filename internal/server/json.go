@@ -168,9 +168,8 @@ func toGameJSON(s *match.State) gameJSON {
 		g.Presence = &presenceJSON{Seats: s.Presence.Seats, Watchers: s.Presence.Watchers}
 	}
 	g.History = make([]playedJSON, len(s.Moves))
-	first := s.Start.ToMove
 	for i := range s.Moves {
-		g.History[i] = playedJSON{Move: g.Moves[i], Player: int(first ^ rules.Player(i&1)), By: "human"}
+		g.History[i] = playedJSON{Move: g.Moves[i], Player: int(s.Mover(i)), By: "human"}
 		if s.Computer[i] {
 			g.History[i].By = "computer"
 		}

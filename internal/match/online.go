@@ -296,6 +296,9 @@ func (m *Match) PlayedAt(ply int, mv rules.Move, p *rules.Player) (Turn, bool) {
 type Presence struct {
 	Seats    [2]bool `json:"seats"`
 	Watchers int     `json:"watchers"`
+	// Taken says which seats have a player (the free one waits for the
+	// friend invited).
+	Taken [2]bool `json:"taken"`
 }
 
 // SetPresence records who is connected and tells the subscribers if it

@@ -127,6 +127,7 @@ func (s *Server) startLocked(cfg match.Config, seats [2][]byte) (*match.Match, e
 		return nil, err
 	}
 	g := &liveGame{m: m, seats: seats, used: time.Now(), conns: make(map[*wsConn]int)}
+	s.presenceChanged(g) // which seats are taken, before anyone asks
 	g.elem = s.lru.PushFront(g)
 	s.live[cfg.ID] = g
 	for s.lru.Len() > s.cfg.MaxLive {

@@ -48,6 +48,7 @@ type offerJSON struct {
 type presenceJSON struct {
 	Seats    [2]bool `json:"seats"`    // each seat's player has the game open
 	Watchers int     `json:"watchers"` // others watching
+	Taken    [2]bool `json:"taken"`    // each seat has a player (has been joined)
 }
 
 // playedJSON says who played one move of a game.
@@ -165,7 +166,7 @@ func toGameJSON(s *match.State) gameJSON {
 		g.Positions = append(g.Positions, notation.FormatPosition(p))
 	}
 	if s.Mode == match.Online {
-		g.Presence = &presenceJSON{Seats: s.Presence.Seats, Watchers: s.Presence.Watchers}
+		g.Presence = &presenceJSON{Seats: s.Presence.Seats, Watchers: s.Presence.Watchers, Taken: s.Presence.Taken}
 	}
 	g.History = make([]playedJSON, len(s.Moves))
 	for i := range s.Moves {
@@ -242,7 +243,7 @@ func toMessageJSON(u match.Update) messageJSON {
 	case match.ThinkingUpdate:
 		return messageJSON{Type: "thinking", Thinking: &u.Thinking}
 	case match.PresenceUpdate:
-		return messageJSON{Type: "presence", Presence: &presenceJSON{Seats: u.Presence.Seats, Watchers: u.Presence.Watchers}}
+		return messageJSON{Type: "presence", Presence: &presenceJSON{Seats: u.Presence.Seats, Watchers: u.Presence.Watchers, Taken: u.Presence.Taken}}
 	}
 	g := toGameJSON(u.State)
 	return messageJSON{Type: "state", State: &g}

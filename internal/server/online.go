@@ -98,9 +98,9 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) error {
 	}
 	g.setSeat(free, hash)
 	s.log.Info("seat joined", "id", g.m.ID(), "seat", free)
+	s.presenceChanged(g) // tells the watchers and the creator
 	st = g.m.State()
 	writeJSON(w, http.StatusOK, joinedJSON{Game: toGameJSON(&st), Seat: free, Secret: secret})
-	s.presenceChanged(g)
 	return nil
 }
 
@@ -128,6 +128,7 @@ func (s *Server) reloadSeats(g *liveGame) {
 			g.setSeat(p, h)
 		}
 	}
+	s.presenceChanged(g)
 }
 
 // player returns the seat r acts for in an online game g.
@@ -245,6 +246,9 @@ func (s *Server) presenceChanged(g *liveGame) {
 	}
 	g.mu.Lock()
 	var p match.Presence
+	for seat, h := range g.seats {
+		p.Taken[seat] = h != nil
+	}
 	for _, seat := range g.conns {
 		if seat < 0 {
 			p.Watchers++

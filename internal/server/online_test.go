@@ -44,9 +44,15 @@ func onlineGame(t *testing.T, h http.Handler, body string) (id string, creator, 
 	if c.Mode != "online" || len(c.Seats) != 1 {
 		t.Fatalf("online game: mode %q, seats %v; want online and one seat", c.Mode, c.Seats)
 	}
+	if p := c.Presence; p == nil || !p.Taken[c.Seat] || p.Taken[1-c.Seat] {
+		t.Fatalf("new online game's presence %+v: want only the creator's seat %d taken", p, c.Seat)
+	}
 	j := must[joinedJSON](t, player{}.act(t, h, "POST", "/api/games/"+c.ID+"/join", ""), 200)
 	if j.Secret == "" || j.Seat == c.Seat {
 		t.Fatalf("joined seat %d with secret %q; want the other seat than %d and a secret", j.Seat, j.Secret, c.Seat)
+	}
+	if p := j.Game.Presence; p == nil || p.Taken != [2]bool{true, true} {
+		t.Fatalf("joined game's presence %+v: want both seats taken", p)
 	}
 	return c.ID, player{c.Secret, c.Seat}, player{j.Secret, j.Seat}
 }
@@ -279,7 +285,8 @@ func TestPresence(t *testing.T) {
 			}
 		}
 	}
-	waitPresence(presenceJSON{Watchers: 1})
+	both := [2]bool{true, true}
+	waitPresence(presenceJSON{Watchers: 1, Taken: both})
 	pa := dial(t, ts, id)
 	pa.want("state")
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
@@ -287,11 +294,11 @@ func TestPresence(t *testing.T) {
 	if err := pa.c.Write(ctx, websocket.MessageText, []byte(`{"type":"hello","secret":"`+a.secret+`"}`)); err != nil {
 		t.Fatal(err)
 	}
-	want := presenceJSON{Watchers: 1}
+	want := presenceJSON{Watchers: 1, Taken: both}
 	want.Seats[a.seat] = true
 	waitPresence(want)
 	pa.c.Close(websocket.StatusNormalClosure, "")
-	waitPresence(presenceJSON{Watchers: 1})
+	waitPresence(presenceJSON{Watchers: 1, Taken: both})
 }
 
 // TestQRCode: an invitation link to this server is drawn as a QR code in

@@ -8,11 +8,12 @@ const SECRETS_KEY = 'oanquan.secrets';
 const OPEN = '-';
 
 export class APIError extends Error {
-  constructor(status, code, message, retryAfter) {
+  constructor(status, code, message, retryAfter, state) {
     super(message || code);
     this.status = status;
     this.code = code;
     this.retryAfter = retryAfter; // seconds, for rate_limited
+    this.state = state; // the game as it stands, with a 409 for a past ply
   }
 }
 
@@ -23,9 +24,10 @@ function secrets() {
 // secretOf returns the seat secret kept for game id, or ''.
 export function secretOf(id) { return secrets()[id] || ''; }
 
-// keepSecret remembers the secret of a game this browser created; the
-// twenty most recent are kept.
-export function keepSecret(id, secret) {
+// keepSecret remembers the secret of a game this browser holds a seat
+// in, with the seat when it is one (online games); the 200 most recent
+// are kept, the latest last.
+export function keepSecret(id, secret, seat) {
   if (!id || !secret) return;
   const all = secrets();
   delete all[id];
@@ -33,7 +35,29 @@ export function keepSecret(id, secret) {
   const ids = Object.keys(all);
   for (const old of ids.slice(0, Math.max(0, ids.length - 200))) delete all[old];
   try { localStorage.setItem(SECRETS_KEY, JSON.stringify(all)); } catch { /* storage off */ }
+  if (seat === 0 || seat === 1) {
+    const s = seats();
+    s[id] = seat;
+    for (const old of Object.keys(s)) if (!(old in all)) delete s[old];
+    try { localStorage.setItem(SEATS_KEY, JSON.stringify(s)); } catch { /* storage off */ }
+  }
 }
+
+const SEATS_KEY = 'oanquan.seats';
+
+function seats() {
+  try { return JSON.parse(localStorage.getItem(SEATS_KEY) || '{}') || {}; } catch { return {}; }
+}
+
+// seatOf returns the seat this browser plays in online game id, or null.
+export function seatOf(id) {
+  const s = seats()[id];
+  return s === 0 || s === 1 ? s : null;
+}
+
+// heldGames lists the ids of the games this browser holds a seat in,
+// the most recent first.
+export function heldGames() { return Object.keys(secrets()).reverse(); }
 
 async function call(method, path, body, id) {
   const init = { method, headers: {} };
@@ -48,7 +72,7 @@ async function call(method, path, body, id) {
   const data = type.includes('json') ? await res.json() : await res.text();
   if (!res.ok) {
     const e = (data && data.error) || {};
-    throw new APIError(res.status, e.code || 'error', e.message || String(res.status), Number(res.headers.get('Retry-After')) || 0);
+    throw new APIError(res.status, e.code || 'error', e.message || String(res.status), Number(res.headers.get('Retry-After')) || 0, e.state);
   }
   return data;
 }
@@ -56,11 +80,40 @@ async function call(method, path, body, id) {
 export const api = {
   create: async (opts) => {
     const st = await call('POST', '/api/games', opts);
-    keepSecret(st.id, st.secret || OPEN);
+    keepSecret(st.id, st.secret || OPEN, st.mode === 'online' ? st.seat : undefined);
     return st;
   },
+  // join takes the free seat of online game id (or learns the seat this
+  // browser's secret holds) and returns the game.
+  join: async (id) => {
+    const j = await call('POST', `/api/games/${id}/join`, undefined, id);
+    keepSecret(id, j.secret || secretOf(id), j.seat);
+    return j.game;
+  },
+  resign: (id) => call('POST', `/api/games/${id}/resign`, undefined, id),
+  abort: (id) => call('POST', `/api/games/${id}/abort`, undefined, id),
+  // offer makes, accepts or declines (action) an offer of kind "draw",
+  // "takeback" or "rematch".
+  offer: (id, kind, action) => call('POST', `/api/games/${id}/${kind}`, { action }, id),
   get: (id) => call('GET', `/api/games/${id}`),
   move: (id, move, ply) => call('POST', `/api/games/${id}/moves`, { move, ply }, id),
+  // resend sends a move until the server answers: after a dropped
+  // connection the same move at the same ply is played once (docs/API.md).
+  // waiting(true) is called while it retries; stop() says to give up.
+  resend: async (id, move, ply, waiting = () => {}, stop = () => false) => {
+    for (let delay = 500; ; delay = Math.min(delay * 2, 5000)) {
+      try {
+        const turn = await call('POST', `/api/games/${id}/moves`, { move, ply }, id);
+        waiting(false);
+        return turn;
+      } catch (e) {
+        if (e instanceof APIError && e.status !== 503 && e.status !== 502 && e.status !== 504) { waiting(false); throw e; }
+        if (stop()) { waiting(false); throw e; }
+        waiting(true);
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  },
   undo: (id) => call('POST', `/api/games/${id}/undo`, undefined, id),
   level: (id, level) => call('PUT', `/api/games/${id}/level`, { level }, id),
   hints: (id) => call('GET', `/api/games/${id}/hints`, undefined, id),
@@ -69,7 +122,8 @@ export const api = {
 // Live keeps a WebSocket open to one game and calls onMessage with each
 // message; it reconnects after a drop (the server then sends a fresh
 // state). open reports whether the socket is up, so that the page can poll
-// instead while it is not.
+// instead while it is not. In an online game it says hello with the seat's
+// secret, so that the other player sees this one is here.
 export class Live {
   constructor(id, onMessage) {
     this.id = id;
@@ -88,6 +142,8 @@ export class Live {
     this.ws = ws;
     ws.onopen = () => {
       this.delay = 500;
+      const secret = secretOf(this.id);
+      if (secret && secret !== OPEN) ws.send(JSON.stringify({ type: 'hello', secret }));
       document.documentElement.dataset.live = 'on'; // for the tests
     };
     ws.onmessage = (e) => {

@@ -6,14 +6,27 @@ import { preferred, setLang, t, currentLang } from './i18n.js';
 import { createBoard, cellEl, squareOf, cellOf, parseBoard } from './board.js';
 import { loadHowto } from './howto.js';
 import { keyAction, ownKey } from './keys.js';
-import { api, Live, APIError, secretOf } from './api.js';
-import { S, saveSettings, isAI, human, playerName, legalSet, legalCells, moveFor, screenDir } from './state.js';
+import { api, Live, APIError, secretOf, seatOf } from './api.js';
+import { S, saveSettings, isAI, isOnline, me, playerName, legalSet, legalCells, moveFor, screenDir } from './state.js';
 import { $, board, invalidate, flush, note, relog, announce, statusText } from './view.js';
 import { renderTallies, winnerText, whyText } from './result.js';
 import { showState, receiveTurn, receiveState, resetTurns, skip, hooks } from './turns.js';
 import * as sound from './sound.js';
 
 const GAME_KEY = 'oanquan.game';
+
+// online is online.js once loaded: games between two people online need
+// it, the first visit does not.
+let online = null;
+
+async function loadOnline() {
+  if (!online) {
+    const m = await import('./online.js');
+    m.init({ open: openById, fail, note, show: (st) => { receiveState(st); m.render(); } });
+    online = m;
+  }
+  return online;
+}
 
 
 function select(c) {
@@ -34,13 +47,18 @@ async function sow(c, dir) {
   note(null);
   invalidate();
   flush();
+  const id = S.state.id;
+  // Sent again until answered: a move whose answer a dropped connection
+  // lost is played once (docs/API.md).
+  const waiting = (on) => { if (on) note(() => t('status.resending')); else note(null); };
   try {
-    const turn = await api.move(S.state.id, move, S.state.ply);
+    const turn = await api.resend(id, move, S.state.ply, waiting, () => !S.state || S.state.id !== id);
     S.busy = false;
     receiveTurn(turn);
     invalidate(); // the socket may have brought the turn first
   } catch (e) {
     S.busy = false;
+    if (e instanceof APIError && e.state) receiveState(e.state);
     fail(e);
     refresh();
   }
@@ -79,6 +97,11 @@ function setGame(state) {
   closeResult();
   resetTurns(state);
   S.watching = !secretOf(state.id);
+  S.seat = seatOf(state.id);
+  if (state.mode === 'online' && !online) loadOnline().then((m) => m.render());
+  if (new URLSearchParams(location.search).get('game') && new URLSearchParams(location.search).get('game') !== state.id) {
+    history.replaceState(null, '', `?game=${encodeURIComponent(state.id)}`);
+  }
   showState(state);
   note(null);
   $('copy-out').hidden = true;
@@ -87,22 +110,45 @@ function setGame(state) {
     if (msg.type === 'turn') receiveTurn(msg.turn);
     else if (msg.type === 'state') receiveState(msg.state);
     else if (msg.type === 'thinking') { S.thinking = msg.thinking; invalidate(); }
+    else if (msg.type === 'presence' && S.state && S.state.id === state.id) {
+      S.state.presence = msg.presence;
+      if (online) online.render();
+      invalidate();
+    }
   });
   syncControls();
   if (state.over) openResult(false);
 }
 
-async function newGame(opts = {}) {
+// createOpts is the body of a new game's request, from the settings.
+function createOpts() {
   const s = S.settings;
+  let first = s.first === 'random' ? 'random' : Number(s.first) || 0;
+  if (first === 'random' && s.mode !== 'online') first = 0;
+  return { mode: s.mode, level: s.level, human: 0, first, variants: s.variants };
+}
+
+async function newGame(opts = {}) {
   try {
-    setGame(await api.create({ mode: s.mode, level: s.level, human: 0, first: Number(s.first), variants: s.variants, ...opts }));
+    if (S.settings.mode === 'online') await loadOnline();
+    setGame(await api.create({ ...createOpts(), ...opts }));
+  } catch (e) { fail(e); }
+}
+
+// openById shows game id (from "Your games", a rematch), taking a seat
+// in it if it is an online game with one free.
+async function openById(id) {
+  try {
+    let st = await api.get(id);
+    if (st.mode === 'online') st = await (await loadOnline()).openFromLink(st);
+    setGame(st);
   } catch (e) { fail(e); }
 }
 
 // poll stands in for the WebSocket while it is down.
 function poll() {
   const st = S.state;
-  if (st && S.live && !S.live.open && !S.animating && !st.over && (st.thinking || (isAI() && st.toMove !== human()) || S.watching)) {
+  if (st && S.live && !S.live.open && !S.animating && !st.over && (st.thinking || (me() !== null && st.toMove !== me()) || S.watching)) {
     fetchState(st.id).then((fresh) => { if (fresh) receiveState(fresh); }).catch(() => {});
   }
 }
@@ -166,11 +212,12 @@ function openResult(focus = true) {
   const st = S.state;
   if (!st || !st.over || !st.result) return;
   renderTallies($('tallies'), st.result, playerName);
-  $('winner').textContent = winnerText(st.result, isAI() ? human() : null, playerName);
-  const why = whyText(st.end);
+  $('winner').textContent = winnerText(st.result, me(), playerName, isAI());
+  const why = whyText(st.end, st.result, playerName, me());
   $('result-why').textContent = why;
   $('result-why').hidden = !why;
   $('result-rematch').hidden = isAI();
+  if (online) online.render();
   const dlg = $('result');
   if (!dlg.open) dlg.showModal();
   if (focus) $('result-new').focus();
@@ -222,7 +269,9 @@ function syncControls() {
   $('level').value = (S.state && S.state.level) || s.level;
   $('anim').value = s.anim;
   $('level-field').hidden = !isAI();
-  const info = S.state ? [t(isAI() ? 'mode.ai' : 'mode.local')] : [];
+  $('undo').hidden = isOnline();
+  $('hint').hidden = isOnline();
+  const info = S.state ? [t('mode.' + S.state.mode)] : [];
   for (const v of (S.state && S.state.variants) || []) info.push(t('variant.' + v).split(':')[0]);
   $('game-info').textContent = info.join(' · ');
   sound.setSound(s.sound);
@@ -240,10 +289,12 @@ function fillNewGame() {
 
 function syncNewGame() {
   const f = $('newgame-form');
-  const ai = f.elements.mode.value !== 'local';
-  $('newgame-level').hidden = !ai;
-  $('first-0').textContent = t(ai ? 'player.you' : 'player.p1');
-  $('first-1').textContent = t(ai ? 'player.computer' : 'player.p2');
+  const mode = f.elements.mode.value;
+  $('newgame-level').hidden = mode !== 'ai';
+  $('first-0').textContent = t(mode === 'local' ? 'player.p1' : 'player.you');
+  $('first-1').textContent = t({ ai: 'player.computer', local: 'player.p2', online: 'player.friend' }[mode]);
+  $('first-random').hidden = mode !== 'online';
+  if (mode !== 'online' && f.elements.first.value === 'random') f.elements.first.value = '0';
 }
 
 function openNewGame() {
@@ -262,7 +313,7 @@ function wireSettings() {
     if ($('newgame').returnValue !== 'start') return;
     S.settings.mode = f.elements.mode.value;
     S.settings.level = f.elements.level.value;
-    S.settings.first = Number(f.elements.first.value);
+    S.settings.first = f.elements.first.value === 'random' ? 'random' : Number(f.elements.first.value);
     S.settings.variants = [...f.querySelectorAll('input[name=variant]:checked')].map((b) => b.value);
     saveSettings();
     newGame();
@@ -285,7 +336,12 @@ function wireSettings() {
   };
   $('new').onclick = openNewGame;
   $('result-new').onclick = openNewGame;
-  $('result-rematch').onclick = () => { closeResult(); newGame({ first: S.state ? 1 - S.state.first : 0 }); };
+  $('result-rematch').onclick = () => {
+    if (isOnline()) { if (online) online.rematch(); return; }
+    closeResult();
+    newGame({ first: S.state ? 1 - S.state.first : 0 });
+  };
+  $('nav-games').onclick = async () => { try { (await loadOnline()).showGames(); } catch (e) { fail(e); } };
   $('result-close').onclick = () => { closeResult(); board.focus(); };
   $('result-open').onclick = () => openResult();
   $('undo').onclick = undo;
@@ -335,7 +391,21 @@ function onKey(e) {
   }
 }
 
-hooks.onState = syncControls;
+// agreed lists the endings agreed by the players rather than played on
+// the board: the state, not a turn, ends the game.
+const agreed = new Set(['resign', 'abort', 'draw']);
+
+hooks.onState = (st) => {
+  syncControls();
+  if (online) {
+    online.render();
+    if (online.follow(st)) return;
+  }
+  if (st.over && agreed.has(st.end) && st.id !== S.shownEnd) {
+    S.shownEnd = st.id;
+    openResult();
+  }
+};
 hooks.afterTurn = () => {
   const st = S.state;
   if (st && st.over) { openResult(); return; }
@@ -405,7 +475,9 @@ async function openGame() {
   if (!saved) try { saved = localStorage.getItem(GAME_KEY); } catch { /* storage off */ }
   if (saved) {
     try {
-      const st = await api.get(saved);
+      if (location.hash.startsWith('#seat=')) (await loadOnline()).keepFromLink(saved);
+      let st = await api.get(saved);
+      if (st.mode === 'online') st = await (await loadOnline()).openFromLink(st);
       if (secretOf(st.id)) {
         Object.assign(S.settings, { mode: st.mode, level: st.level || S.settings.level, variants: st.variants || [] });
         if (st.first === 0 || st.first === 1) S.settings.first = st.first;
@@ -416,9 +488,10 @@ async function openGame() {
       if (!(e instanceof APIError)) { offline(); return; } // else gone: start afresh
     }
   }
-  const s = S.settings;
+  const opts = createOpts();
+  if (opts.mode === 'online') opts.mode = 'ai'; // nobody to invite yet: the page opens on a game to play
   try {
-    setGame(await api.create({ mode: s.mode, level: s.level, human: 0, first: Number(s.first), variants: s.variants }));
+    setGame(await api.create(opts));
   } catch (e) {
     if (e instanceof APIError) fail(e);
     else offline();

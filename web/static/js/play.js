@@ -31,7 +31,8 @@ function cellName(c) {
 // applyEvent changes model as ev says and returns {message, active, hand,
 // mark}: message a function saying it in the current language, or null;
 // mark 'start', 'path' or 'capture'. name(p) names a player, you(p) says
-// whether p is the person playing the computer, ai whether it plays.
+// whether p is the person at this page (against the computer or a friend
+// online), ai whether the computer plays.
 export function applyEvent(model, ev, name, hand, you = () => false, ai = false) {
   const c = ev.cell;
   const p = ev.player;
@@ -84,8 +85,9 @@ export function applyEvent(model, ev, name, hand, you = () => false, ai = false)
       out.active = null;
       out.message = () => {
         const pebbles = plural('pebbles', ev.count);
-        if (you(p)) return t('msg.youBorrow', { pebbles });
+        if (you(p)) return t(ai ? 'msg.youBorrow' : 'msg.youBorrowFriend', { pebbles });
         if (ai) return t('msg.computerBorrow', { pebbles });
+        if (you(1 - p)) return t('msg.friendBorrow', { pebbles });
         return t('msg.borrow', { name: name(p), pebbles, other: name(1 - p) });
       };
       break;

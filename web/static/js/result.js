@@ -35,18 +35,25 @@ export function renderTallies(box, result, name) {
   });
 }
 
-// winnerText says who won. you is the human's seat against the computer,
-// or null with two players.
-export function winnerText(result, you, name) {
+// winnerText says who won. you is the seat of the person at this page
+// (against the computer or a friend online), or null; ai says whether the
+// other is the computer.
+export function winnerText(result, you, name, ai) {
   const w = result.winner;
   if (w !== 0 && w !== 1) return t('result.draw');
-  if (you === null) return t('result.playerWins', { name: name(w) });
+  if (you === null || (w !== you && !ai)) return t('result.playerWins', { name: name(w) });
   return t(w === you ? 'result.youWin' : 'result.computerWins');
 }
 
 // whyText explains an ending other than the capture of both mandarin
-// squares, or returns '' for that ending.
-export function whyText(end) {
+// squares, or returns '' for that ending. result and name(p) say who
+// resigned; you is the seat of the person at this page, or null.
+export function whyText(end, result, name, you = null) {
   if (!end || end === 'mandarins' || end === 'none') return '';
+  if (end === 'resign') {
+    const loser = 1 - result.winner;
+    return loser === you ? t('why.youResign') : t('why.resign', { name: name(loser) });
+  }
+  if (end === 'abort' || end === 'draw') return t('why.' + end);
   return t('why.' + end) + ' ' + t('why.mandarinsLeft');
 }

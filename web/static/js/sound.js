@@ -58,3 +58,11 @@ export function end(won) {
   const notes = won === false ? [523, 440, 392] : [392, 494, 587, 784];
   notes.forEach((f, i) => tone(f, i * 0.12, 0.35, 0.1, 'sine', 0.98));
 }
+
+// call is two soft bells: something waits for the player (their turn, a
+// friend who joined, an offer), heard from another tab.
+export function call() {
+  if (!ready()) return;
+  tone(659, 0, 0.4, 0.09, 'sine', 0.99);
+  tone(880, 0.16, 0.5, 0.09, 'sine', 0.99);
+}

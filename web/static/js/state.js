@@ -19,6 +19,7 @@ export const S = {
   busy: false,
   thinking: false,
   watching: false, // the game was opened without its seat secret
+  seat: null, // the seat this browser plays in an online game
   last: null, // last move: {start, path, capture} sets of cells
   turns: [], // the turn log: {title, items, ply} with items as functions
   active: null,
@@ -43,14 +44,24 @@ export function saveSettings() {
 // Names ----------------------------------------------------------------
 
 export function isAI() { return !!(S.state && S.state.mode === 'ai'); }
+export function isOnline() { return !!(S.state && S.state.mode === 'online'); }
 export function human() { return S.state ? S.state.human : 0; }
+
+// me returns the seat this page plays for one person (against the
+// computer, or online), or null (two players on one device, watching).
+export function me() {
+  if (isAI()) return human();
+  if (isOnline() && !S.watching && (S.seat === 0 || S.seat === 1)) return S.seat;
+  return null;
+}
 
 export function playerName(p) {
   if (isAI()) return t(p === human() ? 'player.you' : 'player.computer');
+  if (me() !== null) return t(p === me() ? 'player.you' : 'player.friend');
   return t(p === 0 ? 'player.p1' : 'player.p2');
 }
 
-export function isYou(p) { return isAI() && p === human(); }
+export function isYou(p) { return me() !== null && p === me(); }
 
 // playText returns a function that says "p plays move".
 export function playText(p, move) {
@@ -60,6 +71,7 @@ export function playText(p, move) {
 export function ownerWord(c) {
   const p = ownerOf(c);
   if (isAI()) return t(p === human() ? 'owner.yours' : 'owner.computer');
+  if (me() !== null) return t(p === me() ? 'owner.yours' : 'owner.friend');
   return t(p === 0 ? 'owner.p1' : 'owner.p2');
 }
 
@@ -72,6 +84,7 @@ export function moverOf(st, i) {
 
 export function legalSet() {
   if (!S.state || S.animating || S.busy || S.queue.length || S.watching || S.replay) return new Set();
+  if (isOnline() && S.state.toMove !== me()) return new Set();
   return new Set(S.state.legal || []);
 }
 
@@ -96,5 +109,5 @@ export function screenDir(move) {
 
 // canUndo says whether there is a move to take back, as the server says.
 export function canUndo() {
-  return !!(S.state && S.state.canUndo && !S.watching);
+  return !!(S.state && S.state.canUndo && !S.watching && !isOnline());
 }

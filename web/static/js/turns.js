@@ -4,7 +4,7 @@
 // hidden. It catches up on missed turns and drops stale news.
 
 import { modelOf, applyEvent, delayFor, important } from './play.js';
-import { S, isAI, playerName, isYou, playText, moverOf } from './state.js';
+import { S, isAI, me, playerName, isYou, playText, moverOf } from './state.js';
 import { invalidate, frame, announce, statusText } from './view.js';
 import * as anim from './anim.js';
 import * as sound from './sound.js';
@@ -161,12 +161,12 @@ async function animate(turn) {
   S.said = (S.said || []).concat(said); // spoken with any turn queued after it
 }
 
-// endFor: a win (true) or loss (false) for the person against the
-// computer, else undefined.
+// endFor: a win (true) or loss (false) for the person at this page
+// (against the computer or a friend online), else undefined.
 function endFor(st) {
   const w = st && st.result ? st.result.winner : null;
-  if (!isAI() || (w !== 0 && w !== 1)) return undefined;
-  return w === st.human;
+  if (me() === null || (w !== 0 && w !== 1)) return undefined;
+  return w === me();
 }
 
 // record adds the counts drawn and how many things moved to

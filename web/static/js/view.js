@@ -4,7 +4,7 @@
 
 import { t, num } from './i18n.js';
 import { updateBoard, renderStore, cellEl, squareOf, setText, setAttr } from './board.js';
-import { S, isAI, human, playerName, ownerWord, legalSet, legalCells, moveFor, canUndo, moverOf } from './state.js';
+import { S, isAI, human, me, playerName, ownerWord, legalSet, legalCells, moveFor, canUndo, moverOf } from './state.js';
 
 export const $ = (id) => document.getElementById(id);
 
@@ -118,6 +118,12 @@ export function statusText() {
   if (isAI()) {
     if (st.toMove === human()) return t('status.yourTurn');
     return t(S.thinking || st.thinking ? 'status.thinking' : 'status.computerTurn');
+  }
+  const mine = me();
+  if (mine !== null) {
+    const p = st.presence;
+    if (st.toMove === mine) return t('status.yourTurn');
+    return t(p && p.taken && !p.taken[1 - mine] ? 'online.waitJoin' : 'online.theirTurn');
   }
   return t('status.playerTurn', { name: playerName(st.toMove) });
 }

@@ -1,0 +1,305 @@
+package e2e
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// program is the real server program, serving games from a SQLite file, that a
+// test can kill with SIGKILL and start again on the same address.
+type program struct {
+	t    *testing.T
+	bin  string
+	args []string
+	base string
+	cmd  *exec.Cmd
+	log  bytes.Buffer
+}
+
+// buildServer builds cmd/oanquan and starts it on a free loopback port
+// with its games in a new SQLite file.
+func buildServer(t *testing.T) *program {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "oanquan")
+	if out, err := exec.Command("go", "build", "-o", bin, "oanquan/cmd/oanquan").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	s := &program{t: t, bin: bin, base: "http://" + addr,
+		args: []string{"--addr", addr, "--db", filepath.Join(dir, "games.db"), "--new-games-per-minute", "0"}}
+	s.start()
+	t.Cleanup(func() {
+		s.cmd.Process.Kill()
+		s.cmd.Wait()
+		if t.Failed() {
+			t.Logf("server log:\n%s", s.log.String())
+		}
+	})
+	return s
+}
+
+// start runs the server and waits until it answers /api/health.
+func (s *program) start() {
+	s.t.Helper()
+	s.cmd = exec.Command(s.bin, s.args...)
+	s.cmd.Stdout, s.cmd.Stderr = &s.log, &s.log
+	if err := s.cmd.Start(); err != nil {
+		s.t.Fatal(err)
+	}
+	client := http.Client{Timeout: time.Second}
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if res, err := client.Get(s.base + "/api/health"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return
+			}
+		}
+	}
+	s.t.Fatalf("the server did not come up:\n%s", s.log.String())
+}
+
+// kill ends the server with SIGKILL: nothing is given up cleanly.
+func (s *program) kill() {
+	s.t.Helper()
+	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		s.t.Fatal(err)
+	}
+	s.cmd.Wait()
+}
+
+const (
+	// onlineReady: this page's player may move (a square is offered).
+	onlineReady = `document.querySelectorAll('#game-board button.cell.legal').length > 0`
+	gameID      = `new URLSearchParams(location.search).get('game') || localStorage.getItem('oanquan.game')`
+)
+
+func text(p *page, id string) string {
+	return eval[string](p, fmt.Sprintf(`document.getElementById(%q).textContent`, id))
+}
+
+// click presses the element of the CSS selector.
+func click(p *page, sel string) {
+	p.t.Helper()
+	p.do(chromedp.Click(chromedp.CSS(sel)))
+}
+
+// moveOnline plays a random offered move on mover's page and waits until
+// every page shows it; it returns how long the last page took to show it.
+func moveOnline(t *testing.T, rng *rand.Rand, mover *page, pages ...*page) time.Duration {
+	t.Helper()
+	before := eval[int](mover, movesShown)
+	cells := eval[[]int](mover, `[...document.querySelectorAll('#game-board button.cell.legal')].map(b => Number(b.dataset.cell))`)
+	if len(cells) == 0 {
+		t.Fatal("no square offered to the player to move")
+	}
+	c := cells[rng.IntN(len(cells))]
+	dir := []string{"left", "right"}[rng.IntN(2)]
+	mover.do(
+		chromedp.Click(chromedp.CSS(fmt.Sprintf(`#game-board button.cell[data-cell="%d"]`, c))),
+		chromedp.WaitVisible(chromedp.CSS(`.arrows .arrow[data-dir="`+dir+`"]`)),
+	)
+	start := time.Now()
+	click(mover, `.arrows .arrow[data-dir="`+dir+`"]`)
+	var took time.Duration
+	for _, p := range pages {
+		p.wait(fmt.Sprintf(`(%s) > %d`, movesShown, before), 20*time.Second)
+		took = time.Since(start)
+	}
+	checkDirection(mover, before, c, dir)
+	return took
+}
+
+// toMove returns whichever of a and b may move now, waiting for one.
+func toMove(t *testing.T, a, b *page) *page {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(30 * time.Millisecond) {
+		if eval[bool](a, onlineReady) {
+			return a
+		}
+		if eval[bool](b, onlineReady) {
+			return b
+		}
+	}
+	t.Fatalf("neither player may move: %q / %q", text(a, "status"), text(b, "status"))
+	return nil
+}
+
+// TestOnlineFriends: two friends in two browsers play online, and a third
+// browser watches. The creator invites (a link, a QR code), a phone opens
+// the link and takes the free seat, the watcher follows live; a takeback
+// is asked and accepted, a draw offered and declined; the server is killed
+// with SIGKILL and started again in the middle of the game and both go on
+// without reloading; one resigns; a rematch is agreed, everyone lands in
+// the new game, and it is played to its final count.
+func TestOnlineFriends(t *testing.T) {
+	if chromiumPath() == "" && os.Getenv("CI") != "true" {
+		t.Skip("chromium not found: apt-get install -y chromium")
+	}
+	if testing.Short() {
+		t.Skip("builds the program and plays whole games")
+	}
+	srv := buildServer(t)
+	t.Setenv("E2E_URL", srv.base)
+	rng := rand.New(rand.NewPCG(9, 10))
+	shots := shotDir(t)
+
+	// The creator, on a desktop: a new game with a friend, who starts at
+	// random.
+	a := newPage(t, 1200, 900, `{"mode":"online","first":"random","anim":"off"}`)
+	click(a, "#new")
+	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
+	if !eval[bool](a, `document.querySelector('#newgame-form input[name=mode][value=online]').checked && !document.getElementById('first-random').hidden && document.getElementById('newgame-level').hidden`) {
+		t.Error("new game dialog: online mode not chosen, or 'at random' hidden, or the level shown")
+	}
+	click(a, "#newgame-start")
+	a.wait(`document.getElementById('invite')?.hidden === false && document.getElementById('invite-link')?.value.includes('?game=') && document.getElementById('invite-qr')?.complete && document.getElementById('invite-qr')?.naturalWidth > 0`, 10*time.Second)
+	link := eval[string](a, `document.getElementById('invite-link')?.value`)
+	id := link[strings.Index(link, "?game=")+len("?game="):]
+	if strings.Contains(link, "seat=") || strings.Contains(link, eval[string](a, `JSON.parse(localStorage.getItem('oanquan.secrets'))[`+fmt.Sprintf("%q", id)+`]`)) {
+		t.Fatalf("the invitation %q carries a secret", link)
+	}
+	if got := text(a, "presence"); !strings.Contains(got, "not opened the link") {
+		t.Errorf("before the friend comes, presence says %q", got)
+	}
+	a.screenshot(filepath.Join(shots, "online-invite-desktop.png"))
+
+	// The friend, on a phone, opens the link and takes the free seat.
+	b := newPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	b.do(chromedp.Navigate(link))
+	b.wait(`document.getElementById('online')?.hidden === false && document.getElementById('watching').hidden && document.documentElement.dataset.live === 'on'`, 10*time.Second)
+	if seat := eval[string](b, `JSON.stringify(JSON.parse(localStorage.getItem('oanquan.seats'))[`+fmt.Sprintf("%q", id)+`])`); seat != "0" && seat != "1" {
+		t.Fatalf("the friend's page holds seat %s", seat)
+	}
+	a.wait(`document.getElementById('invite')?.hidden && document.getElementById('presence')?.textContent.includes('Your friend is here')`, 10*time.Second)
+	if w := eval[int](b, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("the friend's phone page is %d px wide in a 390 px viewport", w)
+	}
+
+	// A watcher opens the same link: both seats are taken.
+	w := newPage(t, 1000, 800, `{"anim":"off"}`)
+	w.do(chromedp.Navigate(link))
+	w.wait(`!document.getElementById('watching').hidden && document.documentElement.dataset.live === 'on' && document.getElementById('presence')?.textContent.includes('●')`, 10*time.Second)
+	a.wait(`document.getElementById('presence')?.textContent.includes('1 watching')`, 10*time.Second)
+	if n := eval[int](w, `document.querySelectorAll('#game-board button.cell.legal, #resign:not([hidden]), #abort:not([hidden]), #offer-draw:not([hidden])').length`); n != 0 {
+		t.Errorf("the watcher is offered %d things to do", n)
+	}
+
+	// Whoever starts, the other page says it is their friend's turn, and
+	// neither page offers abort once it has moved.
+	var times []time.Duration
+	for range 4 {
+		m := toMove(t, a, b)
+		other := map[*page]*page{a: b, b: a}[m]
+		if got := text(other, "status"); got != "Your friend's turn." {
+			t.Errorf("the waiting player's status: %q", got)
+		}
+		times = append(times, moveOnline(t, rng, m, a, b, w))
+	}
+	b.screenshot(filepath.Join(shots, "online-phone.png"))
+
+	// A takeback, asked and accepted.
+	m := toMove(t, a, b)
+	other := map[*page]*page{a: b, b: a}[m]
+	moveOnline(t, rng, m, a, b, w)
+	plies := eval[int](m, movesShown)
+	click(m, "#offer-takeback")
+	other.wait(`document.getElementById('offer')?.hidden === false && document.getElementById('offer-text')?.textContent.includes('take back')`, 10*time.Second)
+	other.wait(`document.getElementById('announce').textContent.includes('take back')`, 5*time.Second)
+	other.screenshot(filepath.Join(shots, "online-offer.png"))
+	click(other, "#offer-accept")
+	for _, p := range []*page{a, b, w} {
+		p.wait(fmt.Sprintf(`(%s) === %d && document.getElementById('offer')?.hidden`, movesShown, plies-1), 10*time.Second)
+	}
+	m.wait(`document.getElementById('announce').textContent.includes('taken back')`, 5*time.Second)
+	if !eval[bool](m, onlineReady) {
+		t.Error("after the takeback, the player who took back is not to move")
+	}
+
+	// A draw offered and declined.
+	click(other, "#offer-draw")
+	m.wait(`document.getElementById('offer')?.hidden === false && document.getElementById('offer-text')?.textContent.includes('draw') && document.getElementById('offer-decline')?.hidden === false`, 10*time.Second)
+	click(m, "#offer-decline")
+	other.wait(`document.getElementById('offer')?.hidden && document.getElementById('announce').textContent.includes('declined the draw')`, 10*time.Second)
+
+	// The server dies and comes back; nobody reloads.
+	srv.kill()
+	for _, p := range []*page{a, b, w} {
+		p.wait(`document.documentElement.dataset.live === 'off'`, 10*time.Second)
+		p.do(chromedp.Evaluate[chromedp.Void](`window.samePage = true`))
+	}
+	srv.start()
+	for _, p := range []*page{a, b, w} {
+		p.wait(`document.documentElement.dataset.live === 'on' && window.samePage`, 20*time.Second)
+	}
+	a.wait(`document.getElementById('presence')?.textContent.includes('Your friend is here')`, 10*time.Second)
+	for range 2 {
+		moveOnline(t, rng, toMove(t, a, b), a, b, w)
+	}
+
+	// One resigns (a second press confirms); the other wins.
+	loser := toMove(t, a, b)
+	winner := map[*page]*page{a: b, b: a}[loser]
+	click(loser, "#resign")
+	if got := text(loser, "resign"); !strings.Contains(got, "again") {
+		t.Errorf("the first press of resign says %q, want a request to confirm", got)
+	}
+	click(loser, "#resign")
+	winner.wait(`document.getElementById('result').open && document.getElementById('winner').textContent === 'You win!'`, 10*time.Second)
+	if why := text(winner, "result-why"); why != "Your friend resigned." {
+		t.Errorf("why the game ended, for the winner: %q", why)
+	}
+	w.wait(`document.getElementById('result').open`, 10*time.Second)
+
+	// A rematch: offered by the winner, accepted by the loser; the
+	// watcher follows.
+	click(winner, "#result-rematch")
+	loser.wait(`document.getElementById('result-rematch')?.textContent === 'Accept the rematch'`, 10*time.Second)
+	click(loser, "#result-rematch")
+	for _, p := range []*page{a, b, w} {
+		p.wait(fmt.Sprintf(`(%s) !== %q && (%s) === 0 && !document.getElementById('result').open`, gameID, id, movesShown), 15*time.Second)
+	}
+	next := eval[string](a, gameID)
+	if eval[string](b, gameID) != next || eval[string](w, gameID) != next {
+		t.Fatalf("after the rematch the pages show %s, %s and %s", next, eval[string](b, gameID), eval[string](w, gameID))
+	}
+	if !eval[bool](w, `!document.getElementById('watching').hidden`) {
+		t.Error("the watcher plays in the rematch")
+	}
+
+	// The rematch is played to the end.
+	for i := 0; ; i++ {
+		if eval[bool](a, `document.getElementById('result').open`) {
+			break
+		}
+		if i == 400 {
+			t.Fatal("no end after 400 moves")
+		}
+		times = append(times, moveOnline(t, rng, toMove(t, a, b), a, b, w))
+	}
+	for _, p := range []*page{a, b, w} {
+		p.wait(`document.getElementById('result').open`, 10*time.Second)
+		checkFinalCount(p)
+	}
+	slices.Sort(times)
+	t.Logf("from a click on an arrow to the move shown on all three pages (animation off): median %v, worst %v over %d moves",
+		times[len(times)/2].Round(time.Millisecond), times[len(times)-1].Round(time.Millisecond), len(times))
+}

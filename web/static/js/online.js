@@ -1,0 +1,350 @@
+// Playing a friend online (docs/API.md, "Playing a friend online"): the
+// invitation (link, copy, share sheet, QR code), who is connected, the
+// offers and their answers, the rematch, the private link that moves a
+// seat to another device, and "Your games". Loaded only when needed: the
+// first visit's page does without it. The server decides everything;
+// this draws what it reports and sends what the player asks.
+
+import { t, plural } from './i18n.js';
+import { api, APIError, secretOf, seatOf, keepSecret, heldGames } from './api.js';
+import { S, me, playerName, isOnline } from './state.js';
+import { $, announce } from './view.js';
+import * as sound from './sound.js';
+
+let app = null; // {open(id), fail(e)} from app.js
+let seen = null; // what the last render saw, to announce what changed
+const TITLE = document.title;
+
+// init wires the module to the page's controller: open(id) shows game id,
+// fail(e) reports an error.
+export function init(controller) {
+  if (app) return;
+  app = controller;
+  build();
+  document.addEventListener('visibilitychange', () => { if (!document.hidden) document.title = TITLE; });
+}
+
+function el(tag, props = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k.startsWith('data-') || k.startsWith('aria-') || k === 'role' || k === 'for') e.setAttribute(k, v);
+    else e[k] = v;
+  }
+  e.append(...kids);
+  return e;
+}
+
+function button(id, key, onclick, cls = '') {
+  const b = el('button', { type: 'button', id, className: cls, onclick });
+  b.dataset.i18n = key;
+  b.textContent = t(key);
+  return b;
+}
+
+// build makes the panel's parts once; render shows and fills them.
+function build() {
+  const box = $('online');
+  const link = el('input', { id: 'invite-link', type: 'text', readOnly: true, className: 'link' });
+  link.setAttribute('aria-labelledby', 'invite-heading');
+  const qr = el('img', { id: 'invite-qr', className: 'qr', width: 164, height: 164, alt: '' });
+  const invite = el('div', { id: 'invite', className: 'invite', hidden: true },
+    el('h2', { id: 'invite-heading' }),
+    el('p', { id: 'invite-text' }),
+    el('div', { className: 'link-row' }, link,
+      button('invite-copy', 'online.copy', () => copyLink(link, 'online.copied')),
+      button('invite-share', 'online.share', share)),
+    qr);
+  const offer = el('div', { id: 'offer', className: 'offer', hidden: true, role: 'group', 'aria-labelledby': 'offer-text' },
+    el('p', { id: 'offer-text' }),
+    el('span', { className: 'offer-buttons' },
+      button('offer-accept', 'online.accept', () => answer('accept'), 'primary'),
+      button('offer-decline', 'online.decline', () => answer('decline'))));
+  box.append(invite, offer, el('p', { id: 'presence', className: 'presence' }));
+
+  const actions = document.querySelector('.actions');
+  actions.append(
+    button('resign', 'online.resign', () => confirmThen($('resign'), 'online.resignConfirm', () => act(() => api.resign(S.state.id)))),
+    button('abort', 'online.abort', () => confirmThen($('abort'), 'online.abortConfirm', () => act(() => api.abort(S.state.id)))),
+    button('offer-draw', 'online.offerDraw', () => act(() => api.offer(S.state.id, 'draw', 'offer'))),
+    button('offer-takeback', 'online.offerTakeback', () => act(() => api.offer(S.state.id, 'takeback', 'offer'))));
+
+  const seatLink = el('input', { id: 'seat-link', type: 'text', readOnly: true, className: 'link' });
+  seatLink.setAttribute('aria-labelledby', 'seat-link-text');
+  const details = el('details', { id: 'seat-move', className: 'seat-move', hidden: true },
+    el('summary', { id: 'seat-move-summary' }),
+    el('p', { id: 'seat-link-text', className: 'warn' }),
+    el('div', { className: 'link-row' }, seatLink, button('seat-copy', 'online.copy', () => copyLink(seatLink, 'online.seatCopied'))));
+  $('game-info').after(details);
+}
+
+// confirmThen asks for a second press of b within five seconds before
+// doing a grave thing (resigning, aborting).
+function confirmThen(b, key, go) {
+  if (b.dataset.armed) {
+    delete b.dataset.armed;
+    b.textContent = t(b.dataset.i18n);
+    go();
+    return;
+  }
+  b.dataset.armed = '1';
+  b.textContent = t(key);
+  announce(t(key));
+  setTimeout(() => {
+    if (!b.dataset.armed) return;
+    delete b.dataset.armed;
+    b.textContent = t(b.dataset.i18n);
+  }, 5000);
+}
+
+async function act(request) {
+  try {
+    app.show(await request());
+  } catch (e) {
+    if (e instanceof APIError && e.state) app.show(e.state);
+    app.fail(e);
+  }
+}
+
+function answer(action) {
+  const o = S.state && S.state.offer;
+  if (!o) return;
+  act(() => api.offer(S.state.id, o.kind, action));
+}
+
+// rematch offers a rematch, or accepts the friend's.
+export function rematch() {
+  const o = S.state && S.state.offer;
+  const accept = o && o.kind === 'rematch' && o.by !== me();
+  act(() => api.offer(S.state.id, 'rematch', accept ? 'accept' : 'offer'));
+}
+
+function inviteLink(id) { return `${location.origin}/?game=${encodeURIComponent(id)}`; }
+
+async function copyLink(input, key) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    announce(t(key));
+    app.note(() => t(key));
+  } catch {
+    input.focus();
+    input.select();
+    app.note(() => t('copy.failed'));
+  }
+}
+
+async function share() {
+  try {
+    await navigator.share({ title: t('app.title'), text: t('online.shareText'), url: $('invite-link').value });
+  } catch { /* the player closed the sheet */ }
+}
+
+// render draws the online parts for the game shown (hidden in other
+// modes) and announces what changed since the last call: a friend who
+// joined or left, an offer made or answered.
+export function render() {
+  const st = S.state;
+  const online = isOnline();
+  $('online').hidden = !online;
+  for (const id of ['resign', 'abort', 'offer-draw', 'offer-takeback']) $(id).hidden = true;
+  $('seat-move').hidden = true;
+  if (!online) { seen = null; return; }
+  const mine = me();
+  const other = mine === null ? null : 1 - mine;
+  const p = st.presence || { seats: [false, false], watchers: 0, taken: [false, false] };
+  const joined = other === null || !!(p.taken && p.taken[other]);
+  const offer = st.offer;
+
+  // The invitation, while the friend has not come.
+  const inviting = mine !== null && !joined && !st.over;
+  $('invite').hidden = !inviting;
+  if (inviting) {
+    const link = inviteLink(st.id);
+    $('invite-heading').textContent = t('online.inviteHeading');
+    $('invite-text').textContent = t('online.inviteText');
+    if ($('invite-link').value !== link) {
+      $('invite-link').value = link;
+      $('invite-qr').src = `/api/qr.svg?url=${encodeURIComponent(link)}`;
+    }
+    $('invite-qr').alt = t('online.qrAlt');
+    $('invite-share').hidden = !navigator.share;
+  }
+
+  // Who is here.
+  const watchers = p.watchers ? ' · ' + plural('online.watchers', p.watchers) : '';
+  let here;
+  if (mine !== null) here = joined ? t(p.seats[other] ? 'online.friendHere' : 'online.friendAway') : t('online.friendNotYet');
+  else here = [0, 1].map((q) => `${playerName(q)} ${p.seats[q] ? '●' : '○'}`).join(' · ');
+  $('presence').textContent = here + watchers;
+  $('presence').classList.toggle('away', mine !== null && joined && !p.seats[other]);
+
+  // The offer waiting for an answer.
+  $('offer').hidden = !offer || st.over && offer.kind !== 'rematch';
+  if (offer) {
+    const fromMe = offer.by === mine;
+    $('offer-text').textContent = offerText(offer, mine);
+    $('offer-accept').hidden = fromMe || mine === null;
+    $('offer-decline').hidden = fromMe || mine === null;
+  }
+
+  // The player's actions.
+  if (mine !== null && !st.over) {
+    const moved = (st.history || []).some((h) => h.player === mine);
+    const last = (st.history || []).findLast((h) => h.player === mine);
+    $('abort').hidden = moved;
+    $('resign').hidden = !moved;
+    $('offer-draw').hidden = false;
+    $('offer-draw').disabled = !joined || !!offer;
+    $('offer-takeback').hidden = false;
+    $('offer-takeback').disabled = !last || !!offer;
+  }
+  if (mine !== null) {
+    $('seat-move').hidden = false;
+    $('seat-move-summary').textContent = t('online.seatMove');
+    $('seat-link-text').textContent = t('online.seatWarn');
+    const link = `${inviteLink(st.id)}#seat=${secretOf(st.id)}`;
+    if ($('seat-link').value !== link) $('seat-link').value = link;
+  }
+  syncRematch();
+  tell(st, mine, joined, p);
+}
+
+// offerText says what offer is, from the point of view of seat mine.
+function offerText(offer, mine) {
+  if (offer.by === mine) return t(`online.sent.${offer.kind}`);
+  if (mine !== null) return t(`online.got.${offer.kind}`);
+  return t(`online.watch.${offer.kind}`, { name: playerName(offer.by) });
+}
+
+function syncRematch() {
+  const b = $('result-rematch');
+  if (!isOnline()) return;
+  const st = S.state;
+  const mine = me();
+  const o = st.offer;
+  b.hidden = mine === null || !st.over || !!st.next;
+  const mineOffered = o && o.kind === 'rematch' && o.by === mine;
+  const theirs = o && o.kind === 'rematch' && o.by !== mine;
+  b.textContent = t(mineOffered ? 'online.rematchSent' : theirs ? 'online.rematchAccept' : 'button.rematch');
+  b.disabled = !!mineOffered;
+}
+
+// tell announces what changed since the last render, and calls a player
+// who is in another tab when it becomes their turn.
+function tell(st, mine, joined, p) {
+  const now = {
+    id: st.id, ply: st.ply, joined, over: st.over, here: mine !== null && p.seats[1 - mine],
+    offer: st.offer ? `${st.offer.kind}:${st.offer.by}` : '', offerObj: st.offer,
+    myTurn: mine !== null && !st.over && joined && st.toMove === mine,
+  };
+  const was = seen && seen.id === st.id ? seen : null;
+  seen = now;
+  if (!was) return;
+  const say = [];
+  if (!was.joined && now.joined && mine !== null) { say.push(t('online.joined')); callPlayer('online.titleJoined'); }
+  else if (now.joined && was.here !== now.here && mine !== null) say.push(t(now.here ? 'online.friendBack' : 'online.friendLeft'));
+  if (now.offer !== was.offer) {
+    if (now.offerObj && now.offerObj.by !== mine) {
+      say.push(offerText(now.offerObj, mine) + (mine !== null ? ' ' + t('online.answerHow') : ''));
+      if (mine !== null) callPlayer('online.titleOffer');
+    } else if (!now.offerObj && was.offerObj && was.offerObj.by === mine && mine !== null) {
+      const kind = was.offerObj.kind;
+      if (kind === 'takeback' && now.ply < was.ply) say.push(t('online.takebackDone'));
+      else if (!(kind === 'draw' && now.over) && now.ply === was.ply) say.push(t(`online.declined.${kind}`));
+    }
+  }
+  if (now.myTurn && !was.myTurn) callPlayer('online.titleTurn');
+  if (say.length) announce(say.join(' '));
+}
+
+// callPlayer tells a player whose tab is hidden that something needs
+// them: the tab's title changes, and a chime sounds.
+function callPlayer(key) {
+  if (!document.hidden) return;
+  document.title = `${t(key)} — ${TITLE}`;
+  sound.call();
+}
+
+// openFromLink handles a page opened on an online game: a player with a
+// seat plays it; someone without a secret takes the free seat if there is
+// one, else watches. It returns the state to show.
+export async function openFromLink(st) {
+  if (st.mode !== 'online' || st.over) return st;
+  try {
+    if (secretOf(st.id)) return await api.join(st.id); // learns the seat
+    const p = st.presence || {};
+    if (p.taken && p.taken[0] && p.taken[1]) return st;
+    const joined = await api.join(st.id);
+    announce(t('online.youJoined'));
+    return joined;
+  } catch (e) {
+    if (e instanceof APIError && e.code === 'seat_taken') return st;
+    throw e;
+  }
+}
+
+// Your games ---------------------------------------------------------------
+
+// showGames opens the list of the games this browser holds a seat in.
+export async function showGames() {
+  let dlg = $('games');
+  if (!dlg) {
+    dlg = el('dialog', { id: 'games', 'aria-labelledby': 'games-title' },
+      el('h2', { id: 'games-title' }),
+      el('ul', { id: 'games-list', className: 'games-list' }),
+      el('div', { className: 'dialog-buttons' }, button('games-close', 'button.close', () => dlg.close())));
+    document.body.append(dlg);
+  }
+  $('games-title').textContent = t('games.heading');
+  $('games-close').textContent = t('button.close');
+  const list = $('games-list');
+  list.textContent = '';
+  list.append(el('li', { className: 'none' }, t('games.loading')));
+  if (!dlg.open) dlg.showModal();
+  const ids = heldGames().slice(0, 20);
+  const states = (await Promise.all(ids.map((id) => api.get(id).catch(() => null)))).filter(Boolean);
+  list.textContent = '';
+  if (!states.length) list.append(el('li', { className: 'none' }, t('games.none')));
+  for (const g of states) {
+    const b = el('button', { type: 'button', className: 'game-row', onclick: () => { dlg.close(); app.open(g.id); } },
+      el('span', { className: 'what' }, gameTitle(g)),
+      el('span', { className: 'turn' }, gameTurn(g)));
+    if (S.state && g.id === S.state.id) b.setAttribute('aria-current', 'true');
+    list.append(el('li', {}, b));
+  }
+  list.querySelector('button')?.focus();
+}
+
+function gameTitle(g) {
+  const moves = plural('games.moves', g.moves.length);
+  if (g.mode === 'ai') return `${t('mode.ai')} (${t('level.' + g.level)}) · ${moves}`;
+  return `${t(g.mode === 'online' ? 'mode.online' : 'mode.local')} · ${moves}`;
+}
+
+function gameTurn(g) {
+  if (g.over) return t('games.over');
+  const seat = g.mode === 'ai' ? g.human : g.mode === 'online' ? seatOf(g.id) : null;
+  if (seat === null) return t('games.playing');
+  if (g.mode === 'online' && g.presence && !g.presence.taken[1 - seat]) return t('games.waiting');
+  return t(g.toMove === seat ? 'games.yourTurn' : 'games.theirTurn');
+}
+
+// follow goes to the rematch once the server has made it: the players
+// keep their seats (the same secrets act in it), the watchers watch it.
+export function follow(st) {
+  if (!st.next || st.next === follow.last) return false;
+  follow.last = st.next;
+  const secret = secretOf(st.id);
+  if (secret) keepSecret(st.next, secret, me() ?? undefined);
+  announce(t('online.rematchStarts'));
+  app.open(st.next);
+  return true;
+}
+
+// keepFromLink keeps the seat secret a private link carries (#seat=…)
+// for game id, and takes it out of the address bar.
+export function keepFromLink(id) {
+  const m = /^#seat=([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (!m || !id) return;
+  keepSecret(id, m[1]);
+  history.replaceState(null, '', location.pathname + location.search);
+}

@@ -41,14 +41,19 @@ func playByKeyboard(p *page, rng *rand.Rand) {
 
 // checkDirection checks that the move at index i of the list, made from
 // cell c toward dir on screen, went that way: toward higher numbers (R)
-// is rightward on the bottom row and leftward on the top row.
+// is rightward on the bottom row and leftward on the top row. The bottom
+// row is squares 5 to 9, or 0 to 4 on a board turned round.
 func checkDirection(p *page, i, c int, dir string) {
 	p.t.Helper()
 	square, letter := c, "L"
 	if c > 5 {
 		square = c - 1
 	}
-	if (dir == "right") == (c > 5) {
+	bottom := c > 5
+	if eval[bool](p, `document.getElementById('game-board').dataset.flipped === 'true'`) {
+		bottom = c < 5
+	}
+	if (dir == "right") == bottom {
 		letter = "R"
 	}
 	want := fmt.Sprint(square, letter)

@@ -7,7 +7,7 @@ import { createBoard, cellEl, squareOf, cellOf, parseBoard } from './board.js';
 import { loadHowto } from './howto.js';
 import { keyAction, ownKey } from './keys.js';
 import { api, Live, APIError, secretOf, seatOf } from './api.js';
-import { S, saveSettings, isAI, isOnline, me, playerName, legalSet, legalCells, moveFor, screenDir } from './state.js';
+import { S, saveSettings, isAI, isOnline, me, flipped, playerName, legalSet, legalCells, moveFor, screenDir } from './state.js';
 import { $, board, invalidate, flush, note, relog, announce, statusText } from './view.js';
 import { renderTallies, winnerText, whyText } from './result.js';
 import { showState, receiveTurn, receiveState, resetTurns, skip, hooks } from './turns.js';
@@ -98,6 +98,9 @@ function setGame(state) {
   resetTurns(state);
   S.watching = !secretOf(state.id);
   S.seat = seatOf(state.id);
+  S.state = state; // for flipped(): who plays here
+  if (board.dataset.flipped !== String(flipped())) createBoard(board, true, flipped());
+  $('table').classList.toggle('flipped', flipped());
   if (state.mode === 'online' && !online) loadOnline().then((m) => m.render());
   if (new URLSearchParams(location.search).get('game') && new URLSearchParams(location.search).get('game') !== state.id) {
     history.replaceState(null, '', `?game=${encodeURIComponent(state.id)}`);
@@ -373,7 +376,7 @@ function onKey(e) {
     replayStep(e.key === 'ArrowLeft' ? -1 : 1);
     return;
   }
-  const act = keyAction(e.key, S.selected, legalCells());
+  const act = keyAction(e.key, S.selected, legalCells(), flipped());
   if (!act) return;
   e.preventDefault();
   if (act.select !== undefined) {

@@ -1,6 +1,8 @@
 // Drawing the board: two rows of five squares between two mandarin
 // half-moons. On screen the top row shows squares 4 3 2 1 0 and the bottom
-// row 5 6 7 8 9, whatever the page's writing direction.
+// row 5 6 7 8 9, whatever the page's writing direction; turned round (for
+// the player of squares 0 to 4 online, whose own row is then nearest
+// them) the top row shows 9 8 7 6 5 and the bottom row 0 1 2 3 4.
 
 import { t, plural, num, list } from './i18n.js';
 import { drawPile } from './pebbles.js';
@@ -29,13 +31,21 @@ export function setText(e, v) { if (e.textContent !== v) e.textContent = v; }
 export function setAttr(e, name, v) { if (e.getAttribute(name) !== v) e.setAttribute(name, v); }
 function setV(e, v) { if (e.dataset.v !== v) e.dataset.v = v; }
 
-function makeCell(c, interactive) {
+// onBottom says whether cell c is drawn on the bottom row.
+export const onBottom = (c, flipped = false) => (flipped ? c < 5 : c > 5 && c < 11);
+
+// screenOrder lists the squares' cells as drawn, top row first.
+export function screenOrder(flipped = false) {
+  return flipped ? [...BOTTOM].reverse().concat([...TOP].reverse()) : TOP.concat(BOTTOM);
+}
+
+function makeCell(c, interactive, side) {
   const mand = isMandarin(c);
   const cell = el(interactive && !mand ? 'button' : 'div', 'cell');
   cell.dataset.cell = c;
   const hide = (e) => { e.setAttribute('aria-hidden', 'true'); return e; };
   if (mand) {
-    cell.classList.add('mandarin', c === LEFT ? 'left' : 'right');
+    cell.classList.add('mandarin', side);
     if (interactive) cell.setAttribute('role', 'img');
     cell.append(hide(el('span', 'stone')));
   } else {
@@ -46,22 +56,24 @@ function makeCell(c, interactive) {
   return cell;
 }
 
-// createBoard fills box with the twelve cells. Interactive boards get a
-// button per square, each in a slot that can also hold the arrows.
-export function createBoard(box, interactive) {
+// createBoard fills box with the twelve cells, turned round if flipped.
+// Interactive boards get a button per square, each in a slot that can
+// also hold the arrows.
+export function createBoard(box, interactive, flipped = false) {
   box.textContent = '';
+  box.dataset.flipped = String(flipped);
   const place = (node, col, row, span) => {
     node.style.gridColumn = String(col);
     node.style.gridRow = span ? '1 / span 2' : String(row);
     box.append(node);
   };
-  place(makeCell(LEFT, interactive), 1, 1, true);
-  TOP.forEach((c, i) => place(slot(c), i + 2, 1));
-  BOTTOM.forEach((c, i) => place(slot(c), i + 2, 2));
-  place(makeCell(RIGHT, interactive), 7, 1, true);
+  const [left, right] = flipped ? [RIGHT, LEFT] : [LEFT, RIGHT];
+  place(makeCell(left, interactive, 'left'), 1, 1, true);
+  screenOrder(flipped).forEach((c, i) => place(slot(c, i < 5), (i % 5) + 2, i < 5 ? 1 : 2));
+  place(makeCell(right, interactive, 'right'), 7, 1, true);
 
-  function slot(c) {
-    const s = el('div', 'slot ' + (c < 5 ? 'row-top' : 'row-bottom'));
+  function slot(c, top) {
+    const s = el('div', 'slot ' + (top ? 'row-top' : 'row-bottom'));
     s.append(makeCell(c, interactive));
     return s;
   }

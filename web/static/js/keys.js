@@ -1,14 +1,14 @@
 // The keyboard: ←/→ choose a square, Z sows toward the screen's left, X
 // toward its right (on the top row that is R), Esc cancels.
 
-// SCREEN_ORDER: the squares' cells as drawn, top row first.
-const SCREEN_ORDER = [4, 3, 2, 1, 0, 6, 7, 8, 9, 10];
+import { screenOrder } from './board.js';
 
-// keyAction says what a key does, given the selected cell (or null) and
-// the playable cells: {select}, {sow}, {cancel}, or null.
-export function keyAction(key, selected, playable) {
+// keyAction says what a key does, given the selected cell (or null), the
+// playable cells and whether the board is turned round: {select}, {sow},
+// {cancel}, or null.
+export function keyAction(key, selected, playable, flipped = false) {
   if (key === 'ArrowLeft' || key === 'ArrowRight') {
-    const order = SCREEN_ORDER.filter((c) => playable.has(c));
+    const order = screenOrder(flipped).filter((c) => playable.has(c));
     if (!order.length) return null;
     const step = key === 'ArrowRight' ? 1 : order.length - 1;
     const i = order.indexOf(selected);

@@ -2,7 +2,7 @@
 // settings) and the questions asked of it: whose turn, which moves, names.
 
 import { t } from './i18n.js';
-import { squareOf, cellOf, ownerOf } from './board.js';
+import { squareOf, cellOf, ownerOf, onBottom } from './board.js';
 
 const SETTINGS_KEY = 'oanquan.settings';
 
@@ -63,6 +63,10 @@ export function playerName(p) {
 
 export function isYou(p) { return me() !== null && p === me(); }
 
+// flipped says whether the board is drawn turned round: for the player
+// of the top row (squares 0 to 4), whose own row is then nearest them.
+export function flipped() { return me() === 1; }
+
 // playText returns a function that says "p plays move".
 export function playText(p, move) {
   return () => (isYou(p) ? t('msg.youPlay', { move }) : t('msg.play', { name: playerName(p), move }));
@@ -97,14 +101,14 @@ export function legalCells() {
 // moveFor turns a screen direction into a move. "R" runs toward higher
 // numbers: rightward on the bottom row, leftward on the top row.
 export function moveFor(c, screen) {
-  const bottom = c > 5;
+  const bottom = onBottom(c, flipped());
   const letter = (screen === 'right') === bottom ? 'R' : 'L';
   return `${squareOf(c)}${letter}`;
 }
 
 export function screenDir(move) {
   const c = cellOf(parseInt(move, 10));
-  return move.endsWith('R') === c > 5 ? 'right' : 'left';
+  return move.endsWith('R') === onBottom(c, flipped()) ? 'right' : 'left';
 }
 
 // canUndo says whether there is a move to take back, as the server says.

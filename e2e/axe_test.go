@@ -83,4 +83,24 @@ func TestAxe(t *testing.T) {
 		p.do(chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile, chromedp.EmulateTouch))
 		audit(p, "final count, Persian, dark, phone")
 	})
+	t.Run("online", func(t *testing.T) {
+		p := newPage(t, 1200, 900, `{"mode":"online","first":1,"anim":"off"}`)
+		p.do(chromedp.Click(chromedp.CSS("#new")))
+		p.wait(`document.getElementById('newgame').open`, 5*time.Second)
+		audit(p, "new game dialog, online")
+		p.do(chromedp.Click(chromedp.CSS("#newgame-start")))
+		p.wait(`document.getElementById('invite')?.hidden === false && document.getElementById('invite-qr').complete`, 10*time.Second)
+		audit(p, "invitation")
+		// The friend joins and offers a draw, through the API.
+		id := eval[string](p, `new URLSearchParams(location.search).get('game') || localStorage.getItem('oanquan.game')`)
+		var joined struct{ Secret string }
+		apiCall(t, p.base, "POST", "/api/games/"+id+"/join", "", "", &joined)
+		apiCall(t, p.base, "POST", "/api/games/"+id+"/draw", joined.Secret, `{"action":"offer"}`, nil)
+		p.wait(`document.getElementById('offer')?.hidden === false`, 10*time.Second)
+		audit(p, "an offer to answer")
+		p.do(chromedp.Click(chromedp.CSS("#seat-move-summary")))
+		p.do(chromedp.Click(chromedp.CSS("#nav-games")))
+		p.wait(`document.querySelectorAll('#games-list .game-row').length > 0`, 10*time.Second)
+		audit(p, "your games")
+	})
 }

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net"
@@ -302,4 +303,107 @@ func TestOnlineFriends(t *testing.T) {
 	slices.Sort(times)
 	t.Logf("from a click on an arrow to the move shown on all three pages (animation off): median %v, worst %v over %d moves",
 		times[len(times)/2].Round(time.Millisecond), times[len(times)-1].Round(time.Millisecond), len(times))
+}
+
+// TestOnlineSeatLinkAndYourGames: the creator moves their seat to their
+// phone with the private link (which leaves the address bar at once), the
+// list of their games says whose turn it is in each, and a player whose
+// tab is hidden is called by the tab's title when it becomes their turn.
+func TestOnlineSeatLinkAndYourGames(t *testing.T) {
+	a := newPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"off"}`)
+	aiGame := eval[string](a, gameID) // the first visit's game, against the computer
+	click(a, "#new")
+	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
+	click(a, "#newgame-start")
+	a.wait(`document.getElementById('invite')?.hidden === false`, 10*time.Second)
+	link := eval[string](a, `document.getElementById('invite-link').value`)
+	id := link[strings.Index(link, "?game=")+len("?game="):]
+
+	// The private link: shown only in "Play this game on another device",
+	// with its warning.
+	click(a, "#seat-move-summary")
+	seatLink := eval[string](a, `document.getElementById('seat-link').value`)
+	if !strings.HasPrefix(seatLink, link+"#seat=") || !strings.Contains(text(a, "seat-link-text"), "never share it") {
+		t.Fatalf("private link %q (invitation %q), warning %q", seatLink, link, text(a, "seat-link-text"))
+	}
+
+	// The creator's phone opens it: it plays the creator's seat, and the
+	// secret leaves the address bar.
+	phone := newPage(t, 360, 740, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	phone.do(chromedp.Navigate(seatLink))
+	phone.wait(`document.getElementById('invite')?.hidden === false && document.documentElement.dataset.live === 'on'`, 10*time.Second)
+	if h := eval[string](phone, `location.hash`); h != "" {
+		t.Errorf("the secret stays in the address bar: %q", h)
+	}
+	if !eval[bool](phone, onlineReady) {
+		t.Error("the phone with the creator's seat may not move, though the creator starts")
+	}
+	// In Persian and dark, on the phone: looked at in the screenshots.
+	phone.do(colorScheme(true), chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'fa'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
+	phone.wait(`document.documentElement.dir === 'rtl' && document.getElementById('invite-heading').textContent !== 'Invite a friend'`, 5*time.Second)
+	phone.screenshot(filepath.Join(shotDir(t), "online-invite-phone-fa-dark.png"))
+	if w := eval[int](phone, `document.documentElement.scrollWidth`); w > 360 {
+		t.Errorf("the invitation on a 360 px phone in Persian is %d px wide", w)
+	}
+
+	// The friend joins; the creator's tab is hidden when the friend moves
+	// after the creator's first move.
+	friend := newPage(t, 1000, 800, `{"anim":"off"}`)
+	friend.do(chromedp.Navigate(link))
+	friend.wait(`document.getElementById('online')?.hidden === false && document.documentElement.dataset.live === 'on'`, 10*time.Second)
+	rng := rand.New(rand.NewPCG(11, 12))
+	moveOnline(t, rng, a, a, friend)
+	a.do(chromedp.Evaluate[chromedp.Void](`Object.defineProperty(document, 'hidden', {configurable: true, get: () => true}); document.dispatchEvent(new Event('visibilitychange'))`))
+	moveOnline(t, rng, friend, a, friend)
+	a.wait(`document.title.startsWith('Your turn')`, 5*time.Second)
+	a.do(chromedp.Evaluate[chromedp.Void](`Object.defineProperty(document, 'hidden', {configurable: true, get: () => false}); document.dispatchEvent(new Event('visibilitychange'))`))
+	a.wait(`document.title === 'Ô Ăn Quan'`, 5*time.Second)
+
+	// Your games: both of the creator's games, whose turn it is in each;
+	// a click opens one.
+	click(a, "#nav-games")
+	a.wait(`document.getElementById('games')?.open && document.querySelectorAll('#games-list .game-row').length >= 2`, 10*time.Second)
+	rows := eval[[]string](a, `[...document.querySelectorAll('#games-list .game-row')].map(b => b.textContent)`)
+	if !strings.Contains(rows[0], "Play a friend online") || !strings.Contains(rows[0], "Your turn") || !strings.Contains(rows[0], "2 moves") {
+		t.Errorf("the online game in the list: %q", rows[0])
+	}
+	if !slices.ContainsFunc(rows[1:], func(r string) bool { return strings.Contains(r, "Against the computer") }) {
+		t.Errorf("the game against the computer is missing from %q", rows)
+	}
+	click(a, `#games-list li:last-child .game-row`)
+	a.wait(fmt.Sprintf(`(%s) === %q && !document.getElementById('games').open && document.getElementById('online').hidden`, gameID, aiGame), 10*time.Second)
+	if eval[bool](a, `location.search.includes('`+id+`')`) {
+		t.Error("the address still names the online game")
+	}
+}
+
+// apiCall sends a request to the server as a program would, with the
+// seat's secret if one is given, and decodes the JSON answer into out
+// (if not nil). Any status but 2xx fails the test.
+func apiCall(t *testing.T, base, method, path, secret, body string, out any) {
+	t.Helper()
+	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if secret != "" {
+		req.Header.Set("Authorization", "Bearer "+secret)
+	}
+	client := http.Client{Timeout: 10 * time.Second}
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode/100 != 2 {
+		t.Fatalf("%s %s: status %d", method, path, res.StatusCode)
+	}
+	if out != nil {
+		if err := json.NewDecoder(res.Body).Decode(out); err != nil {
+			t.Fatalf("%s %s: %v", method, path, err)
+		}
+	}
 }

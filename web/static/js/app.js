@@ -292,7 +292,7 @@ function fillNewGame() {
 
 function syncNewGame() {
   const f = $('newgame-form');
-  const mode = f.elements.mode.value;
+  const mode = f.elements.mode.value || 'ai';
   $('newgame-level').hidden = mode !== 'ai';
   $('first-0').textContent = t(mode === 'local' ? 'player.p1' : 'player.you');
   $('first-1').textContent = t({ ai: 'player.computer', local: 'player.p2', online: 'player.friend' }[mode]);
@@ -446,6 +446,7 @@ async function changeLang(code) {
   await setLang(code);
   syncControls();
   syncNewGame();
+  if (online) online.render();
   relog();
   if ($('result').open) openResult(false);
   if (!$('howto-view').hidden) await showHowto();

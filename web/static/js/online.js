@@ -44,7 +44,7 @@ function button(id, key, onclick, cls = '') {
 // build makes the panel's parts once; render shows and fills them.
 function build() {
   const box = $('online');
-  const link = el('input', { id: 'invite-link', type: 'text', readOnly: true, className: 'link' });
+  const link = el('input', { id: 'invite-link', type: 'text', readOnly: true, className: 'link', dir: 'ltr' });
   link.setAttribute('aria-labelledby', 'invite-heading');
   const qr = el('img', { id: 'invite-qr', className: 'qr', width: 164, height: 164, alt: '' });
   const invite = el('div', { id: 'invite', className: 'invite', hidden: true },
@@ -68,7 +68,7 @@ function build() {
     button('offer-draw', 'online.offerDraw', () => act(() => api.offer(S.state.id, 'draw', 'offer'))),
     button('offer-takeback', 'online.offerTakeback', () => act(() => api.offer(S.state.id, 'takeback', 'offer'))));
 
-  const seatLink = el('input', { id: 'seat-link', type: 'text', readOnly: true, className: 'link' });
+  const seatLink = el('input', { id: 'seat-link', type: 'text', readOnly: true, className: 'link', dir: 'ltr' });
   seatLink.setAttribute('aria-labelledby', 'seat-link-text');
   const details = el('details', { id: 'seat-move', className: 'seat-move', hidden: true },
     el('summary', { id: 'seat-move-summary' }),

@@ -83,9 +83,14 @@ func TestServerRestart(t *testing.T) {
 	}
 	playByKeyboard(p, rng)
 
-	// The page logged the failed connections while the server was down:
-	// expected here, and nothing else.
+	p.dropRefused()
+}
+
+// dropRefused forgets the console errors of connections refused while the
+// server was down: expected when a test stops it, and nothing else is.
+func (p *page) dropRefused() {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	var kept []string
 	for _, e := range p.errors {
 		if !refusedConnection(e) {
@@ -93,7 +98,6 @@ func TestServerRestart(t *testing.T) {
 		}
 	}
 	p.errors = kept
-	p.mu.Unlock()
 }
 
 // refusedConnection reports whether a console error is a request or a

@@ -238,7 +238,14 @@ function tell(st, mine, joined, p) {
   };
   const was = seen && seen.id === st.id ? seen : null;
   seen = now;
-  if (!was) return;
+  if (!was) {
+    if (mine !== null && !joined && !st.over) {
+      announce(`${t('online.inviteHeading')}: ${t('online.inviteText')}`);
+      const f = document.activeElement;
+      if (!f || f === document.body || f.id === 'new') $('invite-copy').focus();
+    }
+    return;
+  }
   const say = [];
   if (!was.joined && now.joined && mine !== null) { say.push(t('online.joined')); callPlayer('online.titleJoined'); }
   else if (now.joined && was.here !== now.here && mine !== null) say.push(t(now.here ? 'online.friendBack' : 'online.friendLeft'));

@@ -2,6 +2,7 @@ package ai
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -92,6 +93,33 @@ type MoveReview struct {
 	Mark      Mark // the mistake's size, by Loss
 	Proven    bool // the scores are exact: every line was searched to the end
 	Depth     int  // plies the search of the position reached
+}
+
+// moveReviewJSON is MoveReview's JSON: moves in the notation, the better
+// move only when the move played loses points (docs/AI.md, "Game
+// review"; `oanquan review` prints one per line, the server answers one).
+type moveReviewJSON struct {
+	Ply       int    `json:"ply"`
+	Player    int    `json:"player"`
+	Move      string `json:"move"`
+	Before    int    `json:"before"`
+	After     int    `json:"after"`
+	Best      string `json:"best,omitempty"`
+	BestAfter *int   `json:"best_after,omitempty"`
+	Loss      int    `json:"loss"`
+	Mark      string `json:"mark,omitempty"`
+	Proven    bool   `json:"proven"`
+	Depth     int    `json:"depth"`
+}
+
+// MarshalJSON writes the review as docs/AI.md says.
+func (mr MoveReview) MarshalJSON() ([]byte, error) {
+	l := moveReviewJSON{Ply: mr.Ply, Player: int(mr.Player), Move: mr.Move.String(), Before: mr.Before, After: mr.After, Loss: mr.Loss, Mark: mr.Mark.String(), Proven: mr.Proven, Depth: mr.Depth}
+	if mr.Loss > 0 {
+		l.Best = mr.Best.String()
+		l.BestAfter = &mr.BestAfter
+	}
+	return json.Marshal(l)
 }
 
 // ReviewMove reviews the move m played in the last position of history

@@ -20,22 +20,6 @@ func init() {
 	}
 }
 
-// reviewLine is one line of `oanquan review`: scores in points from
-// player 0's view, loss from the mover's (docs/AI.md, "Game review").
-type reviewLine struct {
-	Ply       int    `json:"ply"`
-	Player    int    `json:"player"`
-	Move      string `json:"move"`
-	Before    int    `json:"before"`
-	After     int    `json:"after"`
-	Best      string `json:"best,omitempty"`
-	BestAfter *int   `json:"best_after,omitempty"`
-	Loss      int    `json:"loss"`
-	Mark      string `json:"mark,omitempty"`
-	Proven    bool   `json:"proven"`
-	Depth     int    `json:"depth"`
-}
-
 // maxRecordBytes bounds the record file read: a record of the longest
 // game the rules allow (10,000 plies) is well under it.
 const maxRecordBytes = 1 << 20
@@ -67,7 +51,7 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	lim := ai.ReviewLimits{MoveTime: time.Duration(*movetime) * time.Millisecond, Depth: *depth}
 	enc := json.NewEncoder(stdout)
 	_, err = ai.Review(ctx, rec.Rules, rec.Start, rec.Moves, lim, func(mr ai.MoveReview) error {
-		return enc.Encode(reviewJSON(mr))
+		return enc.Encode(mr) // ai.MoveReview's JSON: docs/AI.md, "Game review"
 	})
 	return err
 }
@@ -92,13 +76,4 @@ func readRecordFile(path string) (string, error) {
 		return "", usagef("review: %s: more than %d bytes: not a game record", path, maxRecordBytes)
 	}
 	return string(b), nil
-}
-
-func reviewJSON(mr ai.MoveReview) reviewLine {
-	l := reviewLine{Ply: mr.Ply, Player: int(mr.Player), Move: mr.Move.String(), Before: mr.Before, After: mr.After, Loss: mr.Loss, Mark: mr.Mark.String(), Proven: mr.Proven, Depth: mr.Depth}
-	if mr.Loss > 0 {
-		l.Best = mr.Best.String()
-		l.BestAfter = &mr.BestAfter
-	}
-	return l
 }

@@ -25,6 +25,12 @@ func TestReview(t *testing.T) {
 	if len(lines) != 2 {
 		t.Fatalf("review printed %d lines, want 2:\n%s", len(lines), out)
 	}
+	// The lines as a program reads them (docs/AI.md, "Game review").
+	type reviewLine struct {
+		Move, Best, Mark string
+		BestAfter        *int `json:"best_after"`
+		Loss             int
+	}
 	var first, second reviewLine
 	if json.Unmarshal([]byte(lines[0]), &first) != nil || json.Unmarshal([]byte(lines[1]), &second) != nil {
 		t.Fatalf("review printed %q: want JSON lines", out)

@@ -38,6 +38,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	createBurst := fs.Int("new-games-burst", server.DefaultLimits.Creates.Burst, "new games a client address may make at once")
 	hints := fs.Float64("hints-per-minute", server.DefaultLimits.Hints.PerMinute, "hints a client address may ask for a minute, on average (0: no limit)")
 	hintBurst := fs.Int("hints-burst", server.DefaultLimits.Hints.Burst, "hints a client address may ask for at once")
+	reviews := fs.Float64("reviews-per-minute", server.DefaultLimits.Reviews.PerMinute, "positions of game reviews a client address may ask for a minute, on average (0: no limit)")
+	reviewBurst := fs.Int("reviews-burst", server.DefaultLimits.Reviews.Burst, "positions of game reviews a client address may ask for at once")
 	ipHeader := fs.String("client-ip-header", "", "behind a proxy: the header holding the client's address (X-Forwarded-For, X-Real-IP); never set it without one")
 	verbose := fs.Bool("verbose", false, "log every game change, not only requests that failed and games made")
 	if err := parseFlags(fs, args); err != nil {
@@ -53,10 +55,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("--move-time %v: want a positive duration such as 300ms", *moveTime)
 	case *maxLive < 1:
 		return usagef("--max-live %d: want 1 or more", *maxLive)
-	case *creates < 0 || *hints < 0:
-		return usagef("--new-games-per-minute and --hints-per-minute: want 0 (no limit) or more")
-	case *createBurst < 1 || *hintBurst < 1:
-		return usagef("--new-games-burst and --hints-burst: want 1 or more")
+	case *creates < 0 || *hints < 0 || *reviews < 0:
+		return usagef("--new-games-per-minute, --hints-per-minute and --reviews-per-minute: want 0 (no limit) or more")
+	case *createBurst < 1 || *hintBurst < 1 || *reviewBurst < 1:
+		return usagef("--new-games-burst, --hints-burst and --reviews-burst: want 1 or more")
 	}
 	if os.Getenv("GOMAXPROCS") == "" {
 		// One scheduler processor more than the search workers, so that
@@ -95,6 +97,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Limits: server.Limits{
 			Creates:        server.Rate{PerMinute: perMinute(*creates), Burst: *createBurst},
 			Hints:          server.Rate{PerMinute: perMinute(*hints), Burst: *hintBurst},
+			Reviews:        server.Rate{PerMinute: perMinute(*reviews), Burst: *reviewBurst},
 			ClientIPHeader: *ipHeader,
 		},
 		ID:  serverID(ln.Addr()),

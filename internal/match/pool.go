@@ -26,6 +26,7 @@ type Pool struct {
 	wake   *sync.Cond
 	queues map[string][]*job // pending jobs by game
 	order  []string          // games with pending jobs, in turn order
+	later  []*job            // background jobs (reviews), run when no game waits
 	closed bool
 	wg     sync.WaitGroup
 }
@@ -79,7 +80,7 @@ func (p *Pool) Close() {
 func (p *Pool) Queued() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	n := 0
+	n := len(p.later)
 	for _, q := range p.queues {
 		n += len(q)
 	}
@@ -107,16 +108,22 @@ func (p *Pool) work() {
 }
 
 // take waits for a job and returns it: the first of the game whose turn
-// it is, which then goes to the back of the line if it has more. It
-// returns nil once the pool is closed and nothing is queued.
+// it is, which then goes to the back of the line if it has more; only
+// when no game waits, the oldest background job. It returns nil once the
+// pool is closed and nothing is queued.
 func (p *Pool) take() *job {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for len(p.order) == 0 {
+	for len(p.order) == 0 && len(p.later) == 0 {
 		if p.closed {
 			return nil
 		}
 		p.wake.Wait()
+	}
+	if len(p.order) == 0 {
+		j := p.later[0]
+		p.later = p.later[1:]
+		return j
 	}
 	id := p.order[0]
 	p.order = p.order[1:]
@@ -132,6 +139,7 @@ func (p *Pool) take() *job {
 }
 
 // do queues run for game id and waits until it has run or ctx is done.
+// With id "", run is background work, taken only when no game waits.
 func (p *Pool) do(ctx context.Context, id string, run func(ctx context.Context, t *ai.Table)) error {
 	j := &job{ctx: ctx, run: run, done: make(chan struct{})}
 	p.mu.Lock()
@@ -139,10 +147,15 @@ func (p *Pool) do(ctx context.Context, id string, run func(ctx context.Context, 
 		p.mu.Unlock()
 		return refuse(ErrClosed, "the server is shutting down")
 	}
-	if _, ok := p.queues[id]; !ok {
+	switch _, ok := p.queues[id]; {
+	case id == "":
+		p.later = append(p.later, j)
+	case !ok:
 		p.order = append(p.order, id)
+		fallthrough
+	default:
+		p.queues[id] = append(p.queues[id], j)
 	}
-	p.queues[id] = append(p.queues[id], j)
 	p.wake.Signal()
 	p.mu.Unlock()
 	select {
@@ -192,4 +205,23 @@ func (e poolEngine) Hints(ctx context.Context, pos rules.Position, lim ai.Limits
 		return nil, perr
 	}
 	return hs, err
+}
+
+// Review reviews the move m played in the last position of history (the
+// game's positions from its start) on a worker, with the worker's table
+// (ai.ReviewMove). It is background work: a worker takes it only when no
+// game waits for a search or a hint, so a review holds up a live game for
+// at most the one position being reviewed (lim.MoveTime).
+func (p *Pool) Review(ctx context.Context, r rules.Rules, history []rules.Position, m rules.Move, lim ai.ReviewLimits) (ai.MoveReview, error) {
+	var mr ai.MoveReview
+	var err error
+	perr := p.do(ctx, "", func(ctx context.Context, t *ai.Table) {
+		lim.Threads = 1
+		lim.Table = t
+		mr, err = ai.ReviewMove(ctx, r, history, m, lim)
+	})
+	if perr != nil {
+		return ai.MoveReview{}, perr
+	}
+	return mr, err
 }

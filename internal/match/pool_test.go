@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -78,6 +79,50 @@ func TestPoolFair(t *testing.T) {
 	wg.Wait()
 	if len(order) != 4 || order[1] != "other" {
 		t.Errorf("jobs ran in the order %v, want other second", order)
+	}
+}
+
+// TestPoolBackgroundLast: a review queued before a game's search runs
+// after it: background work waits while any game waits. The review
+// itself is ai.ReviewMove's, on a worker.
+func TestPoolBackgroundLast(t *testing.T) {
+	p := NewPool(1, first{})
+	defer p.Close()
+	hold := make(chan struct{})
+	started := make(chan struct{})
+	var mu sync.Mutex
+	var order []string
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		p.do(context.Background(), "busy", func(context.Context, *ai.Table) { close(started); <-hold })
+	})
+	<-started
+	r := rules.Rules{}
+	start := r.Start()
+	var review ai.MoveReview
+	var reviewErr error
+	wg.Go(func() {
+		review, reviewErr = p.Review(context.Background(), r, []rules.Position{start}, start.LegalMoves(nil)[0], ai.ReviewLimits{Depth: 2})
+		mu.Lock()
+		order = append(order, "review")
+		mu.Unlock()
+	})
+	waitQueued(t, p, 1)
+	wg.Go(func() {
+		p.do(context.Background(), "game", func(context.Context, *ai.Table) {
+			mu.Lock()
+			order = append(order, "game")
+			mu.Unlock()
+		})
+	})
+	waitQueued(t, p, 2)
+	close(hold)
+	wg.Wait()
+	if !slices.Equal(order, []string{"game", "review"}) {
+		t.Errorf("jobs ran in the order %v, want the game's before the review", order)
+	}
+	if reviewErr != nil || review.Depth == 0 || review.Move != start.LegalMoves(nil)[0] {
+		t.Errorf("review %+v, %v: want the first move reviewed to depth 2", review, reviewErr)
 	}
 }
 

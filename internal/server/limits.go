@@ -22,6 +22,7 @@ var errRate = errors.New("rate limited")
 type Limits struct {
 	Creates Rate // new games (and joins)
 	Hints   Rate // hints, which search
+	Reviews Rate // positions of a game review, which search (in the background)
 	// ClientIPHeader, if set, names the header that holds the client's
 	// address as a proxy in front of the server saw it, such as
 	// X-Forwarded-For (its last address is taken) or X-Real-IP. Set it
@@ -41,11 +42,15 @@ type Rate struct {
 var DefaultLimits = Limits{
 	Creates: Rate{PerMinute: 60, Burst: 20},
 	Hints:   Rate{PerMinute: 120, Burst: 20},
+	// A review asks for its game's positions one after the other, each
+	// searched for ai.ReviewMoveTime: 240 a minute lets one go at full
+	// speed, the burst covers a long game's first half.
+	Reviews: Rate{PerMinute: 240, Burst: 60},
 }
 
 func (l Limits) orDefault() Limits {
-	if l.Creates == (Rate{}) && l.Hints == (Rate{}) {
-		l.Creates, l.Hints = DefaultLimits.Creates, DefaultLimits.Hints
+	if l.Creates == (Rate{}) && l.Hints == (Rate{}) && l.Reviews == (Rate{}) {
+		l.Creates, l.Hints, l.Reviews = DefaultLimits.Creates, DefaultLimits.Hints, DefaultLimits.Reviews
 	}
 	return l
 }

@@ -41,6 +41,9 @@ type Config struct {
 	// negative: each level's own default. HintTime bounds a hints
 	// request; 0: match.DefaultHintTime.
 	MoveTime, HintTime time.Duration
+	// ReviewTime is the search time per position of a game review; 0:
+	// ai.ReviewMoveTime.
+	ReviewTime time.Duration
 	// IdleTimeout is how long a live game nobody watches or plays stays
 	// in memory; it stays in the store. 0: DefaultIdleTimeout; negative:
 	// for ever.
@@ -239,6 +242,8 @@ func (s *Server) routes() http.Handler {
 	handle("PUT", "/api/games/{id}/level", s.setLevel)
 	handle("GET", "/api/games/{id}/hints", s.hints)
 	handle("GET", "/api/games/{id}/record", s.record)
+	handle("GET", "/api/games/{id}/review", s.reviewGame)
+	handle("POST", "/api/review", s.reviewRecord)
 	handle("GET", "/api/games/{id}/ws", s.websocket)
 	handle("GET", "/api/health", s.health)
 	handle("GET", "/api/qr.svg", s.qrCode)

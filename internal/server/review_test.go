@@ -1,0 +1,110 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// reviewJSON is what a program reads of a move's review.
+type reviewJSON struct {
+	Ply       int    `json:"ply"`
+	Player    int    `json:"player"`
+	Move      string `json:"move"`
+	Before    int    `json:"before"`
+	After     int    `json:"after"`
+	Best      string `json:"best"`
+	BestAfter *int   `json:"best_after"`
+	Loss      int    `json:"loss"`
+	Mark      string `json:"mark"`
+	Proven    bool   `json:"proven"`
+	Depth     int    `json:"depth"`
+}
+
+// blunderStart is a position where 6L throws the game away (as in
+// cmd/oanquan's review test) and 4L, the reply, is the best there is.
+const blunderStart = "1/0/0/1/0/0/3/10/4/4/2/4* 0 15,0,0 6,1,0 4"
+
+// TestReviewGame: a game's moves are reviewed one by one: the blunder
+// is marked with the better move, the best reply is not; bad plies are
+// refused with what was expected; an online game is reviewed only after
+// its end.
+func TestReviewGame(t *testing.T) {
+	s := newServer(t, Config{ReviewTime: 100 * time.Millisecond})
+	g := create(t, s, map[string]any{"mode": "local", "position": blunderStart})
+	for _, m := range []string{"6L", "4L"} {
+		must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": m}), http.StatusOK)
+	}
+	first := must[reviewJSON](t, do(t, s, "GET", "/api/games/"+g.ID+"/review?ply=0", nil), http.StatusOK)
+	if first.Move != "6L" || first.Mark != "blunder" || first.Best == "" || first.BestAfter == nil || first.Loss < 10 || first.Ply != 0 || first.Player != 0 {
+		t.Errorf("review of 6L: %+v, want a blunder by player 0 with a better move", first)
+	}
+	second := must[reviewJSON](t, do(t, s, "GET", "/api/games/"+g.ID+"/review?ply=1", nil), http.StatusOK)
+	if second.Move != "4L" || second.Mark != "" || second.Best != "" || second.Loss != 0 || second.Player != 1 {
+		t.Errorf("review of 4L: %+v, want the best move, unmarked", second)
+	}
+	// Watching is enough to review: no secret needed.
+	if r := (player{}).act(t, s, "GET", "/api/games/"+g.ID+"/review?ply=1", ""); r.status != http.StatusOK {
+		t.Errorf("a review without the seat's secret: %s", r)
+	}
+	for _, bad := range []string{"", "?ply=", "?ply=-1", "?ply=2", "?ply=x", "?ply=99999999999999999999"} {
+		r := do(t, s, "GET", "/api/games/"+g.ID+"/review"+bad, nil)
+		wantError(t, r, http.StatusBadRequest, "bad_request")
+		if !strings.Contains(string(r.body), "ply") {
+			t.Errorf("review%s: %s, want the message to name ply", bad, r.body)
+		}
+	}
+	wantError(t, do(t, s, "GET", "/api/games/nosuchgame/review?ply=0", nil), http.StatusNotFound, "not_found")
+	fresh := create(t, s, map[string]any{"mode": "local"})
+	wantError(t, do(t, s, "GET", "/api/games/"+fresh.ID+"/review?ply=0", nil), http.StatusBadRequest, "bad_request")
+
+	id, a, b := onlineGame(t, s, `{"mode":"online","first":0}`)
+	mover(get(t, s, id), a, b).act(t, s, "POST", "/api/games/"+id+"/moves", `{"move":"7R"}`)
+	wantError(t, a.act(t, s, "GET", "/api/games/"+id+"/review?ply=0", ""), http.StatusConflict, "conflict")
+	must[gameJSON](t, a.act(t, s, "POST", "/api/games/"+id+"/resign", ""), http.StatusOK)
+	if r := must[reviewJSON](t, a.act(t, s, "GET", "/api/games/"+id+"/review?ply=0", ""), http.StatusOK); r.Move != "7R" {
+		t.Errorf("the ended online game's review: %+v", r)
+	}
+}
+
+// TestReviewRecord: a pasted game record is reviewed the same way; a bad
+// record or ply is refused with what was wrong.
+func TestReviewRecord(t *testing.T) {
+	s := newServer(t, Config{ReviewTime: 100 * time.Millisecond})
+	record := "[Start \"" + blunderStart + "\"]\n\n1. 6L 4L *\n"
+	first := must[reviewJSON](t, do(t, s, "POST", "/api/review", map[string]any{"record": record, "ply": 0}), http.StatusOK)
+	if first.Move != "6L" || first.Mark != "blunder" || first.Best == "" {
+		t.Errorf("review of the record's 6L: %+v, want a blunder with a better move", first)
+	}
+	for _, c := range []struct {
+		body any
+		says string
+	}{
+		{map[string]any{"ply": 0}, `missing \"record\"`},
+		{map[string]any{"record": record}, `missing \"ply\"`},
+		{map[string]any{"record": record, "ply": 2}, "ply: want a move's index, 0 to 1"},
+		{map[string]any{"record": "\n1. 7R 9X *\n", "ply": 0}, "record:"},
+		{map[string]any{"record": "\n1. 7R 7R *\n", "ply": 0}, "record:"},
+		{map[string]any{"record": 7, "ply": 0}, "record"},
+		{`{"record": "", "ply": 0, "extra": 1}`, "extra"},
+	} {
+		r := do(t, s, "POST", "/api/review", c.body)
+		wantError(t, r, http.StatusBadRequest, "bad_request")
+		if !strings.Contains(string(r.body), c.says) {
+			t.Errorf("POST /api/review %v: %s, want it to say %q", c.body, r.body, c.says)
+		}
+	}
+}
+
+// TestReviewRateLimited: reviews have a bucket of their own per address.
+func TestReviewRateLimited(t *testing.T) {
+	s := newServer(t, Config{ReviewTime: 20 * time.Millisecond, Limits: Limits{Reviews: Rate{PerMinute: 1, Burst: 1}}})
+	record := "[Start \"" + blunderStart + "\"]\n\n1. 6L 4L *\n"
+	must[reviewJSON](t, do(t, s, "POST", "/api/review", map[string]any{"record": record, "ply": 1}), http.StatusOK)
+	r := do(t, s, "POST", "/api/review", map[string]any{"record": record, "ply": 1})
+	wantError(t, r, http.StatusTooManyRequests, "rate_limited")
+	if r.header.Get("Retry-After") == "" {
+		t.Error("a refused review says nothing of when to try again")
+	}
+}

@@ -86,8 +86,17 @@ func reviewPly(text string, n int) (int, error) {
 	return ply, nil
 }
 
+// reviewAnswer is the answer to a review: the move's review (as
+// `oanquan review` prints it) and the positions before and after the
+// move, in the notation, for a page to show.
+type reviewAnswer struct {
+	Review ai.MoveReview `json:"review"`
+	Before string        `json:"before"`
+	After  string        `json:"after"`
+}
+
 // review reviews move ply of the game that plays moves from start under
-// rules, on the pool, and writes it as ai.MoveReview's JSON.
+// rules, on the pool, and writes it with the positions around it.
 func (s *Server) review(w http.ResponseWriter, ctx context.Context, r rules.Rules, start rules.Position, moves []rules.Move, ply int) error {
 	g, err := rules.NewGame(r, start)
 	if err != nil {
@@ -107,6 +116,7 @@ func (s *Server) review(w http.ResponseWriter, ctx context.Context, r rules.Rule
 	if err != nil {
 		return fail(errBadRequest, "move %d %s: %v", ply+1, moves[ply], err)
 	}
-	writeJSON(w, http.StatusOK, mr)
+	g.Play(moves[ply], nil)
+	writeJSON(w, http.StatusOK, reviewAnswer{Review: mr, Before: notation.FormatPosition(history[ply]), After: notation.FormatPosition(g.Position())})
 	return nil
 }

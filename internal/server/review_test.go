@@ -7,6 +7,12 @@ import (
 	"time"
 )
 
+// reviewRead is what a program reads of a review's answer.
+type reviewRead struct {
+	Review        reviewJSON `json:"review"`
+	Before, After string
+}
+
 // reviewJSON is what a program reads of a move's review.
 type reviewJSON struct {
 	Ply       int    `json:"ply"`
@@ -36,11 +42,15 @@ func TestReviewGame(t *testing.T) {
 	for _, m := range []string{"6L", "4L"} {
 		must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": m}), http.StatusOK)
 	}
-	first := must[reviewJSON](t, do(t, s, "GET", "/api/games/"+g.ID+"/review?ply=0", nil), http.StatusOK)
+	answer := must[reviewRead](t, do(t, s, "GET", "/api/games/"+g.ID+"/review?ply=0", nil), http.StatusOK)
+	if answer.Before != blunderStart || answer.After == "" || answer.After == answer.Before {
+		t.Errorf("review of 6L: positions %q → %q, want the start and the position after 6L", answer.Before, answer.After)
+	}
+	first := answer.Review
 	if first.Move != "6L" || first.Mark != "blunder" || first.Best == "" || first.BestAfter == nil || first.Loss < 10 || first.Ply != 0 || first.Player != 0 {
 		t.Errorf("review of 6L: %+v, want a blunder by player 0 with a better move", first)
 	}
-	second := must[reviewJSON](t, do(t, s, "GET", "/api/games/"+g.ID+"/review?ply=1", nil), http.StatusOK)
+	second := must[reviewRead](t, do(t, s, "GET", "/api/games/"+g.ID+"/review?ply=1", nil), http.StatusOK).Review
 	if second.Move != "4L" || second.Mark != "" || second.Best != "" || second.Loss != 0 || second.Player != 1 {
 		t.Errorf("review of 4L: %+v, want the best move, unmarked", second)
 	}
@@ -63,7 +73,7 @@ func TestReviewGame(t *testing.T) {
 	mover(get(t, s, id), a, b).act(t, s, "POST", "/api/games/"+id+"/moves", `{"move":"7R"}`)
 	wantError(t, a.act(t, s, "GET", "/api/games/"+id+"/review?ply=0", ""), http.StatusConflict, "conflict")
 	must[gameJSON](t, a.act(t, s, "POST", "/api/games/"+id+"/resign", ""), http.StatusOK)
-	if r := must[reviewJSON](t, a.act(t, s, "GET", "/api/games/"+id+"/review?ply=0", ""), http.StatusOK); r.Move != "7R" {
+	if r := must[reviewRead](t, a.act(t, s, "GET", "/api/games/"+id+"/review?ply=0", ""), http.StatusOK).Review; r.Move != "7R" {
 		t.Errorf("the ended online game's review: %+v", r)
 	}
 }
@@ -73,7 +83,7 @@ func TestReviewGame(t *testing.T) {
 func TestReviewRecord(t *testing.T) {
 	s := newServer(t, Config{ReviewTime: 100 * time.Millisecond})
 	record := "[Start \"" + blunderStart + "\"]\n\n1. 6L 4L *\n"
-	first := must[reviewJSON](t, do(t, s, "POST", "/api/review", map[string]any{"record": record, "ply": 0}), http.StatusOK)
+	first := must[reviewRead](t, do(t, s, "POST", "/api/review", map[string]any{"record": record, "ply": 0}), http.StatusOK).Review
 	if first.Move != "6L" || first.Mark != "blunder" || first.Best == "" {
 		t.Errorf("review of the record's 6L: %+v, want a blunder with a better move", first)
 	}
@@ -101,7 +111,7 @@ func TestReviewRecord(t *testing.T) {
 func TestReviewRateLimited(t *testing.T) {
 	s := newServer(t, Config{ReviewTime: 20 * time.Millisecond, Limits: Limits{Reviews: Rate{PerMinute: 1, Burst: 1}}})
 	record := "[Start \"" + blunderStart + "\"]\n\n1. 6L 4L *\n"
-	must[reviewJSON](t, do(t, s, "POST", "/api/review", map[string]any{"record": record, "ply": 1}), http.StatusOK)
+	must[reviewRead](t, do(t, s, "POST", "/api/review", map[string]any{"record": record, "ply": 1}), http.StatusOK)
 	r := do(t, s, "POST", "/api/review", map[string]any{"record": record, "ply": 1})
 	wantError(t, r, http.StatusTooManyRequests, "rate_limited")
 	if r.header.Get("Retry-After") == "" {

@@ -59,8 +59,8 @@ export function seatOf(id) {
 // the most recent first.
 export function heldGames() { return Object.keys(secrets()).reverse(); }
 
-async function call(method, path, body, id) {
-  const init = { method, headers: {} };
+async function call(method, path, body, id, signal) {
+  const init = { method, headers: {}, signal };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -118,6 +118,8 @@ export const api = {
   level: (id, level) => call('PUT', `/api/games/${id}/level`, { level }, id),
   hints: (id) => call('GET', `/api/games/${id}/hints`, undefined, id),
   record: (id) => call('GET', `/api/games/${id}/record`),
+  // review reviews move ply of game id (docs/API.md, "Game review").
+  review: (id, ply, signal) => call('GET', `/api/games/${id}/review?ply=${ply}`, undefined, undefined, signal),
 };
 // Live keeps a WebSocket open to one game and calls onMessage with each
 // message; it reconnects after a drop (the server then sends a fresh

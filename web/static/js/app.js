@@ -16,8 +16,37 @@ import * as sound from './sound.js';
 const GAME_KEY = 'oanquan.game';
 
 // online is online.js once loaded: games between two people online need
-// it, the first visit does not.
+// it, the first visit does not. review is review.js, loaded when a review
+// is asked for.
 let online = null;
+let review = null;
+
+async function loadReview() {
+  if (!review) {
+    const m = await import('./review.js');
+    m.init({ go: replayTo, fail, close: closeReview });
+    review = m;
+  }
+  return review;
+}
+
+// startReview has the finished game reviewed, from its first position.
+async function startReview() {
+  try {
+    const m = await loadReview();
+    closeResult();
+    S.reviewing = true;
+    m.start();
+    replayTo(0);
+  } catch (e) { fail(e); }
+}
+
+function closeReview() {
+  S.reviewing = false;
+  if (review) review.close();
+  if (S.replay) replayTo(Infinity);
+  invalidate();
+}
 
 async function loadOnline() {
   if (!online) {
@@ -95,6 +124,7 @@ async function fetchState(id) {
 function setGame(state) {
   if (S.live) S.live.close();
   closeResult();
+  if (S.reviewing && !(review && review.active(state.id))) closeReview();
   resetTurns(state);
   S.watching = !secretOf(state.id);
   S.seat = seatOf(state.id);
@@ -220,6 +250,7 @@ function openResult(focus = true) {
   $('result-why').textContent = why;
   $('result-why').hidden = !why;
   $('result-rematch').hidden = isAI();
+  $('result-review').hidden = !st.moves.length;
   if (online) online.render();
   const dlg = $('result');
   if (!dlg.open) dlg.showModal();
@@ -250,20 +281,29 @@ function parsePosition(text) {
 }
 
 function replayStep(step) {
+  if (!S.replay && step > 0) return;
+  replayTo((S.replay ? S.replay.index : Infinity) + step);
+}
+
+// replayTo shows position index of the finished game (clamped; the last
+// is the final position, which ends the replay unless a review is open).
+function replayTo(index) {
   const st = S.state;
   if (!st || !st.over || S.animating) return;
   if (!S.replay) {
-    if (step > 0) return;
     const plies = positions();
     if (plies.length < 2) return;
     S.replay = { plies, index: plies.length - 1 };
   }
   const r = S.replay;
-  r.index = Math.max(0, Math.min(r.plies.length - 1, r.index + step));
+  r.index = Math.max(0, Math.min(r.plies.length - 1, index));
   r.model = r.plies[r.index].model;
-  if (r.index === r.plies.length - 1) S.replay = null;
+  r.marks = null;
+  if (r.index === r.plies.length - 1 && !S.reviewing) S.replay = null;
+  if (S.reviewing && review) review.show();
   invalidate();
-  announce(S.replay ? statusText() : t('replay.end'));
+  if (S.reviewing && review) announce(`${statusText()} ${review.say(r.index)}`);
+  else announce(S.replay ? statusText() : t('replay.end'));
 }
 
 
@@ -347,6 +387,8 @@ function wireSettings() {
   $('nav-games').onclick = async () => { try { (await loadOnline()).showGames(); } catch (e) { fail(e); } };
   $('result-close').onclick = () => { closeResult(); board.focus(); };
   $('result-open').onclick = () => openResult();
+  $('result-review').onclick = startReview;
+  $('replay-review').onclick = startReview;
   $('undo').onclick = undo;
   $('hint').onclick = hint;
   $('skip').onclick = skip;

@@ -83,6 +83,10 @@ export function cellEl(box, c) {
   return box.querySelector(`.cell[data-cell="${c}"]`);
 }
 
+// CLASSES are the classes updateBoard's opts.classes may give a cell.
+const CLASSES = ['legal', 'selected', 'last-start', 'last-path', 'last-capture', 'active', 'hl', 'stopped',
+  'played', 'played-left', 'played-right', 'better', 'better-left', 'better-right'];
+
 // updateBoard shows model on box; opts.owner(c) names a square's owner,
 // opts.classes(c) lists its extra classes.
 export function updateBoard(box, model, opts = {}) {
@@ -99,7 +103,7 @@ export function updateBoard(box, model, opts = {}) {
     // Numbers are drawn by CSS from data-v, so that the visible text does
     // not compete with the button's accessible name.
     setV(cell.querySelector('.count'), num(n));
-    for (const k of ['legal', 'selected', 'last-start', 'last-path', 'last-capture', 'active', 'hl', 'stopped']) {
+    for (const k of CLASSES) {
       cell.classList.toggle(k, cls.includes(k));
     }
     cell.classList.toggle('empty', n === 0 && !stone);

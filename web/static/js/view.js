@@ -46,6 +46,11 @@ function classesFor(c, legal) {
   if (legal.has(c)) k.push('legal');
   if (S.selected === c) k.push('selected');
   if (S.active === c && S.animating) k.push('active');
+  const m = S.replay && S.replay.marks;
+  if (m) {
+    if (m.played === c) k.push('played', 'played-' + m.playedDir);
+    if (m.better === c) k.push('better', 'better-' + m.betterDir);
+  }
   if (S.last && !S.replay) {
     if (S.last.start.has(c)) k.push('last-start');
     if (S.last.path.has(c)) k.push('last-path');
@@ -252,6 +257,7 @@ function drawReplay() {
   const on = st && st.over && !S.animating;
   bar.hidden = !on;
   if (!on) return;
+  $('replay-review').hidden = !!S.reviewing || !st.moves.length;
   const r = S.replay;
   setText(bar.querySelector('.where'), r ? t('replay.at', { ply: r.index, n: r.plies.length - 1 }) : t('replay.help'));
   bar.querySelector('[data-step="-1"]').disabled = r ? r.index === 0 : false;

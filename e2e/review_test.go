@@ -1,0 +1,98 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// TestGameReview: a game whose first move is a known blunder (6L, from a
+// position set up for it) is played to the end and reviewed: the review
+// can be stopped and resumed, the graph and the marked moves are drawn,
+// stepping with ←/→ and the list's buttons shows each move with the
+// better one on the board and in the live region.
+func TestGameReview(t *testing.T) {
+	p := newPage(t, 1200, 900, `{"mode":"local","anim":"off","first":0}`)
+	body := `{"mode":"local","position":"1/0/0/1/0/0/3/10/4/4/2/4* 0 15,0,0 6,1,0 4"}`
+	res, err := http.Post(p.base+"/api/games", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct{ ID, Secret string }
+	err = json.NewDecoder(res.Body).Decode(&st)
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusCreated {
+		t.Fatalf("creating the game: %v, status %d", err, res.StatusCode)
+	}
+	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.setItem('oanquan.game', %q); localStorage.setItem('oanquan.secrets', JSON.stringify({%[1]q: %q}))`, st.ID, secretOr(st.Secret))), chromedp.Reload())
+	p.wait(fmt.Sprintf(`document.querySelector('#game-board button.cell.legal') && localStorage.getItem('oanquan.game') === %q`, st.ID), 10*time.Second)
+	// 6L: square 6 (cell 7) toward the screen's left.
+	click(p, `#game-board button.cell[data-cell="7"]`)
+	click(p, `.arrows .arrow[data-dir="left"]`)
+	p.wait(movesShown+` === 1 && (`+ready+`)`, 10*time.Second)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := 0; !p.over(); i++ {
+		if i == 200 {
+			t.Fatal("no end after 200 moves")
+		}
+		playByClicks(p, rng)
+	}
+	n := eval[int](p, movesShown)
+
+	// Stopped at once, then resumed.
+	click(p, "#result-review")
+	p.wait(`document.getElementById('review')?.hidden === false && !document.getElementById('result').open`, 10*time.Second)
+	click(p, "#review-stop")
+	p.wait(`document.getElementById('review-status').textContent.startsWith('Review stopped')`, 5*time.Second)
+	stopped := eval[string](p, `document.getElementById('review-status').textContent`)
+	time.Sleep(700 * time.Millisecond)
+	if now := eval[string](p, `document.getElementById('review-status').textContent`); now != stopped {
+		t.Errorf("the review went on after Stop: %q, then %q", stopped, now)
+	}
+	click(p, "#review-stop")
+	p.wait(`document.getElementById('review-status').textContent === 'Review done.'`, time.Duration(n)*time.Second+10*time.Second)
+	if pts := eval[int](p, `document.querySelector('#review-graph .score').getAttribute('points').trim().split(/\s+/).length`); pts != n+1 {
+		t.Errorf("the graph has %d points, want one per position: %d", pts, n+1)
+	}
+	p.wait(`document.getElementById('announce').textContent.startsWith('Review done.')`, 5*time.Second)
+	marks := eval[[]string](p, `[...document.querySelectorAll('#review-marks .mark')].map(b => b.textContent)`)
+	if len(marks) == 0 || !strings.HasPrefix(marks[0], "1. Player 1 6L — Blunder") || !strings.Contains(marks[0], "Better:") {
+		t.Fatalf("marked moves %q: want 6L first, a blunder with a better move", marks)
+	}
+	if dots := eval[int](p, `document.querySelectorAll('#review-graph .dot').length`); dots != len(marks) {
+		t.Errorf("%d dots on the graph for %d marked moves", dots, len(marks))
+	}
+
+	// The review opens on the first position: 6L played from square 6,
+	// the better move marked on the board.
+	if got := text(p, "review-move"); !strings.Contains(got, "Move 1, Player 1: 6L. Blunder") || !strings.Contains(got, "Better:") {
+		t.Errorf("at the start the review says %q", got)
+	}
+	if !eval[bool](p, `document.querySelector('#game-board .cell[data-cell="7"]').matches('.played.played-left') && document.querySelectorAll('#game-board .cell.better').length === 1`) {
+		t.Error("the board does not show the move played and the better one")
+	}
+	p.screenshot(filepath.Join(shotDir(t), "review-desktop.png"))
+	p.do(chromedp.KeyEvent(kb.ArrowRight))
+	p.wait(`document.getElementById('review-move').textContent.startsWith('Move 2,') && document.getElementById('announce').textContent.includes('Move 2,')`, 5*time.Second)
+	// A marked move's button, by keyboard.
+	last := len(marks) - 1
+	p.do(chromedp.Focus(chromedp.CSS(fmt.Sprintf(`#review-marks li:nth-child(%d) .mark`, last+1))), chromedp.KeyEvent(kb.Enter))
+	want := strings.SplitN(marks[last], ".", 2)[0]
+	p.wait(fmt.Sprintf(`document.getElementById('review-move').textContent.startsWith('Move %s,')`, want), 5*time.Second)
+
+	p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch), colorScheme(true))
+	p.screenshot(filepath.Join(shotDir(t), "review-phone-dark.png"))
+	if w := eval[int](p, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("the review on a 390 px phone is %d px wide", w)
+	}
+	click(p, "#review-close")
+	p.wait(`document.getElementById('review').hidden && document.querySelectorAll('#game-board .cell.better, #game-board .cell.played').length === 0`, 5*time.Second)
+}

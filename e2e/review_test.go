@@ -88,6 +88,13 @@ func TestGameReview(t *testing.T) {
 	want := strings.SplitN(marks[last], ".", 2)[0]
 	p.wait(fmt.Sprintf(`document.getElementById('review-move').textContent.startsWith('Move %s,')`, want), 5*time.Second)
 
+	// A click at the graph's right end goes to the final position; ←
+	// to the last move.
+	p.do(chromedp.Evaluate[chromedp.Void](`(g => { const r = g.getBoundingClientRect(); g.dispatchEvent(new MouseEvent('click', {clientX: r.right - 1, clientY: r.top + 5, bubbles: true})); })(document.getElementById('review-graph'))`))
+	p.wait(`document.getElementById('review-move').textContent === 'The final position.'`, 5*time.Second)
+	p.do(chromedp.KeyEvent(kb.ArrowLeft))
+	p.wait(fmt.Sprintf(`document.getElementById('review-move').textContent.startsWith('Move %d,')`, n), 5*time.Second)
+
 	p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch), colorScheme(true))
 	p.screenshot(filepath.Join(shotDir(t), "review-phone-dark.png"))
 	if w := eval[int](p, `document.documentElement.scrollWidth`); w > 390 {

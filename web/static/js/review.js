@@ -194,7 +194,18 @@ function lineFor(rv) {
   if (rv.mark) parts.push(`${t('review.mark.' + rv.mark)}, ${plural('review.lost', rv.loss)}.`);
   if (rv.best) parts.push(t('review.better', { move: rv.best }));
   else parts.push(t('review.best'));
+  if (rv.proven) parts.push(provenText(rv.before));
   return parts.join(' ');
+}
+
+// provenText says the exact result with best play of a position whose
+// score (player 0's lead) was proven: every line searched to the end.
+function provenText(score) {
+  if (score === 0) return t('review.provenDraw');
+  const winner = score > 0 ? 0 : 1;
+  const n = Math.abs(score);
+  if (winner === me()) return plural('review.provenYou', n);
+  return plural('review.provenWin', n, { name: playerName(winner) });
 }
 
 function summary() {

@@ -88,12 +88,21 @@ func TestServerRestart(t *testing.T) {
 
 // dropRefused forgets the console errors of connections refused while the
 // server was down: expected when a test stops it, and nothing else is.
-func (p *page) dropRefused() {
+func (p *page) dropRefused() { p.dropErrors(refusedConnection) }
+
+// forget forgets the console errors that contain text: expected by the
+// test (a request it wants refused).
+func (p *page) forget(text string) {
+	p.dropErrors(func(msg string) bool { return strings.Contains(msg, text) })
+}
+
+// dropErrors forgets the console errors for which expected is true.
+func (p *page) dropErrors(expected func(string) bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var kept []string
 	for _, e := range p.errors {
-		if !refusedConnection(e) {
+		if !expected(e) {
 			kept = append(kept, e)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -102,4 +103,47 @@ func TestGameReview(t *testing.T) {
 	}
 	click(p, "#review-close")
 	p.wait(`document.getElementById('review').hidden && document.querySelectorAll('#game-board .cell.better, #game-board .cell.played').length === 0`, 5*time.Second)
+}
+
+// TestRecordReview: a pasted game record is reviewed: a bad record is
+// refused in the dialog with the reason, a good one is gone through with
+// its own positions and players on the board; closing the review brings
+// back the game being played.
+func TestRecordReview(t *testing.T) {
+	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.wait(ready, 20*time.Second)
+	before := p.shownCells()
+	click(p, "#review-record")
+	p.wait(`document.getElementById('record-dialog')?.open`, 5*time.Second)
+	setRecord := func(text string) {
+		p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.getElementById('record-text').value = %q`, text)))
+		click(p, "#record-start")
+	}
+	setRecord("\n1. 7R 9X *\n")
+	p.wait(`document.getElementById('record-error')?.hidden === false`, 5*time.Second)
+	if got := text(p, "record-error"); !strings.Contains(got, "9X") {
+		t.Errorf("a bad record is refused with %q, want the bad move named", got)
+	}
+	p.forget("status of 400") // the refusal, expected
+	setRecord("[Start \"1/0/0/1/0/0/3/10/4/4/2/4* 0 15,0,0 6,1,0 4\"]\n\n1. 6L 4L *\n")
+	p.wait(`!document.getElementById('record-dialog').open && document.getElementById('review-status').textContent === 'Review done.'`, 20*time.Second)
+	if got, want := p.shownCells(), []int{1, 0, 0, 1, 0, 0, 3, 10, 4, 4, 2, 4}; !slices.Equal(got, want) {
+		t.Errorf("the record's first position shows %v, want %v", got, want)
+	}
+	if got := text(p, "review-move"); !strings.HasPrefix(got, "Move 1, Player 1: 6L. Blunder") {
+		t.Errorf("the record's first move: %q", got)
+	}
+	if name := eval[string](p, `document.querySelector('#store-0 .store-name').textContent`); name != "Player 1" {
+		t.Errorf("the record's player at the bottom is called %q", name)
+	}
+	p.do(chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
+	p.wait(`document.getElementById('review-move').textContent === 'The final position.' && document.querySelector('#replay-bar .where').textContent === 'Move 2 of 2'`, 5*time.Second)
+	click(p, "#review-close")
+	p.wait(`document.getElementById('review').hidden && document.getElementById('replay-bar').hidden`, 5*time.Second)
+	if got := p.shownCells(); !slices.Equal(got, before) {
+		t.Errorf("after the review the board shows %v, want the game's %v", got, before)
+	}
+	if !eval[bool](p, ready) {
+		t.Error("after the review the game cannot be played on")
+	}
 }

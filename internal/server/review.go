@@ -93,6 +93,7 @@ type reviewAnswer struct {
 	Review ai.MoveReview `json:"review"`
 	Before string        `json:"before"`
 	After  string        `json:"after"`
+	Moves  int           `json:"moves"` // how many moves the game has
 }
 
 // review reviews move ply of the game that plays moves from start under
@@ -117,6 +118,6 @@ func (s *Server) review(w http.ResponseWriter, ctx context.Context, r rules.Rule
 		return fail(errBadRequest, "move %d %s: %v", ply+1, moves[ply], err)
 	}
 	g.Play(moves[ply], nil)
-	writeJSON(w, http.StatusOK, reviewAnswer{Review: mr, Before: notation.FormatPosition(history[ply]), After: notation.FormatPosition(g.Position())})
+	writeJSON(w, http.StatusOK, reviewAnswer{Review: mr, Before: notation.FormatPosition(history[ply]), After: notation.FormatPosition(g.Position()), Moves: len(moves)})
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 type reviewRead struct {
 	Review        reviewJSON `json:"review"`
 	Before, After string
+	Moves         int
 }
 
 // reviewJSON is what a program reads of a move's review.
@@ -43,7 +44,7 @@ func TestReviewGame(t *testing.T) {
 		must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": m}), http.StatusOK)
 	}
 	answer := must[reviewRead](t, do(t, s, "GET", "/api/games/"+g.ID+"/review?ply=0", nil), http.StatusOK)
-	if answer.Before != blunderStart || answer.After == "" || answer.After == answer.Before {
+	if answer.Before != blunderStart || answer.After == "" || answer.After == answer.Before || answer.Moves != 2 {
 		t.Errorf("review of 6L: positions %q → %q, want the start and the position after 6L", answer.Before, answer.After)
 	}
 	first := answer.Review

@@ -120,6 +120,8 @@ export const api = {
   record: (id) => call('GET', `/api/games/${id}/record`),
   // review reviews move ply of game id (docs/API.md, "Game review").
   review: (id, ply, signal) => call('GET', `/api/games/${id}/review?ply=${ply}`, undefined, undefined, signal),
+  // reviewRecord reviews move ply of a game record (docs/RECORD.md).
+  reviewRecord: (record, ply, signal) => call('POST', '/api/review', { record, ply }, undefined, signal),
 };
 // Live keeps a WebSocket open to one game and calls onMessage with each
 // message; it reconnects after a drop (the server then sends a fresh

@@ -3,7 +3,7 @@
 // turns.js, drawing is view.js's; no rule is decided here.
 
 import { preferred, setLang, t, currentLang } from './i18n.js';
-import { createBoard, cellEl, squareOf, cellOf, parseBoard } from './board.js';
+import { createBoard, cellEl, squareOf, cellOf, parsePosition } from './board.js';
 import { loadHowto } from './howto.js';
 import { keyAction, ownKey } from './keys.js';
 import { api, Live, APIError, secretOf, seatOf } from './api.js';
@@ -271,15 +271,6 @@ function positions() {
   return [...S.snapshots.keys()].sort((a, b) => a - b).map((ply) => ({ ply, model: S.snapshots.get(ply) }));
 }
 
-// parsePosition reads a position in the notation into {ply, model}.
-function parsePosition(text) {
-  const f = text.trim().split(/\s+/);
-  const b = parseBoard(f[0]);
-  if (!b || f.length < 5) return null;
-  const store = (s) => { const [pebbles, mandarins, debt] = s.split(',').map(Number); return { pebbles, mandarins, debt }; };
-  return { ply: Number(f[4]), model: { cells: b.cells, stones: b.stones, stores: [store(f[2]), store(f[3])] } };
-}
-
 function replayStep(step) {
   if (!S.replay && step > 0) return;
   replayTo((S.replay ? S.replay.index : Infinity) + step);
@@ -289,7 +280,8 @@ function replayStep(step) {
 // is the final position, which ends the replay unless a review is open).
 function replayTo(index) {
   const st = S.state;
-  if (!st || !st.over || S.animating) return;
+  const record = S.replay && S.replay.record; // a pasted record's review
+  if (!record && (!st || !st.over || S.animating)) return;
   if (!S.replay) {
     const plies = positions();
     if (plies.length < 2) return;
@@ -389,6 +381,7 @@ function wireSettings() {
   $('result-open').onclick = () => openResult();
   $('result-review').onclick = startReview;
   $('replay-review').onclick = startReview;
+  $('review-record').onclick = async () => { try { (await loadReview()).openRecord(); } catch (e) { fail(e); } };
   $('undo').onclick = undo;
   $('hint').onclick = hint;
   $('skip').onclick = skip;
@@ -413,7 +406,7 @@ function wireBoard() {
 
 function onKey(e) {
   if (!ownKey(e) || !$('howto-view').hidden || document.querySelector('dialog[open]')) return;
-  if (S.state && S.state.over && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+  if (((S.state && S.state.over) || (S.replay && S.replay.record)) && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
     e.preventDefault();
     replayStep(e.key === 'ArrowLeft' ? -1 : 1);
     return;

@@ -150,6 +150,15 @@ export function parseBoard(text) {
   return { cells, stones };
 }
 
+// parsePosition reads a position in the notation into {ply, model}.
+export function parsePosition(text) {
+  const f = text.trim().split(/\s+/);
+  const b = parseBoard(f[0]);
+  if (!b || f.length < 5) return null;
+  const store = (s) => { const [pebbles, mandarins, debt] = s.split(',').map(Number); return { pebbles, mandarins, debt }; };
+  return { ply: Number(f[4]), model: { cells: b.cells, stones: b.stones, stores: [store(f[2]), store(f[3])] } };
+}
+
 // renderMiniBoards draws each figure.mini-board under root from its
 // data-position, outlining data-highlight's squares (numbers, L, R).
 export function renderMiniBoards(root) {

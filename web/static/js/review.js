@@ -9,15 +9,17 @@
 import { t, plural, num } from './i18n.js';
 import { api, APIError } from './api.js';
 import { S, me, playerName, screenDir } from './state.js';
-import { cellOf } from './board.js';
+import { cellOf, parsePosition } from './board.js';
 import { $, announce, invalidate } from './view.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const W = 600;
 const H = 150;
 
-let app = null; // {go(index), fail(e)} from app.js
-let R = null; // the review shown: {id, n, items, running, abort}
+let app = null; // {go(index), fail(e), close()} from app.js
+// R is the review shown: {id, n, items, running, abort}, and for a pasted
+// record {record, plies}: the positions, which come with the answers.
+let R = null;
 
 // init wires the module to the page's controller: go(index) steps the
 // replay to a position, fail(e) reports an error.
@@ -70,11 +72,74 @@ export function start() {
   if (!st || !st.over || !st.moves.length) return;
   if (R && R.id === st.id) { show(); return; }
   stopNow();
+  if (S.replay && S.replay.record) S.replay = null;
   R = { id: st.id, n: st.moves.length, items: [], running: false };
   $('review').hidden = false;
   run();
   announce(t('review.started'));
   show();
+}
+
+// openRecord asks for a game record to review (as *Copy game record*
+// gives, or from elsewhere).
+export function openRecord() {
+  let dlg = $('record-dialog');
+  if (!dlg) {
+    const text = el('textarea', { id: 'record-text', rows: 8, spellcheck: false });
+    text.setAttribute('dir', 'ltr');
+    dlg = el('dialog', { id: 'record-dialog', 'aria-labelledby': 'record-title' },
+      el('h2', { id: 'record-title' }),
+      el('label', { htmlFor: 'record-text', id: 'record-label' }),
+      text,
+      el('p', { id: 'record-error', className: 'error', hidden: true }),
+      el('div', { className: 'dialog-buttons' },
+        el('button', { type: 'button', id: 'record-start', className: 'primary', onclick: () => startRecord(text.value) }),
+        el('button', { type: 'button', id: 'record-cancel', onclick: () => dlg.close() })));
+    document.body.append(dlg);
+  }
+  $('record-title').textContent = t('review.recordHeading');
+  $('record-label').textContent = t('review.recordLabel');
+  $('record-start').textContent = t('review.button');
+  $('record-cancel').textContent = t('button.cancel');
+  $('record-error').hidden = true;
+  dlg.showModal();
+  $('record-text').focus();
+}
+
+// startRecord reviews a pasted record: its first move is asked for at
+// once, so that a record the server refuses keeps the dialog open with
+// the reason.
+async function startRecord(record) {
+  const error = $('record-error');
+  let first;
+  try {
+    first = await api.reviewRecord(record, 0);
+  } catch (e) {
+    error.textContent = e instanceof APIError ? e.message : t('error.generic', { message: e.message });
+    error.hidden = false;
+    $('record-text').focus();
+    return;
+  }
+  $('record-dialog').close();
+  stopNow();
+  R = { record, n: first.moves, items: [], plies: [], running: false };
+  take(R, first);
+  S.reviewing = true;
+  S.replay = { record: true, plies: R.plies, index: 0, total: R.n, model: R.plies[0].model };
+  $('review').hidden = false;
+  run();
+  announce(t('review.started'));
+  app.go(0);
+}
+
+// take keeps an answer: the move's review and, for a record, the
+// positions around it.
+function take(r, answer) {
+  r.items.push(answer);
+  if (!r.plies) return;
+  const i = answer.review.ply;
+  r.plies[i] = parsePosition(answer.before);
+  r.plies[i + 1] = parsePosition(answer.after);
 }
 
 // stopNow stops the review's requests (what came back stays).
@@ -102,7 +167,7 @@ export function close() {
 }
 
 // active says whether a review is shown for game id.
-export function active(id) { return !!R && R.id === id; }
+export function active(id) { return !!R && !!R.id && R.id === id; }
 
 async function run() {
   const r = R;
@@ -111,7 +176,7 @@ async function run() {
   while (r === R && r.running && r.items.length < r.n) {
     const ply = r.items.length;
     try {
-      r.items.push(await api.review(r.id, ply, r.abort.signal));
+      take(r, await (r.record ? api.reviewRecord(r.record, ply, r.abort.signal) : api.review(r.id, ply, r.abort.signal)));
     } catch (e) {
       if (r !== R || !r.running) return;
       if (e instanceof APIError && e.code === 'rate_limited') {

@@ -50,12 +50,14 @@ export function human() { return S.state ? S.state.human : 0; }
 // me returns the seat this page plays for one person (against the
 // computer, or online), or null (two players on one device, watching).
 export function me() {
+  if (S.replay && S.replay.record) return null; // a pasted record: players 1 and 2
   if (isAI()) return human();
   if (isOnline() && !S.watching && (S.seat === 0 || S.seat === 1)) return S.seat;
   return null;
 }
 
 export function playerName(p) {
+  if (S.replay && S.replay.record) return t(p === 0 ? 'player.p1' : 'player.p2');
   if (isAI()) return t(p === human() ? 'player.you' : 'player.computer');
   if (me() !== null) return t(p === me() ? 'player.you' : 'player.friend');
   return t(p === 0 ? 'player.p1' : 'player.p2');
@@ -65,7 +67,9 @@ export function isYou(p) { return me() !== null && p === me(); }
 
 // flipped says whether the board is drawn turned round: for the player
 // of the top row (squares 0 to 4), whose own row is then nearest them.
-export function flipped() { return me() === 1; }
+export function flipped() {
+  return (isAI() && human() === 1) || (isOnline() && !S.watching && S.seat === 1);
+}
 
 // playText returns a function that says "p plays move".
 export function playText(p, move) {
@@ -74,7 +78,7 @@ export function playText(p, move) {
 
 export function ownerWord(c) {
   const p = ownerOf(c);
-  if (isAI()) return t(p === human() ? 'owner.yours' : 'owner.computer');
+  if (isAI() && !(S.replay && S.replay.record)) return t(p === human() ? 'owner.yours' : 'owner.computer');
   if (me() !== null) return t(p === me() ? 'owner.yours' : 'owner.friend');
   return t(p === 0 ? 'owner.p1' : 'owner.p2');
 }

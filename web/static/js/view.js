@@ -115,7 +115,7 @@ function renderArrows(legal) {
 export function statusText() {
   const st = S.state;
   if (!st) return t('status.connecting');
-  if (S.replay) return t('replay.status', { ply: S.replay.index, n: S.replay.plies.length - 1 });
+  if (S.replay) return t('replay.status', { ply: S.replay.index, n: S.replay.total ?? S.replay.plies.length - 1 });
   if (S.animating) return S.hand > 0 ? `${t('status.sowing')} ${t('inHand', { n: S.hand })}` : t('status.sowing');
   if (st.over) return t('status.over');
   if (S.watching) return t('status.watchTurn', { name: playerName(st.toMove) });
@@ -254,12 +254,14 @@ export function note(say, keep) {
 function drawReplay() {
   const bar = $('replay-bar');
   const st = S.state;
-  const on = st && st.over && !S.animating;
+  const record = !!(S.replay && S.replay.record);
+  const on = ((st && st.over) || record) && !S.animating;
   bar.hidden = !on;
   if (!on) return;
-  $('replay-review').hidden = !!S.reviewing || !st.moves.length;
+  $('replay-review').hidden = !!S.reviewing || !st || !st.moves.length;
+  $('result-open').hidden = record;
   const r = S.replay;
-  setText(bar.querySelector('.where'), r ? t('replay.at', { ply: r.index, n: r.plies.length - 1 }) : t('replay.help'));
+  setText(bar.querySelector('.where'), r ? t('replay.at', { ply: r.index, n: r.total ?? r.plies.length - 1 }) : t('replay.help'));
   bar.querySelector('[data-step="-1"]').disabled = r ? r.index === 0 : false;
   bar.querySelector('[data-step="1"]').disabled = !r;
 }

@@ -75,6 +75,12 @@ func TestAxe(t *testing.T) {
 			playByKeyboard(p, rng)
 		}
 		audit(p, "final count")
+		p.do(chromedp.Click(chromedp.CSS("#result-review")))
+		p.wait(`document.getElementById('review-status')?.textContent === 'Review done.'`, 60*time.Second)
+		audit(p, "game review")
+		p.do(chromedp.Click(chromedp.CSS("#review-close")))
+		p.do(chromedp.Click(chromedp.CSS("#result-open")))
+		p.wait(`document.getElementById('result').open`, 5*time.Second)
 		p.do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'fa'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
 		p.wait(`document.documentElement.dir === 'rtl'`, 5*time.Second)
 		audit(p, "final count, Persian")

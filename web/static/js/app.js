@@ -272,8 +272,9 @@ function positions() {
 }
 
 function replayStep(step) {
-  if (!S.replay && step > 0) return;
-  replayTo((S.replay ? S.replay.index : Infinity) + step);
+  if (S.replay) { replayTo(S.replay.index + step); return; }
+  if (step > 0 || !S.state || !S.state.over) return;
+  replayTo(positions().length - 1 + step); // from the final position
 }
 
 // replayTo shows position index of the finished game (clamped; the last

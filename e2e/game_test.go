@@ -363,20 +363,7 @@ func TestScreenshot(t *testing.T) {
 // debt shown beside the store that owes it before the end.
 func TestFinalCountLikeSeed(t *testing.T) {
 	p := newPage(t, 1200, 900, `{"mode":"local","anim":"fast","first":0}`)
-	body := `{"mode":"local","position":"2/2/2/2/2/0/1/1/1/1/0/0* 0 23,0,2 13,1,0 20"}`
-	res, err := http.Post(p.base+"/api/games", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var st struct{ ID, Secret string }
-	err = json.NewDecoder(res.Body).Decode(&st)
-	res.Body.Close()
-	if err != nil || res.StatusCode != http.StatusCreated {
-		t.Fatalf("creating the game: %v, status %d", err, res.StatusCode)
-	}
-	// The page resumes the game its browser played last.
-	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.setItem('oanquan.game', %q); localStorage.setItem('oanquan.secrets', JSON.stringify({%[1]q: %q}))`, st.ID, secretOr(st.Secret))), chromedp.Reload())
-	p.wait(fmt.Sprintf(`document.querySelector('#game-board button.cell.legal') && localStorage.getItem('oanquan.game') === %q`, st.ID), 10*time.Second)
+	playSetUp(p, "2/2/2/2/2/0/1/1/1/1/0/0* 0 23,0,2 13,1,0 20")
 	if got := eval[string](p, `document.querySelector('#store-0 .debt')?.textContent || ''`); got != "owes 2" {
 		t.Errorf("debt beside player 1's store = %q, want owes 2", got)
 	}
@@ -532,6 +519,25 @@ func TestSettings(t *testing.T) {
 
 // secretOr is a game's seat secret, or "-", what the page keeps for a
 // game whose server gives none.
+// playSetUp makes a two-player game from position (in the notation)
+// and has the page play it, as the game its browser played last.
+func playSetUp(p *page, position string) {
+	p.t.Helper()
+	body := fmt.Sprintf(`{"mode":"local","position":%q}`, position)
+	res, err := http.Post(p.base+"/api/games", "application/json", strings.NewReader(body))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	var st struct{ ID, Secret string }
+	err = json.NewDecoder(res.Body).Decode(&st)
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusCreated {
+		p.t.Fatalf("creating the game: %v, status %d", err, res.StatusCode)
+	}
+	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.setItem('oanquan.game', %q); localStorage.setItem('oanquan.secrets', JSON.stringify({%[1]q: %q}))`, st.ID, secretOr(st.Secret))), chromedp.Reload())
+	p.wait(fmt.Sprintf(`document.querySelector('#game-board button.cell.legal') && localStorage.getItem('oanquan.game') === %q`, st.ID), 10*time.Second)
+}
+
 func secretOr(s string) string {
 	if s == "" {
 		return "-"

@@ -1,10 +1,8 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"net/http"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -22,19 +20,7 @@ import (
 // better one on the board and in the live region.
 func TestGameReview(t *testing.T) {
 	p := newPage(t, 1200, 900, `{"mode":"local","anim":"off","first":0}`)
-	body := `{"mode":"local","position":"1/0/0/1/0/0/3/10/4/4/2/4* 0 15,0,0 6,1,0 4"}`
-	res, err := http.Post(p.base+"/api/games", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var st struct{ ID, Secret string }
-	err = json.NewDecoder(res.Body).Decode(&st)
-	res.Body.Close()
-	if err != nil || res.StatusCode != http.StatusCreated {
-		t.Fatalf("creating the game: %v, status %d", err, res.StatusCode)
-	}
-	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.setItem('oanquan.game', %q); localStorage.setItem('oanquan.secrets', JSON.stringify({%[1]q: %q}))`, st.ID, secretOr(st.Secret))), chromedp.Reload())
-	p.wait(fmt.Sprintf(`document.querySelector('#game-board button.cell.legal') && localStorage.getItem('oanquan.game') === %q`, st.ID), 10*time.Second)
+	playSetUp(p, "1/0/0/1/0/0/3/10/4/4/2/4* 0 15,0,0 6,1,0 4")
 	// 6L: square 6 (cell 7) toward the screen's left.
 	click(p, `#game-board button.cell[data-cell="7"]`)
 	click(p, `.arrows .arrow[data-dir="left"]`)

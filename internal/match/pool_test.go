@@ -88,15 +88,9 @@ func TestPoolFair(t *testing.T) {
 func TestPoolBackgroundLast(t *testing.T) {
 	p := NewPool(1, first{})
 	defer p.Close()
-	hold := make(chan struct{})
-	started := make(chan struct{})
+	release, wg := occupy(p)
 	var mu sync.Mutex
 	var order []string
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		p.do(context.Background(), "busy", func(context.Context, *ai.Table) { close(started); <-hold })
-	})
-	<-started
 	r := rules.Rules{}
 	start := r.Start()
 	var review ai.MoveReview
@@ -116,7 +110,7 @@ func TestPoolBackgroundLast(t *testing.T) {
 		})
 	})
 	waitQueued(t, p, 2)
-	close(hold)
+	release()
 	wg.Wait()
 	if !slices.Equal(order, []string{"game", "review"}) {
 		t.Errorf("jobs ran in the order %v, want the game's before the review", order)
@@ -124,6 +118,19 @@ func TestPoolBackgroundLast(t *testing.T) {
 	if reviewErr != nil || review.Depth == 0 || review.Move != start.LegalMoves(nil)[0] {
 		t.Errorf("review %+v, %v: want the first move reviewed to depth 2", review, reviewErr)
 	}
+}
+
+// occupy gives p's only worker a job that holds it until release is
+// called.
+func occupy(p *Pool) (release func(), wg *sync.WaitGroup) {
+	hold := make(chan struct{})
+	started := make(chan struct{})
+	wg = new(sync.WaitGroup)
+	wg.Go(func() {
+		p.do(context.Background(), "busy", func(context.Context, *ai.Table) { close(started); <-hold })
+	})
+	<-started
+	return func() { close(hold) }, wg
 }
 
 func waitQueued(t *testing.T, p *Pool, n int) {

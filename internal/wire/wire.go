@@ -13,6 +13,8 @@
 package wire
 
 import (
+	"time"
+
 	"oanquan/internal/match"
 	"oanquan/notation"
 	"oanquan/rules"
@@ -265,4 +267,27 @@ func MessageOf(u match.Update) Message {
 	}
 	g := GameOf(u.State)
 	return Message{Type: "state", State: &g}
+}
+
+// Record returns the game record (docs/RECORD.md) of a match's state;
+// created, if not zero, gives its date.
+func Record(st *match.State, created time.Time) (string, error) {
+	game, err := rules.NewGame(st.Rules, st.Start)
+	if err != nil {
+		return "", err
+	}
+	for _, mv := range st.Moves {
+		if _, err := game.Play(mv, nil); err != nil {
+			return "", err
+		}
+	}
+	tags := map[string]string{"Event": "Ô Ăn Quan", "Site": "oanquan", "Mode": string(st.Mode)}
+	if !created.IsZero() {
+		tags["Date"] = created.UTC().Format("2006.01.02")
+	}
+	if st.Mode == match.AI {
+		tags["Player"+st.Human.String()] = "Human"
+		tags["Player"+st.Human.Other().String()] = "Computer (" + st.Level.String() + ")"
+	}
+	return notation.FormatGame(game, tags), nil
 }

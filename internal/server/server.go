@@ -263,8 +263,12 @@ func (s *Server) routes() http.Handler {
 // contentSecurityPolicy allows the page to load only from its own
 // origin. Images may also be data: URLs (the page's empty favicon). The
 // page must therefore have no inline scripts, inline style attributes or
-// style elements; setting element.style from a script is fine.
-const contentSecurityPolicy = "default-src 'self'; img-src 'self' data:; object-src 'none'; " +
+// style elements; setting element.style from a script is fine. Scripts
+// may compile WebAssembly ('wasm-unsafe-eval', not 'unsafe-eval'): the
+// engine in the browser (docs/OFFLINE.md). Its worker, the service
+// worker and the manifest come from the page's origin, which default-src
+// allows.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; object-src 'none'; " +
 	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // securityHeaders sets the headers every answer carries.

@@ -35,7 +35,14 @@ export function keepSecret(id, secret) {
   try { localStorage.setItem(SECRETS_KEY, JSON.stringify(all)); } catch { /* storage off */ }
 }
 
+// Games played in the browser (ids local-…, and server games carried on
+// there) and calls the server cannot be reached for go to the engine in
+// the browser: docs/OFFLINE.md.
+const here = (id) => id && (id.startsWith('local-') || (localStorage.getItem('oanquan.local') || '').includes(`"${id}"`));
+const offline = (...a) => import('../offline/local.js').then((m) => m.call(...a));
+
 async function call(method, path, body, id) {
+  if (here(path.split('/')[3])) return offline(method, path, body);
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
@@ -43,7 +50,8 @@ async function call(method, path, body, id) {
   }
   const secret = id ? secretOf(id) : '';
   if (secret && secret !== OPEN) init.headers.Authorization = `Bearer ${secret}`;
-  const res = await fetch(path, init);
+  let res;
+  try { res = await fetch(path, init); } catch (e) { return offline(method, path, body, e); }
   const type = res.headers.get('Content-Type') || '';
   const data = type.includes('json') ? await res.json() : await res.text();
   if (!res.ok) {
@@ -83,6 +91,7 @@ export class Live {
 
   connect() {
     if (this.closed) return;
+    if (here(this.id)) { this.ws = { readyState: 1, close() {} }; document.documentElement.dataset.live = 'on'; return; } // offline/local.js sends
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(`${proto}//${location.host}/api/games/${this.id}/ws`);
     this.ws = ws;

@@ -35,10 +35,8 @@ export function keepSecret(id, secret) {
   try { localStorage.setItem(SECRETS_KEY, JSON.stringify(all)); } catch { /* storage off */ }
 }
 
-// Games played in the browser (ids local-…, and server games carried on
-// there) and calls the server cannot be reached for go to the engine in
-// the browser: docs/OFFLINE.md.
-const here = (id) => id && (id.startsWith('local-') || (localStorage.getItem('oanquan.local') || '').includes(`"${id}"`));
+// Games kept in the browser, or the server out of reach: docs/OFFLINE.md.
+const here = (id) => { try { return localStorage.getItem('oanquan.local').includes(`"${id}"`); } catch { return false; } };
 const offline = (...a) => import('../offline/local.js').then((m) => m.call(...a));
 
 async function call(method, path, body, id) {
@@ -91,7 +89,7 @@ export class Live {
 
   connect() {
     if (this.closed) return;
-    if (here(this.id)) { this.ws = { readyState: 1, close() {} }; document.documentElement.dataset.live = 'on'; return; } // offline/local.js sends
+    if (here(this.id)) { this.ws = { readyState: 1, close() {} }; return; }
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(`${proto}//${location.host}/api/games/${this.id}/ws`);
     this.ws = ws;

@@ -431,4 +431,4 @@ function offline() {
 }
 
 start();
-addEventListener('load', () => import('../offline/install.js')); // the service worker: docs/OFFLINE.md
+addEventListener('load', () => import('../offline/install.js')); // docs/OFFLINE.md

@@ -75,4 +75,15 @@ async function register() {
   document.documentElement.dataset.sw = 'on'; // for the tests
 }
 
+// The colours of the browser's bar, light and dark: the page's own
+// background (main.css). Here rather than in index.html, to keep the
+// first load's bytes for the page.
+for (const [scheme, colour] of [['light', '#f4ede0'], ['dark', '#16120d']]) {
+  const meta = document.createElement('meta');
+  meta.name = 'theme-color';
+  meta.media = `(prefers-color-scheme: ${scheme})`;
+  meta.content = colour;
+  document.head.append(meta);
+}
+
 if ('serviceWorker' in navigator) register().catch((e) => console.warn('service worker:', e));

@@ -68,6 +68,7 @@ async function ask(request) {
   request.game = games()[request.id];
   const { status, body, saved } = await engine(request);
   keep(saved);
+  document.documentElement.dataset.live = 'on'; // as api.js's Live does for a server's game (for the tests)
   if (status >= 400) throw new APIError(status, body.error.code, body.error.message);
   if (body && body.id && (request.op === 'create' || request.op === 'adopt')) keepSecret(body.id, '-'); // this browser holds both seats
   return body;

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,9 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+
+	"oanquan/ai"
+	"oanquan/rules"
 )
 
 // controlled is true once the service worker has kept the page's files
@@ -137,5 +142,74 @@ func checkLocalEnd(p *page, mode string) {
 		if want := fmt.Sprint(tl.(map[string]any)["total"]); len(totals) != 2 || totals[i] != want {
 			p.t.Errorf("player %d: totals shown %v, the engine says %s", i, totals, want)
 		}
+	}
+}
+
+// measureEngine starts the engine in a worker of its own, as local.js
+// does, and measures: how long until it answers (the wasm fetched from
+// the service worker's cache, compiled and started), a first move against
+// Easy with its reply, and Hard's searches from the start in 300 ms and
+// 1 s.
+const measureEngine = `(async () => {
+  const t0 = performance.now();
+  const w = new Worker('/offline/engine-worker.js');
+  let n = 0;
+  const updates = [];
+  w.addEventListener('message', (e) => { if (e.data.update) updates.push(JSON.parse(e.data.update)); });
+  const ask = (req) => new Promise((resolve) => {
+    const id = ++n;
+    w.addEventListener('message', function f(e) { if (e.data.n === id) { w.removeEventListener('message', f); resolve(JSON.parse(e.data.answer)); } });
+    w.postMessage({ n: id, request: JSON.stringify(req) });
+  });
+  const game = (await ask({ op: 'create', create: { mode: 'ai', level: 'easy' } })).body;
+  const started = performance.now() - t0;
+  const t1 = performance.now();
+  await ask({ op: 'move', id: game.id, move: '7R' });
+  while (!updates.some((u) => u.message.type === 'turn' && u.message.turn.by === 'computer')) await new Promise((r) => setTimeout(r, 1));
+  const firstMove = performance.now() - t1;
+  const searches = [];
+  for (const moveTime of [300, 1000]) searches.push((await ask({ op: 'search', search: { level: 'hard', moveTime } })).body);
+  w.terminate();
+  return { started, firstMove, searches };
+})()`
+
+// TestOfflineEngineSpeed measures the engine in Chromium beside the
+// native one (E2E_PERF=1; docs/OFFLINE.md has the figures).
+func TestOfflineEngineSpeed(t *testing.T) {
+	if os.Getenv("E2E_PERF") == "" {
+		t.Skip("a measurement: E2E_PERF=1")
+	}
+	p := newPage(t, 390, 844, `{"anim":"off"}`)
+	p.wait(controlled, 30*time.Second)
+	type search struct {
+		Depth int
+		Nodes int64
+		MS    int64
+	}
+	for run := range 3 {
+		m := eval[struct {
+			Started, FirstMove float64
+			Searches           []search
+		}](p, measureEngine)
+		t.Logf("run %d: engine answering after %.0f ms; first move against Easy with its reply %.0f ms", run, m.Started, m.FirstMove)
+		for _, s := range m.Searches {
+			t.Logf("  Chromium: Hard from the start, %d ms: depth %d, %d nodes, %.0f nodes/s", s.MS, s.Depth, s.Nodes, float64(s.Nodes)/float64(s.MS)*1000)
+		}
+	}
+	// Native, on one core as the browser's worker, then as the server
+	// runs it (Hard searches with two threads where it has two cores).
+	var r rules.Rules
+	for _, procs := range []int{1, runtime.GOMAXPROCS(0)} {
+		old := runtime.GOMAXPROCS(procs)
+		for _, ms := range []int{300, 1000} {
+			start := time.Now()
+			res, err := ai.Search(context.Background(), r.Start(), ai.Limits{Level: ai.Hard, MoveTime: time.Duration(ms) * time.Millisecond, Rules: r})
+			if err != nil {
+				t.Fatal(err)
+			}
+			el := time.Since(start)
+			t.Logf("  native, GOMAXPROCS=%d: Hard from the start, %d ms: depth %d, %d nodes, %.0f nodes/s", procs, el.Milliseconds(), res.Depth, res.Nodes, float64(res.Nodes)/el.Seconds())
+		}
+		runtime.GOMAXPROCS(old)
 	}
 }

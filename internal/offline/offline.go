@@ -64,16 +64,34 @@ type Options struct {
 
 // Request is one call of the page's, as it would make it to the server.
 type Request struct {
-	// Op is create, get, move, undo, level, hints, record, adopt or
-	// close.
-	Op     string     `json:"op"`
-	ID     string     `json:"id"`
-	Game   *Saved     `json:"game"`   // the game as kept: rebuilt from it if this engine does not hold it
-	Move   string     `json:"move"`   // move
-	Ply    *int       `json:"ply"`    // move: refused unless the game is at this ply
-	Level  string     `json:"level"`  // level
-	Create *Options   `json:"create"` // create
-	State  *wire.Game `json:"state"`  // adopt: a game of the server's, as it last said, to carry on here
+	// Op is create, get, move, undo, level, hints, record, adopt,
+	// close or search.
+	Op     string         `json:"op"`
+	ID     string         `json:"id"`
+	Game   *Saved         `json:"game"`   // the game as kept: rebuilt from it if this engine does not hold it
+	Move   string         `json:"move"`   // move
+	Ply    *int           `json:"ply"`    // move: refused unless the game is at this ply
+	Level  string         `json:"level"`  // level
+	Create *Options       `json:"create"` // create
+	State  *wire.Game     `json:"state"`  // adopt: a game of the server's, as it last said, to carry on here
+	Search *SearchRequest `json:"search"` // search
+}
+
+// SearchRequest asks for one search of the computer's, for measuring
+// the engine in the browser (docs/OFFLINE.md): not a game's.
+type SearchRequest struct {
+	Position string `json:"position"` // notation; "": the start
+	Level    string `json:"level"`    // "": hard
+	MoveTime int    `json:"moveTime"` // milliseconds; 0: MoveTime
+}
+
+// SearchResult is the answer to a SearchRequest.
+type SearchResult struct {
+	Move  string `json:"move"`
+	Score int    `json:"score"`
+	Depth int    `json:"depth"`
+	Nodes int64  `json:"nodes"`
+	MS    int64  `json:"ms"` // how long it took
 }
 
 // Answer is what the server would have answered: a status, and the JSON
@@ -154,6 +172,12 @@ func (e *Engine) do(q Request) (Answer, error) {
 	case "close":
 		e.close(q.ID)
 		return Answer{Status: 204}, nil
+	case "search":
+		r, err := search(q.Search)
+		if err != nil {
+			return Answer{}, err
+		}
+		return Answer{Status: 200, Body: r}, nil
 	}
 	g, err := e.game(q.ID, q.Game)
 	if err != nil {
@@ -280,6 +304,39 @@ func (e *Engine) adopt(st *wire.Game) (*game, error) {
 	e.close(st.ID)
 	cfg.ID = st.ID
 	return e.start(cfg, mrand.Uint32(), time.Now())
+}
+
+// search runs one search of the computer's.
+func search(q *SearchRequest) (SearchResult, error) {
+	if q == nil {
+		q = &SearchRequest{}
+	}
+	var r rules.Rules
+	pos := r.Start()
+	if q.Position != "" {
+		p, err := notation.ParsePosition(q.Position)
+		if err != nil {
+			return SearchResult{}, refuse(match.ErrInvalid, "position: %v", err)
+		}
+		pos = p
+	}
+	lim := ai.Limits{Level: ai.Hard, MoveTime: time.Duration(q.MoveTime) * time.Millisecond, Rules: r}
+	if lim.MoveTime == 0 {
+		lim.MoveTime = MoveTime
+	}
+	if q.Level != "" {
+		l, err := ai.ParseLevel(q.Level)
+		if err != nil {
+			return SearchResult{}, refuse(match.ErrInvalid, "level: unknown %q", q.Level)
+		}
+		lim.Level = l
+	}
+	start := time.Now()
+	res, err := ai.Search(context.Background(), pos, lim)
+	if err != nil {
+		return SearchResult{}, err
+	}
+	return SearchResult{Move: notation.FormatMove(res.Move), Score: res.Score, Depth: res.Depth, Nodes: res.Nodes, MS: time.Since(start).Milliseconds()}, nil
 }
 
 // config checks a kept game's settings and moves, filling in defaults.

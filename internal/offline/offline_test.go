@@ -179,3 +179,13 @@ func TestAdopt(t *testing.T) {
 	online := wire.Game{ID: "x", Mode: "online"}
 	do[struct{}](t, New(func(Update) {}), Request{Op: "adopt", State: &online}, 400)
 }
+
+// A search for measuring: Hard from the start, in its time.
+func TestSearch(t *testing.T) {
+	e, _ := engine(t)
+	r, _ := do[SearchResult](t, e, Request{Op: "search", Search: &SearchRequest{MoveTime: 100}}, 200)
+	if r.Depth < 2 || r.Nodes < 100 || r.Move == "" || r.MS < 50 || r.MS > 2000 {
+		t.Errorf("search = %+v", r)
+	}
+	do[struct{}](t, e, Request{Op: "search", Search: &SearchRequest{Position: "nonsense"}}, 400)
+}

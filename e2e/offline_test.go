@@ -3,11 +3,16 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -15,7 +20,10 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"oanquan/ai"
+	"oanquan/internal/server"
+	"oanquan/internal/store"
 	"oanquan/rules"
+	"oanquan/web"
 )
 
 // controlled is true once the service worker has kept the page's files
@@ -55,6 +63,22 @@ func (p *page) forgetUnreachable() {
 		}
 	}
 	p.errors = kept
+}
+
+// waitReload waits until the page has reloaded: the expression marker,
+// true on the old page, is false on a new one that has loaded. (A wait
+// fails when the page goes away in the middle of it.)
+func (p *page) waitReload(marker string, timeout time.Duration) {
+	p.t.Helper()
+	for end := time.Now().Add(timeout); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!(`+marker+`) && document.readyState === 'complete' && document.getElementById('status') !== null`))
+		cancel()
+		if err == nil && v {
+			return
+		}
+	}
+	p.t.Fatalf("the page did not reload in %v", timeout)
 }
 
 // localGame is true when the page shows a game played in the browser:
@@ -211,5 +235,80 @@ func TestOfflineEngineSpeed(t *testing.T) {
 			t.Logf("  native, GOMAXPROCS=%d: Hard from the start, %d ms: depth %d, %d nodes, %.0f nodes/s", procs, el.Milliseconds(), res.Depth, res.Nodes, float64(res.Nodes)/el.Seconds())
 		}
 		runtime.GOMAXPROCS(old)
+	}
+}
+
+// TestServiceWorkerUpdate: a new version of the page is deployed while a
+// game is in progress. The page says a new version is ready and goes on:
+// the game is played on; when the player chooses to reload, the new
+// version takes over, with the same game and its moves.
+func TestServiceWorkerUpdate(t *testing.T) {
+	// Two versions of the server on one store: the second serves a
+	// changed stylesheet, so its service worker has another list.
+	changed := fstest.MapFS{}
+	err := fs.WalkDir(web.FS(), ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(web.FS(), name)
+		if name == "css/main.css" {
+			data = append(data, "\n/* version 2 */\n"...)
+		}
+		changed[name] = &fstest.MapFile{Data: data}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := store.NewMemory()
+	v1 := server.New(server.Config{Store: st})
+	v2 := server.New(server.Config{Store: st, Assets: changed})
+	var current atomic.Pointer[server.Server]
+	current.Store(v1)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { current.Load().ServeHTTP(w, r) }))
+	t.Cleanup(func() {
+		ts.Close()
+		v1.Close()
+		v2.Close()
+	})
+	t.Setenv("E2E_URL", ts.URL)
+
+	p := newPage(t, 1200, 900, `{"mode":"local","anim":"off","first":0}`)
+	p.wait(controlled, 30*time.Second)
+	p.wait(ready, 20*time.Second)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 3 {
+		playByKeyboard(p, rng)
+	}
+	id := eval[string](p, `localStorage.getItem('oanquan.game')`)
+
+	current.Store(v2)
+	eval[bool](p, `navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => true)`)
+	p.wait(`document.getElementById('update-reload') !== null && document.getElementById('update-reload').offsetParent !== null`, 30*time.Second)
+	if eval[bool](p, `!!window.oldPage`) {
+		t.Fatal("the page is an old one") // newPage marks the first load only
+	}
+	p.do(chromedp.Evaluate[chromedp.Void](`window.beforeUpdate = true`))
+	playByKeyboard(p, rng) // the game goes on meanwhile
+	moves := eval[string](p, `document.getElementById('moves').textContent`)
+	if !eval[bool](p, `window.beforeUpdate === true`) {
+		t.Fatal("the page reloaded by itself")
+	}
+
+	p.do(chromedp.Click(chromedp.ID("update-reload")))
+	p.waitReload(`window.beforeUpdate`, 20*time.Second)
+	p.wait(controlled, 20*time.Second)
+	p.wait(ready, 20*time.Second)
+	if got := eval[string](p, `localStorage.getItem('oanquan.game')`); got != id {
+		t.Errorf("after the update, game %s; want %s", got, id)
+	}
+	if got := eval[string](p, `document.getElementById('moves').textContent`); got != moves {
+		t.Errorf("after the update, moves %q; want %q", got, moves)
+	}
+	if css := eval[string](p, `fetch('/css/main.css').then((r) => r.text())`); !strings.Contains(css, "version 2") {
+		t.Error("after the update the stylesheet is still the old one")
+	}
+	if eval[bool](p, `document.getElementById('update-note') !== null`) {
+		t.Error("the new version says a new version is ready")
 	}
 }

@@ -86,10 +86,10 @@ func (p *page) waitReload(marker string, timeout time.Duration) {
 const localGame = `(localStorage.getItem('oanquan.local') || '').includes('"' + localStorage.getItem('oanquan.game') + '"') && document.querySelectorAll('#game-board .cell').length === 12`
 
 // TestOfflineGames: the page is loaded once online and a game against
-// Easy begun on the server; then, with the network cut, the page reloads
-// from the service worker, carries on that game with the engine in the
-// browser to its end, and plays a whole two-player game, kept across a
-// reload.
+// Easy begun on the server; then, on a phone with the network cut, the
+// page reloads from the service worker, carries on that game with the
+// engine in the browser to its end, plays a whole two-player game, kept
+// across a reload, and a whole game against Medium and against Hard.
 func TestOfflineGames(t *testing.T) {
 	p := newPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
 	p.wait(controlled, 30*time.Second)
@@ -148,6 +148,25 @@ func TestOfflineGames(t *testing.T) {
 		playByClicks(p, rng)
 	}
 	checkLocalEnd(p, "local")
+
+	// Medium and Hard, each a whole game.
+	for _, level := range []string{"medium", "hard"} {
+		p.do(
+			chromedp.Click(chromedp.ID("result-new")),
+			chromedp.WaitVisible(chromedp.ID("newgame")),
+			chromedp.Click(chromedp.CSS(`#newgame input[name=mode][value=ai]`)),
+			chromedp.Click(chromedp.CSS(`#newgame input[name=level][value=`+level+`]`)),
+			chromedp.Click(chromedp.ID("newgame-start")),
+		)
+		p.wait(`document.querySelectorAll('#moves .mv:not(.none)').length === 0 && document.getElementById('level').value === '`+level+`' && `+localGame, 20*time.Second)
+		for i := 0; !p.over(); i++ {
+			if i == 200 {
+				t.Fatal("no end after 200 moves")
+			}
+			playByClicks(p, rng)
+		}
+		checkLocalEnd(p, "ai")
+	}
 	p.forgetUnreachable()
 }
 
@@ -159,7 +178,7 @@ func checkLocalEnd(p *page, mode string) {
 	if st["over"] != true || st["mode"] != mode {
 		p.t.Fatalf("the engine's state: over %v, mode %v; want a finished %s game", st["over"], st["mode"], mode)
 	}
-	p.t.Logf("%s game: %d moves, the end %v, totals %v", mode, len(st["moves"].([]any)), st["end"], st["result"])
+	p.t.Logf("%s %s game: %d moves, the end %v, totals %v", mode, st["level"], len(st["moves"].([]any)), st["end"], st["result"])
 	totals := eval[[]string](p, `[...document.querySelectorAll('#tallies .term.total b')].map(b => b.textContent)`)
 	players := st["result"].(map[string]any)["players"].([]any)
 	for i, tl := range players {

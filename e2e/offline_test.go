@@ -87,8 +87,8 @@ const localGame = `(localStorage.getItem('oanquan.local') || '').includes('"' + 
 
 // TestOfflineGames: the page is loaded once online and a game against
 // Easy begun on the server; then, on a phone with the network cut, the
-// page reloads from the service worker, carries on that game with the
-// engine in the browser to its end, plays a whole two-player game, kept
+// page carries on that game with the engine in the browser, reloads from
+// the service worker, plays the game on to its end, plays a whole two-player game, kept
 // across a reload, and a whole game against Medium and against Hard.
 func TestOfflineGames(t *testing.T) {
 	p := newPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
@@ -97,8 +97,12 @@ func TestOfflineGames(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 1))
 	playByClicks(p, rng) // on the server
 	online := eval[string](p, `localStorage.getItem('oanquan.game')`)
-	moves := eval[string](p, `document.getElementById('moves').textContent`)
 	p.offline(true)
+	playByClicks(p, rng) // the server out of reach: the page carries on
+	if n := eval[int](p, movesShown); n != 4 {
+		t.Fatalf("%d moves shown after a move offline, want 4 (the computer replied)", n)
+	}
+	moves := eval[string](p, `document.getElementById('moves').textContent`)
 	p.do(chromedp.Reload())
 	p.wait(localGame, 20*time.Second)
 	p.wait(ready, 30*time.Second)

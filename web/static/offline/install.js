@@ -56,8 +56,10 @@ function offer(waiting) {
     note.append(msg, ' ', button);
     document.querySelector('.play').prepend(note);
   }
-  note.firstChild.textContent = say('update.ready');
-  note.lastChild.textContent = say('update.reload');
+  for (const [el, key] of [[note.firstChild, 'update.ready'], [note.lastChild, 'update.reload']]) {
+    el.textContent = say(key);
+    if (t(key) !== key) el.dataset.i18n = key; // translated again with the page, once the translations have it
+  }
   note.lastChild.onclick = () => {
     reloading = true;
     waiting.postMessage('skipWaiting');

@@ -91,3 +91,24 @@ func TestWasmSourcesChange(t *testing.T) {
 		t.Errorf("a change to rules/doc.go left the stamp %q", after)
 	}
 }
+
+// The engine for the browser is the game's packages alone: no store (its
+// database drivers), no server, no network.
+func TestWasmDeps(t *testing.T) {
+	text, err := goOut(context.Background(), "../..", "list", "-deps", "-f", "{{.ImportPath}}", wasmPkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps := strings.Fields(text)
+	if len(deps) < 10 {
+		t.Fatalf("go list -deps %s: %q", wasmPkg, text)
+	}
+	for _, p := range deps {
+		switch {
+		case p == "net" || strings.HasPrefix(p, "net/") || p == "database/sql" || p == "os/exec",
+			strings.HasPrefix(p, "oanquan/internal/store"), strings.HasPrefix(p, "oanquan/internal/server"),
+			strings.Contains(p, ".") && !strings.HasPrefix(p, "vendor/"): // a module from outside
+			t.Errorf("%s imports %s", wasmPkg, p)
+		}
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -125,7 +126,13 @@ type Engine struct {
 
 	mu    sync.Mutex
 	games map[string]*game
+	order []string // the ids of games, the least recently started first
 }
+
+// maxLive is how many games an engine keeps live: the page shows one at
+// a time, and a game closed is rebuilt from what the page kept when it
+// is asked for again.
+const maxLive = 4
 
 // game is one live game and what is kept of it.
 type game struct {
@@ -397,11 +404,20 @@ func (e *Engine) start(cfg match.Config, seed uint32, created time.Time) (*game,
 	<-sub.C // the state as it starts: the caller answers with it
 	g := &game{m: m, seed: seed, created: created}
 	e.mu.Lock()
-	if old := e.games[cfg.ID]; old != nil {
-		old.m.Close()
-	}
+	closing := []*game{e.games[cfg.ID]}
 	e.games[cfg.ID] = g
+	e.order = append(slices.DeleteFunc(e.order, func(id string) bool { return id == cfg.ID }), cfg.ID)
+	for len(e.order) > maxLive {
+		closing = append(closing, e.games[e.order[0]])
+		delete(e.games, e.order[0])
+		e.order = e.order[1:]
+	}
 	e.mu.Unlock()
+	for _, old := range closing {
+		if old != nil {
+			old.m.Close()
+		}
+	}
 	go e.forward(g, sub)
 	return g, nil
 }
@@ -424,6 +440,7 @@ func (e *Engine) close(id string) {
 	e.mu.Lock()
 	g := e.games[id]
 	delete(e.games, id)
+	e.order = slices.DeleteFunc(e.order, func(x string) bool { return x == id })
 	e.mu.Unlock()
 	if g != nil {
 		g.m.Close()

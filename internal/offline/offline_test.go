@@ -189,3 +189,25 @@ func TestSearch(t *testing.T) {
 	}
 	do[struct{}](t, e, Request{Op: "search", Search: &SearchRequest{Position: "nonsense"}}, 400)
 }
+
+// An engine keeps a few games live; one closed is rebuilt when asked for
+// with what the page kept.
+func TestFewLive(t *testing.T) {
+	e, _ := engine(t)
+	var kept []*Saved
+	for range maxLive + 2 {
+		st, saved := do[wire.Game](t, e, Request{Op: "create", Create: &Options{Mode: "local"}}, 201)
+		do[wire.Turn](t, e, Request{Op: "move", ID: st.ID, Move: "7R"}, 200)
+		_, saved = do[wire.Game](t, e, Request{Op: "get", ID: st.ID}, 200)
+		kept = append(kept, saved)
+	}
+	if n := len(e.games); n != maxLive {
+		t.Errorf("%d games live, want %d", n, maxLive)
+	}
+	first := kept[0]
+	do[struct{}](t, e, Request{Op: "get", ID: first.ID}, 404)
+	st, _ := do[wire.Game](t, e, Request{Op: "get", ID: first.ID, Game: first}, 200)
+	if len(st.Moves) != 1 || st.Moves[0] != "7R" {
+		t.Errorf("rebuilt with moves %v, want [7R]", st.Moves)
+	}
+}

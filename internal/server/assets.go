@@ -11,7 +11,10 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"time"
+
+	"oanquan/web"
 )
 
 // asset is one static file, prepared once: the files are embedded and
@@ -24,6 +27,11 @@ type asset struct {
 	hash   string // the content's hash, in hex (in the ETag, and the service worker's list)
 	plain  []byte // the content, as served to those who take no gzip
 }
+
+// embeddedAssets returns the embedded files, prepared once for every
+// server of the process: they change only with the binary, and preparing
+// them (gzip, the engine's wasm unpacked, hashes) takes a while.
+var embeddedAssets = sync.OnceValue(func() map[string]*asset { return loadAssets(web.FS()) })
 
 // loadAssets prepares every file of fsys.
 func loadAssets(fsys fs.FS) map[string]*asset {

@@ -114,7 +114,8 @@ func New(cfg Config) *Server {
 	if s.store == nil {
 		s.store = store.NewMemory()
 	}
-	if s.cfg.Assets == nil {
+	embedded := s.cfg.Assets == nil
+	if embedded {
 		s.cfg.Assets = web.FS()
 	}
 	if s.log == nil {
@@ -135,7 +136,11 @@ func New(cfg Config) *Server {
 	s.limits = newLimiter(s.cfg.Limits.orDefault())
 	s.pool = match.NewPool(s.cfg.Workers, s.cfg.Engine)
 	s.ctx, s.stop = context.WithCancel(context.Background())
-	s.assets = loadAssets(s.cfg.Assets)
+	if embedded {
+		s.assets = embeddedAssets()
+	} else {
+		s.assets = loadAssets(s.cfg.Assets)
+	}
 	s.handler = s.routes()
 	if s.cfg.IdleTimeout == 0 {
 		s.cfg.IdleTimeout = DefaultIdleTimeout

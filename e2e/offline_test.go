@@ -311,6 +311,19 @@ func TestServiceWorkerUpdate(t *testing.T) {
 	if eval[bool](p, `!!window.oldPage`) {
 		t.Fatal("the page is an old one") // newPage marks the first load only
 	}
+	if file := os.Getenv("AXE_JS"); file != "" { // the note, audited as TestAxe audits the page
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.do(chromedp.Evaluate[chromedp.Void](string(src)))
+		for _, v := range eval[[]string](p, axeRun) {
+			t.Errorf("axe, the new version's note shown: %s", v)
+		}
+	}
+	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+		p.screenshot(dir + "/update-note.png")
+	}
 	p.do(chromedp.Evaluate[chromedp.Void](`window.beforeUpdate = true`))
 	playByKeyboard(p, rng) // the game goes on meanwhile
 	moves := eval[string](p, `document.getElementById('moves').textContent`)

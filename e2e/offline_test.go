@@ -103,15 +103,20 @@ func TestOfflineGames(t *testing.T) {
 		t.Fatalf("%d moves shown after a move offline, want 4 (the computer replied)", n)
 	}
 	moves := eval[string](p, `document.getElementById('moves').textContent`)
+	start := time.Now()
 	p.do(chromedp.Reload())
 	p.wait(localGame, 20*time.Second)
 	p.wait(ready, 30*time.Second)
+	t.Logf("offline, from the reload to the game ready to play (page from the service worker, engine started, game replayed): %v", time.Since(start).Round(time.Millisecond))
 	if id := eval[string](p, `localStorage.getItem('oanquan.game')`); id != online {
 		t.Errorf("offline, game %s; want the server's %s carried on", id, online)
 	}
 	if got := eval[string](p, `document.getElementById('moves').textContent`); got != moves {
 		t.Errorf("offline, the moves are %q; want the server's %q", got, moves)
 	}
+	start = time.Now()
+	playByClicks(p, rng)
+	t.Logf("the first move after it, with the computer's reply: %v", time.Since(start).Round(time.Millisecond))
 
 	// Against Easy, by clicks, to the end.
 	for i := 0; !p.over(); i++ {

@@ -17,7 +17,9 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"oanquan/ai"
 	"oanquan/internal/server"
@@ -88,8 +90,10 @@ const localGame = `(localStorage.getItem('oanquan.local') || '').includes('"' + 
 // TestOfflineGames: the page is loaded once online and a game against
 // Easy begun on the server; then, on a phone with the network cut, the
 // page carries on that game with the engine in the browser, reloads from
-// the service worker, plays the game on to its end, plays a whole two-player game, kept
-// across a reload, and a whole game against Medium and against Hard.
+// the service worker, plays the game on to its end and shows it again
+// after a reload, shows how to play, plays a whole two-player game (a
+// hint, an undo, a reload in the middle) and a whole game against Medium
+// and against Hard.
 func TestOfflineGames(t *testing.T) {
 	p := newPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
 	p.wait(controlled, 30*time.Second)
@@ -127,9 +131,28 @@ func TestOfflineGames(t *testing.T) {
 	}
 	checkLocalEnd(p, "ai")
 
-	// Two players, from the new-game dialog; a reload in the middle.
+	// The finished game, reviewed after a reload: the same count, and
+	// its positions to go back through.
+	const totalsShown = `[...document.querySelectorAll('#tallies .term.total b')].map(b => b.textContent).join(' ')`
+	totals := eval[string](p, totalsShown)
+	p.do(chromedp.Reload())
+	p.wait(`document.getElementById('result').open`, 20*time.Second)
+	if got := eval[string](p, totalsShown); got != totals {
+		t.Errorf("after a reload the final count is %q, want %q", got, totals)
+	}
+	p.do(chromedp.Click(chromedp.ID("result-close")), chromedp.KeyEvent(kb.ArrowLeft))
+	p.wait(`!document.getElementById('replay-bar').hidden`, 5*time.Second)
+
+	// How to play, offline.
+	p.do(chromedp.Evaluate[chromedp.Void](`location.hash = '#howto'`))
+	p.wait(`document.querySelector('#howto-body .board.mini') !== null`, 10*time.Second)
+	p.do(chromedp.Evaluate[chromedp.Void](`location.hash = ''`))
+	p.wait(`!document.getElementById('game-view').hidden`, 5*time.Second)
+
+	// Two players, from the new-game dialog; a hint, an undo, and a
+	// reload in the middle.
 	p.do(
-		chromedp.Click(chromedp.ID("result-new")),
+		chromedp.Click(chromedp.ID("new")),
 		chromedp.WaitVisible(chromedp.ID("newgame")),
 		chromedp.Click(chromedp.CSS(`#newgame input[name=mode][value=local]`)),
 		chromedp.Click(chromedp.ID("newgame-start")),
@@ -139,6 +162,10 @@ func TestOfflineGames(t *testing.T) {
 	for range 6 {
 		playByClicks(p, rng)
 	}
+	p.do(chromedp.Click(chromedp.ID("hint")))
+	p.wait(`document.querySelector('#game-board .cell.selected') !== null`, 10*time.Second)
+	p.do(chromedp.Click(chromedp.ID("undo")))
+	p.wait(movesShown+` === 5`, 10*time.Second)
 	before := eval[string](p, `document.getElementById('moves').textContent`)
 	id := eval[string](p, `localStorage.getItem('oanquan.game')`)
 	p.do(chromedp.Reload())
@@ -351,5 +378,37 @@ func TestServiceWorkerUpdate(t *testing.T) {
 	}
 	if eval[bool](p, `document.getElementById('update-note') !== null`) {
 		t.Error("the new version says a new version is ready")
+	}
+}
+
+// TestInstallable asks Chromium whether the page can be installed: its
+// manifest parses without errors and it meets every installability
+// criterion (icons, start URL, display, a service worker that serves the
+// page).
+func TestInstallable(t *testing.T) {
+	p := newPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	p.wait(controlled, 30*time.Second)
+	var manifest cdppage.GetAppManifestResult
+	var installable cdppage.GetInstallabilityErrorsResult
+	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		var err error
+		if manifest, err = cdp.Call(ctx, tg, cdppage.GetAppManifest, cdppage.GetAppManifestParams{}); err != nil {
+			return err
+		}
+		installable, err = cdp.Call(ctx, tg, cdppage.GetInstallabilityErrors, cdp.Empty{})
+		return err
+	}))
+	if !strings.HasSuffix(manifest.URL, "/manifest.webmanifest") || manifest.Data == "" {
+		t.Errorf("manifest at %q, %d bytes", manifest.URL, len(manifest.Data))
+	}
+	for _, e := range manifest.Errors {
+		t.Errorf("manifest: %s (line %d)", e.Message, e.Line)
+	}
+	for _, e := range installable.InstallabilityErrors {
+		var args []string
+		for _, a := range e.ErrorArguments {
+			args = append(args, a.Name+"="+a.Value)
+		}
+		t.Errorf("not installable: %s %v", e.ErrorID, args)
 	}
 }

@@ -74,6 +74,9 @@ async function register() {
   if (reg.waiting && sw.controller) offer(reg.waiting);
   if (reg.installing) watch(reg.installing);
   reg.addEventListener('updatefound', () => watch(reg.installing));
+  // An installed game may stay open for days: look for a new version
+  // every hour too, not only when a page is opened.
+  setInterval(() => reg.update().catch(() => { /* offline */ }), 60 * 60 * 1000);
   document.documentElement.dataset.sw = 'on'; // for the tests
 }
 

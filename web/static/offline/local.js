@@ -7,7 +7,7 @@
 // replaying them; the computer's replies come into the page's turn
 // pipeline as the server's WebSocket messages would.
 
-import { APIError, keepSecret } from '../js/api.js';
+import { APIError, keepSecret, secretOf } from '../js/api.js';
 import { S } from '../js/state.js';
 import { receiveTurn, receiveState } from '../js/turns.js';
 import { invalidate } from '../js/view.js';
@@ -70,16 +70,17 @@ async function ask(request) {
   keep(saved);
   document.documentElement.dataset.live = 'on'; // as api.js's Live does for a server's game (for the tests)
   if (status >= 400) throw new APIError(status, body.error.code, body.error.message);
-  if (body && body.id && (request.op === 'create' || request.op === 'adopt')) keepSecret(body.id, '-'); // this browser holds both seats
+  if (body && body.id && !secretOf(body.id)) keepSecret(body.id, '-'); // a game made here: this browser holds both seats
   return body;
 }
 
 // adoptable returns the last state of a server game that can carry on
-// here: the one on screen, or the one api.js kept.
+// here: the one on screen, or the one install.js kept; only a game this
+// browser plays (it holds its seat secret), not one it watches.
 function adoptable(id) {
   let st = S.state && S.state.id === id ? S.state : null;
   if (!st) try { st = JSON.parse(localStorage.getItem(LAST_KEY) || 'null'); } catch { /* none */ }
-  return st && st.id === id && (st.mode === 'ai' || st.mode === 'local') ? st : null;
+  return st && st.id === id && secretOf(id) && (st.mode === 'ai' || st.mode === 'local') ? st : null;
 }
 
 // call answers api.js's call (method, path, body) of docs/API.md. failed

@@ -195,6 +195,9 @@ func TestOfflineGames(t *testing.T) {
 			chromedp.Click(chromedp.ID("newgame-start")),
 		)
 		p.wait(`document.querySelectorAll('#moves .mv:not(.none)').length === 0 && document.getElementById('level').value === '`+level+`' && `+localGame, 20*time.Second)
+		// The computer searches in the worker: the page's thread should
+		// have no task as long as its search (Hard's takes about 200 ms).
+		p.do(chromedp.Evaluate[chromedp.Void](`window.longest = 0; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.longest = Math.max(window.longest, e.duration); }).observe({ type: 'longtask' })`))
 		for i := 0; !p.over(); i++ {
 			if i == 200 {
 				t.Fatal("no end after 200 moves")
@@ -202,6 +205,9 @@ func TestOfflineGames(t *testing.T) {
 			playByClicks(p, rng)
 		}
 		checkLocalEnd(p, "ai")
+		// A measurement, not a check: on a busy machine any task may
+		// last long.
+		t.Logf("%s: the longest task of the page's thread took %.0f ms", level, eval[float64](p, `window.longest`))
 	}
 	p.forgetUnreachable()
 }

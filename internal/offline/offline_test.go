@@ -3,6 +3,7 @@ package offline
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -210,4 +211,35 @@ func TestFewLive(t *testing.T) {
 	if len(st.Moves) != 1 || st.Moves[0] != "7R" {
 		t.Errorf("rebuilt with moves %v, want [7R]", st.Moves)
 	}
+}
+
+// FuzzRebuild: a game kept in the browser may come back altered (by
+// hand, or by an older page); rebuilding it refuses what does not parse
+// or play, with the server's codes, and never fails otherwise.
+func FuzzRebuild(f *testing.F) {
+	f.Add("ai", "hard", 0, 1, "young-mandarin", "", "7R 2L 9R")
+	f.Add("local", "", 1, 0, "", "4/6/5/5/5/0*/5/5/5/5/5/0* 0 0,0,0 0,0,0 0", "5L")
+	f.Add("online", "x", 2, -1, "nope", "garbage", "7Q")
+	e := New(func(Update) {})
+	f.Fuzz(func(t *testing.T, mode, level string, human, first int, variant, start, moves string) {
+		saved := &Saved{ID: "local-fuzz", Mode: mode, Level: level, Human: human, First: first, Start: start, Moves: strings.Fields(moves)}
+		if variant != "" {
+			saved.Variants = []string{variant}
+		}
+		e.close(saved.ID)
+		a := e.Do(Request{Op: "get", ID: saved.ID, Game: saved})
+		switch a.Status {
+		case 200:
+			g, ok := a.Body.(wire.Game)
+			if !ok || g.ID != saved.ID || len(g.Moves) != len(saved.Moves) {
+				t.Fatalf("rebuilt %+v from %+v", a.Body, saved)
+			}
+		case 400:
+			if b, ok := a.Body.(errorBody); !ok || b.Error.Code != "bad_request" || b.Error.Message == "" {
+				t.Fatalf("refused with %+v", a.Body)
+			}
+		default:
+			t.Fatalf("status %d, %+v, from %+v", a.Status, a.Body, saved)
+		}
+	})
 }

@@ -1,6 +1,6 @@
 // The installable, offline page (docs/OFFLINE.md), loaded once the page
 // has loaded: registers the service worker (/sw.js), and when a new
-// version of the page is ready, says so under the board with a button to
+// version of the page is ready, says so above the board with a button to
 // reload. Nothing reloads by itself: the game in progress goes on, and is
 // the same after the reload (the server's, or the one kept in this
 // browser). It also keeps the last state shown of a server's game, for

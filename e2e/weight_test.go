@@ -18,6 +18,20 @@ import (
 // to the rules loads one). The translations are JSON and not counted.
 const maxWeight = 150_000
 
+// maxOfflineWeight is the budget for the files of playing offline
+// (docs/OFFLINE.md), which a first visit does not need: the service
+// worker and offline/install.js load after the page's load event, the
+// engine's files only when a game is played in the browser. HTML, CSS and
+// JavaScript (the Go toolchain's wasm_exec.js included; the wasm is not
+// counted: docs/OFFLINE.md gives its size).
+const maxOfflineWeight = 40_000
+
+// offlineFile reports whether name is one of the files of playing
+// offline.
+func offlineFile(name string) bool {
+	return name == "sw.js" || strings.HasPrefix(name, "offline/")
+}
+
 var (
 	// The page's own files: <script src>, <link href> (stylesheets and
 	// module preloads).
@@ -114,17 +128,26 @@ func TestPageWeight(t *testing.T) {
 		t.Errorf("a first visit loads %d bytes of HTML + CSS + JS, over the %d budget", total, maxWeight)
 	}
 	// Every module of the page is either loaded on a first visit or on
-	// demand: none is counted out by mistake.
+	// demand: none is counted out by mistake. The offline files have a
+	// budget of their own.
+	offline := 0
 	err = fs.WalkDir(files, ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || path.Ext(name) != ".js" || path.Dir(name) != "js" {
+		if err != nil || d.IsDir() {
 			return err
 		}
-		if !slices.Contains(loaded, name) && !slices.Contains(onDemand, name) {
+		switch ext := path.Ext(name); {
+		case offlineFile(name) && (ext == ".js" || ext == ".html" || ext == ".css"):
+			offline += size(name)
+		case ext == ".js" && path.Dir(name) == "js" && !slices.Contains(loaded, name) && !slices.Contains(onDemand, name):
 			t.Errorf("%s is neither imported by the page nor loaded on demand", name)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	t.Logf("%6d in the offline files (budget %d)", offline, maxOfflineWeight)
+	if offline > maxOfflineWeight {
+		t.Errorf("the offline files weigh %d bytes, over their %d budget", offline, maxOfflineWeight)
 	}
 }

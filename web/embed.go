@@ -8,6 +8,9 @@ import (
 	"io/fs"
 )
 
+//go:generate go run ../cmd/oanquan wasm
+//go:generate go run ../cmd/oanquan icons
+
 //go:embed static
 var files embed.FS
 

@@ -8,6 +8,7 @@ import (
 
 	"oanquan/ai"
 	"oanquan/internal/match"
+	"oanquan/internal/wire"
 	"oanquan/notation"
 	"oanquan/rules"
 )
@@ -264,28 +265,14 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	st := g.m.State()
-	cfg := g.m.Config()
-	game, err := rules.NewGame(st.Rules, st.Start)
+	text, err := wire.Record(&st, g.m.Config().Created)
 	if err != nil {
 		return err
-	}
-	for _, mv := range st.Moves {
-		if _, err := game.Play(mv, nil); err != nil {
-			return err
-		}
-	}
-	tags := map[string]string{"Event": "Ô Ăn Quan", "Site": "oanquan", "Mode": string(st.Mode)}
-	if !cfg.Created.IsZero() {
-		tags["Date"] = cfg.Created.UTC().Format("2006.01.02")
-	}
-	if st.Mode == match.AI {
-		tags["Player"+st.Human.String()] = "Human"
-		tags["Player"+st.Human.Other().String()] = "Computer (" + st.Level.String() + ")"
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Content-Disposition", `inline; filename="oanquan-`+st.ID+`.txt"`)
 	w.WriteHeader(http.StatusOK)
-	w.Write([]byte(notation.FormatGame(game, tags)))
+	w.Write([]byte(text))
 	return nil
 }
 

@@ -5,12 +5,16 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"io/fs"
 	"mime"
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"time"
+
+	"oanquan/web"
 )
 
 // asset is one static file, prepared once: the files are embedded and
@@ -20,7 +24,14 @@ type asset struct {
 	ctype  string // from the name's extension; "" lets the file server sniff
 	gz     []byte // the content gzipped, or nil where that does not pay
 	gzEtag string // the ETag of the gzipped form
+	hash   string // the content's hash, in hex (in the ETag, and the service worker's list)
+	plain  []byte // the content, as served to those who take no gzip
 }
+
+// embeddedAssets returns the embedded files, prepared once for every
+// server of the process: they change only with the binary, and preparing
+// them (gzip, the engine's wasm unpacked, hashes) takes a while.
+var embeddedAssets = sync.OnceValue(func() map[string]*asset { return loadAssets(web.FS()) })
 
 // loadAssets prepares every file of fsys.
 func loadAssets(fsys fs.FS) map[string]*asset {
@@ -33,22 +44,54 @@ func loadAssets(fsys fs.FS) map[string]*asset {
 		if err != nil {
 			return nil
 		}
-		sum := sha256.Sum256(data)
-		hash := hex.EncodeToString(sum[:12])
-		a := &asset{etag: `"` + hash + `"`, ctype: mime.TypeByExtension(path.Ext(name))}
-		if compressible(a.ctype) {
-			var b bytes.Buffer
-			zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-			zw.Write(data)
-			zw.Close()
-			if b.Len() < len(data)*9/10 {
-				a.gz, a.gzEtag = b.Bytes(), `"`+hash+`-gz"`
+		var gz []byte
+		if strings.HasSuffix(name, ".gz") { // kept gzipped (the engine's wasm): served as the file it holds
+			gz = data
+			if data, err = gunzip(gz); err != nil {
+				return nil
 			}
+			name = strings.TrimSuffix(name, ".gz")
 		}
-		assets["/"+name] = a
+		if name == "sw.js" {
+			return nil // made last, with the others' hashes
+		}
+		assets["/"+name] = newAsset(name, data, gz)
 		return nil
 	})
+	if data, err := fs.ReadFile(fsys, "sw.js"); err == nil {
+		assets["/sw.js"] = newAsset("sw.js", serviceWorker(data, assets), nil)
+	}
 	return assets
+}
+
+// newAsset prepares the file name with the content data, and gz, if not
+// nil, its gzipped form as embedded.
+func newAsset(name string, data, gz []byte) *asset {
+	sum := sha256.Sum256(data)
+	hash := hex.EncodeToString(sum[:12])
+	a := &asset{etag: `"` + hash + `"`, ctype: mime.TypeByExtension(path.Ext(name)), hash: hash, plain: data}
+	switch {
+	case gz != nil:
+		a.gz, a.gzEtag = gz, `"`+hash+`-gz"`
+	case compressible(a.ctype):
+		var b bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		zw.Write(data)
+		zw.Close()
+		if b.Len() < len(data)*9/10 {
+			a.gz, a.gzEtag = b.Bytes(), `"`+hash+`-gz"`
+		}
+	}
+	return a
+}
+
+// gunzip returns the content of a gzipped file.
+func gunzip(gz []byte) ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(zr)
 }
 
 func compressible(ctype string) bool {
@@ -91,7 +134,10 @@ func (s *Server) static() http.Handler {
 				h.Set("Vary", "Accept-Encoding")
 			}
 			h.Set("ETag", a.etag)
-			files.ServeHTTP(w, r)
+			if a.ctype != "" {
+				h.Set("Content-Type", a.ctype)
+			}
+			http.ServeContent(w, r, p, time.Time{}, bytes.NewReader(a.plain))
 		}
 	})
 }

@@ -117,7 +117,8 @@ func New(cfg Config) *Server {
 	if s.store == nil {
 		s.store = store.NewMemory()
 	}
-	if s.cfg.Assets == nil {
+	embedded := s.cfg.Assets == nil
+	if embedded {
 		s.cfg.Assets = web.FS()
 	}
 	if s.log == nil {
@@ -138,7 +139,11 @@ func New(cfg Config) *Server {
 	s.limits = newLimiter(s.cfg.Limits.orDefault())
 	s.pool = match.NewPool(s.cfg.Workers, s.cfg.Engine)
 	s.ctx, s.stop = context.WithCancel(context.Background())
-	s.assets = loadAssets(s.cfg.Assets)
+	if embedded {
+		s.assets = embeddedAssets()
+	} else {
+		s.assets = loadAssets(s.cfg.Assets)
+	}
 	s.handler = s.routes()
 	if s.cfg.IdleTimeout == 0 {
 		s.cfg.IdleTimeout = DefaultIdleTimeout
@@ -268,8 +273,12 @@ func (s *Server) routes() http.Handler {
 // contentSecurityPolicy allows the page to load only from its own
 // origin. Images may also be data: URLs (the page's empty favicon). The
 // page must therefore have no inline scripts, inline style attributes or
-// style elements; setting element.style from a script is fine.
-const contentSecurityPolicy = "default-src 'self'; img-src 'self' data:; object-src 'none'; " +
+// style elements; setting element.style from a script is fine. Scripts
+// may compile WebAssembly ('wasm-unsafe-eval', not 'unsafe-eval'): the
+// engine in the browser (docs/OFFLINE.md). Its worker, the service
+// worker and the manifest come from the page's origin, which default-src
+// allows.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; object-src 'none'; " +
 	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // securityHeaders sets the headers every answer carries.

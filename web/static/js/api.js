@@ -59,7 +59,12 @@ export function seatOf(id) {
 // the most recent first.
 export function heldGames() { return Object.keys(secrets()).reverse(); }
 
+// Games kept in the browser, or the server out of reach: docs/OFFLINE.md.
+const here = (id) => { try { return localStorage.getItem('oanquan.local').includes(`"${id}"`); } catch { return false; } };
+const offline = (...a) => import('../offline/local.js').then((m) => m.call(...a));
+
 async function call(method, path, body, id, signal) {
+  if (here(path.split('/')[3])) return offline(method, path, body);
   const init = { method, headers: {}, signal };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
@@ -67,7 +72,8 @@ async function call(method, path, body, id, signal) {
   }
   const secret = id ? secretOf(id) : '';
   if (secret && secret !== OPEN) init.headers.Authorization = `Bearer ${secret}`;
-  const res = await fetch(path, init);
+  let res;
+  try { res = await fetch(path, init); } catch (e) { return offline(method, path, body, e); }
   const type = res.headers.get('Content-Type') || '';
   const data = type.includes('json') ? await res.json() : await res.text();
   if (!res.ok) {
@@ -141,6 +147,7 @@ export class Live {
 
   connect() {
     if (this.closed) return;
+    if (here(this.id)) { this.ws = { readyState: 1, close() {} }; return; }
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(`${proto}//${location.host}/api/games/${this.id}/ws`);
     this.ws = ws;

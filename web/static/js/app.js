@@ -544,3 +544,4 @@ function offline() {
 }
 
 start();
+addEventListener('load', () => import('../offline/install.js')); // docs/OFFLINE.md

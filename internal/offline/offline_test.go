@@ -1,0 +1,245 @@
+package offline
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"oanquan/internal/match"
+	"oanquan/internal/wire"
+	"oanquan/notation"
+	"oanquan/rules"
+)
+
+// engine returns an engine whose updates come on the channel.
+func engine(t *testing.T) (*Engine, chan Update) {
+	c := make(chan Update, 64)
+	return New(func(u Update) { c <- u }), c
+}
+
+// do answers q, failing the test unless the status is want; it decodes
+// the body (through JSON, as the page gets it) into v.
+func do[T any](t *testing.T, e *Engine, q Request, want int) (T, *Saved) {
+	t.Helper()
+	a := e.Do(q)
+	b, err := json.Marshal(a.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Status != want {
+		t.Fatalf("%s: status %d %s, want %d", q.Op, a.Status, b, want)
+	}
+	var v T
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%s: %v in %s", q.Op, err, b)
+	}
+	return v, a.Saved
+}
+
+// nextTurn waits for the next turn among the updates.
+func nextTurn(t *testing.T, c chan Update) Update {
+	t.Helper()
+	for {
+		select {
+		case u := <-c:
+			if u.Message.Type == "turn" {
+				return u
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("no turn came")
+		}
+	}
+}
+
+// A whole game against Easy, as the page plays it: each move answered
+// with its turn, the computer's reply sent as an update; the game kept
+// from the updates rebuilds, in a new engine, the same state.
+func TestGameAgainstEasy(t *testing.T) {
+	e, c := engine(t)
+	st, saved := do[wire.Game](t, e, Request{Op: "create", Create: &Options{Mode: "ai", Level: "easy", First: 1}}, 201)
+	if st.Mode != "ai" || st.Level != "easy" || st.ID[:len(IDPrefix)] != IDPrefix || saved == nil || saved.ID != st.ID {
+		t.Fatalf("created %+v, kept %+v", st, saved)
+	}
+	id := st.ID
+	for i := 0; !st.Over; i++ {
+		if len(st.Legal) == 0 { // the computer is to move
+			u := nextTurn(t, c)
+			if u.ID != id || u.Message.Turn.By != "computer" || u.Saved == nil || len(u.Saved.Moves) != u.Message.Turn.State.Ply {
+				t.Fatalf("update %+v", u)
+			}
+			st, saved = u.Message.Turn.State, u.Saved
+			continue
+		}
+		ply := st.Ply
+		turn, _ := do[wire.Turn](t, e, Request{Op: "move", ID: id, Move: st.Legal[i%len(st.Legal)], Ply: &ply}, 200)
+		if turn.By != "human" || turn.Ply != ply || len(turn.Events) == 0 {
+			t.Fatalf("turn %+v", turn)
+		}
+		nextTurn(t, c) // the same turn, as the WebSocket sends it
+		st = turn.State
+	}
+	if st.Result == nil || len(st.Positions) != len(st.Moves)+1 {
+		t.Fatalf("the end: %+v", st)
+	}
+	do[wire.Game](t, e, Request{Op: "move", ID: id, Move: "7R"}, 409)
+	text, _ := do[string](t, e, Request{Op: "record", ID: id}, 200)
+	if len(text) < 100 {
+		t.Errorf("record %q", text)
+	}
+
+	// A reload: a new engine, the game rebuilt from what was kept.
+	e2, _ := engine(t)
+	do[wire.Game](t, e2, Request{Op: "get", ID: id}, 404)
+	again, _ := do[wire.Game](t, e2, Request{Op: "get", ID: id, Game: saved}, 200)
+	if !reflect.DeepEqual(again, st) {
+		t.Errorf("rebuilt\n%+v\nwant\n%+v", again, st)
+	}
+}
+
+// Two players: the moves, an undo, refusals with the server's codes.
+func TestTwoPlayers(t *testing.T) {
+	e, _ := engine(t)
+	st, _ := do[wire.Game](t, e, Request{Op: "create", Create: &Options{Mode: "local", Variants: []string{"young-mandarin"}}}, 201)
+	if st.Mode != "local" || len(st.Legal) != 10 || !reflect.DeepEqual(st.Variants, []string{"young-mandarin"}) {
+		t.Fatalf("created %+v", st)
+	}
+	turn, _ := do[wire.Turn](t, e, Request{Op: "move", ID: st.ID, Move: "7R"}, 200)
+	if turn.State.ToMove != 1 || turn.State.History[0].Player != 0 {
+		t.Fatalf("after 7R: %+v", turn.State)
+	}
+	type refused struct {
+		Error struct{ Code string } `json:"error"`
+	}
+	for _, c := range []struct {
+		q    Request
+		code string
+		want int
+	}{
+		{Request{Op: "move", ID: st.ID, Move: "7R"}, "illegal_move", 422}, // player 2's turn: the bottom row is not theirs
+		{Request{Op: "move", ID: st.ID, Move: "2L", Ply: new(int)}, "conflict", 409},
+		{Request{Op: "move", ID: st.ID, Move: "x"}, "bad_request", 400},
+		{Request{Op: "get", ID: "local-nope"}, "not_found", 404},
+		{Request{Op: "create", Create: &Options{Mode: "online"}}, "bad_request", 400},
+		{Request{Op: "fly", ID: st.ID}, "bad_request", 400},
+	} {
+		r, _ := do[refused](t, e, c.q, c.want)
+		if r.Error.Code != c.code {
+			t.Errorf("%+v: code %q, want %q", c.q, r.Error.Code, c.code)
+		}
+	}
+	back, saved := do[wire.Game](t, e, Request{Op: "undo", ID: st.ID}, 200)
+	if back.Ply != 0 || len(saved.Moves) != 0 {
+		t.Errorf("after undo: ply %d, kept %v", back.Ply, saved.Moves)
+	}
+	hints, _ := do[wire.Hints](t, e, Request{Op: "hints", ID: st.ID}, 200)
+	if len(hints.Hints) != 10 {
+		t.Errorf("hints %+v", hints)
+	}
+}
+
+// A game of the server's carries on here from its last state: the same
+// id, moves and position; one set up from a position carries on from it.
+func TestAdopt(t *testing.T) {
+	setup, err := notation.ParsePosition("4/6/5/5/5/0*/5/5/5/5/5/0* 0 0,0,0 0,0,0 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		start *rules.Position
+		moves int // kept here
+	}{{"usual start", nil, 2}, {"set up", &setup, 0}} {
+		m, err := match.New(match.Config{ID: "k3j9x2ab", Mode: match.Local, Start: c.start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			st := m.State()
+			if _, err := m.Play(st.Legal[len(st.Legal)-1], nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		st := m.State()
+		m.Close()
+		last := wire.GameOf(&st)
+		e, _ := engine(t)
+		got, saved := do[wire.Game](t, e, Request{Op: "adopt", State: &last}, 200)
+		if got.ID != last.ID || got.Position != last.Position || len(got.Moves) != c.moves || got.ToMove != last.ToMove {
+			t.Errorf("%s: carried on as %+v\nfrom %+v", c.name, got, last)
+		}
+		if (saved.Start != "") != (c.start != nil) {
+			t.Errorf("%s: kept start %q", c.name, saved.Start)
+		}
+		turn, _ := do[wire.Turn](t, e, Request{Op: "move", ID: last.ID, Move: got.Legal[0]}, 200)
+		if turn.Ply != last.Ply {
+			t.Errorf("%s: the next move at ply %d, want %d", c.name, turn.Ply, last.Ply)
+		}
+	}
+	online := wire.Game{ID: "x", Mode: "online"}
+	do[struct{}](t, New(func(Update) {}), Request{Op: "adopt", State: &online}, 400)
+}
+
+// A search for measuring: Hard from the start, in its time.
+func TestSearch(t *testing.T) {
+	e, _ := engine(t)
+	r, _ := do[SearchResult](t, e, Request{Op: "search", Search: &SearchRequest{MoveTime: 100}}, 200)
+	if r.Depth < 2 || r.Nodes < 100 || r.Move == "" || r.MS < 50 || r.MS > 2000 {
+		t.Errorf("search = %+v", r)
+	}
+	do[struct{}](t, e, Request{Op: "search", Search: &SearchRequest{Position: "nonsense"}}, 400)
+}
+
+// An engine keeps a few games live; one closed is rebuilt when asked for
+// with what the page kept.
+func TestFewLive(t *testing.T) {
+	e, _ := engine(t)
+	var kept []*Saved
+	for range maxLive + 2 {
+		st, saved := do[wire.Game](t, e, Request{Op: "create", Create: &Options{Mode: "local"}}, 201)
+		do[wire.Turn](t, e, Request{Op: "move", ID: st.ID, Move: "7R"}, 200)
+		_, saved = do[wire.Game](t, e, Request{Op: "get", ID: st.ID}, 200)
+		kept = append(kept, saved)
+	}
+	if n := len(e.games); n != maxLive {
+		t.Errorf("%d games live, want %d", n, maxLive)
+	}
+	first := kept[0]
+	do[struct{}](t, e, Request{Op: "get", ID: first.ID}, 404)
+	st, _ := do[wire.Game](t, e, Request{Op: "get", ID: first.ID, Game: first}, 200)
+	if len(st.Moves) != 1 || st.Moves[0] != "7R" {
+		t.Errorf("rebuilt with moves %v, want [7R]", st.Moves)
+	}
+}
+
+// FuzzRebuild: a game kept in the browser may come back altered (by
+// hand, or by an older page); rebuilding it refuses what does not parse
+// or play, with the server's codes, and never fails otherwise.
+func FuzzRebuild(f *testing.F) {
+	f.Add("ai", "hard", 0, 1, "young-mandarin", "", "7R 2L 9R")
+	f.Add("local", "", 1, 0, "", "4/6/5/5/5/0*/5/5/5/5/5/0* 0 0,0,0 0,0,0 0", "5L")
+	f.Add("online", "x", 2, -1, "nope", "garbage", "7Q")
+	e := New(func(Update) {})
+	f.Fuzz(func(t *testing.T, mode, level string, human, first int, variant, start, moves string) {
+		saved := &Saved{ID: "local-fuzz", Mode: mode, Level: level, Human: human, First: first, Start: start, Moves: strings.Fields(moves)}
+		if variant != "" {
+			saved.Variants = []string{variant}
+		}
+		e.close(saved.ID)
+		a := e.Do(Request{Op: "get", ID: saved.ID, Game: saved})
+		switch a.Status {
+		case 200:
+			g, ok := a.Body.(wire.Game)
+			if !ok || g.ID != saved.ID || len(g.Moves) != len(saved.Moves) {
+				t.Fatalf("rebuilt %+v from %+v", a.Body, saved)
+			}
+		case 400:
+			if b, ok := a.Body.(errorBody); !ok || b.Error.Code != "bad_request" || b.Error.Message == "" {
+				t.Fatalf("refused with %+v", a.Body)
+			}
+		default:
+			t.Fatalf("status %d, %+v, from %+v", a.Status, a.Body, saved)
+		}
+	})
+}

@@ -1,0 +1,293 @@
+// Package wire is the JSON of docs/API.md: the game state, a turn and
+// its events, hints and the WebSocket's messages, made from a
+// match.State or match.Turn. The server sends it, and the engine
+// compiled to WebAssembly (cmd/engine-wasm) answers the page with the
+// same JSON for games played in the browser, so the page cannot tell the
+// two apart.
+//
+//	st := m.State()
+//	b, _ := json.Marshal(wire.GameOf(&st))
+//
+// These types are the wire format: change them only as docs/API.md says
+// (additively). The package depends only on match, notation and rules.
+package wire
+
+import (
+	"time"
+
+	"oanquan/internal/match"
+	"oanquan/notation"
+	"oanquan/rules"
+)
+
+// Game is a game's state (GameState in docs/API.md).
+type Game struct {
+	ID       string   `json:"id"`
+	Mode     string   `json:"mode"`
+	Level    string   `json:"level"`
+	Human    int      `json:"human"`
+	First    int      `json:"first"`
+	Variants []string `json:"variants"`
+	Position string   `json:"position"`
+	Cells    [12]int  `json:"cells"`
+	Stones   [2]bool  `json:"stones"`
+	Stores   [2]Store `json:"stores"`
+	ToMove   int      `json:"toMove"`
+	Ply      int      `json:"ply"`
+	Legal    []string `json:"legal"`
+	Moves    []string `json:"moves"`
+	Thinking bool     `json:"thinking"`
+	Over     bool     `json:"over"`
+	End      string   `json:"end"`
+	Result   *Result  `json:"result"`
+	CanUndo  bool     `json:"canUndo"`
+	History  []Played `json:"history"`
+	// Online games: the offer waiting for an answer, the rematch's id,
+	// and who is connected.
+	Offer    *Offer    `json:"offer"`
+	Next     string    `json:"next,omitempty"`
+	Presence *Presence `json:"presence,omitempty"`
+	// Positions, once the game is over: every position from the start to
+	// the end, in notation, for going back through the game.
+	Positions []string `json:"positions,omitempty"`
+}
+
+// Offer is an online game's offer waiting for an answer.
+type Offer struct {
+	Kind string `json:"kind"` // "draw", "takeback" or "rematch"
+	By   int    `json:"by"`   // the seat that offered
+}
+
+// Presence says who is connected to an online game.
+type Presence struct {
+	Seats    [2]bool `json:"seats"`    // each seat's player has the game open
+	Watchers int     `json:"watchers"` // others watching
+	Taken    [2]bool `json:"taken"`    // each seat has a player (has been joined)
+}
+
+// Played says who played one move of a game.
+type Played struct {
+	Move   string `json:"move"`
+	Player int    `json:"player"`
+	By     string `json:"by"` // "human" or "computer"
+}
+
+// Store is what a player has captured, and owes.
+type Store struct {
+	Pebbles   int `json:"pebbles"`
+	Mandarins int `json:"mandarins"`
+	Debt      int `json:"debt"`
+}
+
+// Result is a finished game's final count.
+type Result struct {
+	Players [2]Tally `json:"players"`
+	Winner  *int     `json:"winner"` // null for a draw
+}
+
+// Tally is one player's final count: total = 10·mandarins + pebbles +
+// swept − debt + credit.
+type Tally struct {
+	Mandarins int `json:"mandarins"`
+	Pebbles   int `json:"pebbles"`
+	Swept     int `json:"swept"`
+	Debt      int `json:"debt"`
+	Credit    int `json:"credit"`
+	Total     int `json:"total"`
+}
+
+// Turn is one move played, what it did, and the state after it.
+type Turn struct {
+	Ply    int     `json:"ply"`
+	Player int     `json:"player"`
+	Move   string  `json:"move"`
+	By     string  `json:"by"`
+	Events []Event `json:"events"`
+	State  Game    `json:"state"`
+}
+
+// Event is one step of a turn (docs/API.md lists the kinds).
+type Event struct {
+	Kind   string `json:"kind"`
+	Player int    `json:"player"`
+	Cell   int    `json:"cell"`
+	Count  int    `json:"count"`
+	Stone  bool   `json:"stone"`
+	Points int    `json:"points"`
+	Reason string `json:"reason"`
+}
+
+// Message is a WebSocket message.
+type Message struct {
+	Type     string    `json:"type"`
+	State    *Game     `json:"state,omitempty"`
+	Turn     *Turn     `json:"turn,omitempty"`
+	Thinking *bool     `json:"thinking,omitempty"`
+	Presence *Presence `json:"presence,omitempty"`
+}
+
+// Hints is the answer to a request for hints: every legal move, best
+// first.
+type Hints struct {
+	Hints []Hint `json:"hints"`
+}
+
+// Hint is one legal move and its score from the mover's view.
+type Hint struct {
+	Move  string `json:"move"`
+	Score int    `json:"score"`
+}
+
+// MoveList writes moves in the notation.
+func MoveList(ms []rules.Move) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = notation.FormatMove(m)
+	}
+	return out
+}
+
+// GameOf returns the JSON of a match's state.
+func GameOf(s *match.State) Game {
+	p := s.Position
+	g := Game{
+		ID:       s.ID,
+		Mode:     string(s.Mode),
+		Level:    s.Level.String(),
+		Human:    int(s.Human),
+		First:    int(s.Rules.First),
+		Variants: s.Rules.Names(),
+		Position: notation.FormatPosition(p),
+		Stones:   p.Stone,
+		ToMove:   int(p.ToMove),
+		Ply:      int(p.Ply),
+		Legal:    MoveList(s.Legal),
+		Moves:    MoveList(s.Moves),
+		Thinking: s.Thinking,
+		Over:     s.Over(),
+		End:      s.End.String(),
+	}
+	if g.Variants == nil {
+		g.Variants = []string{}
+	}
+	g.CanUndo = s.CanUndo
+	if o := s.Status.Outcome; o.Kind != "" {
+		g.End = o.Kind // "resign", "draw" or "abort": the players ended it
+	}
+	if o := s.Status.Offer; o != nil {
+		g.Offer = &Offer{Kind: o.Kind, By: int(o.By)}
+	}
+	g.Next = s.Status.Next
+	for _, p := range s.Positions {
+		g.Positions = append(g.Positions, notation.FormatPosition(p))
+	}
+	if s.Mode == match.Online {
+		g.Presence = &Presence{Seats: s.Presence.Seats, Watchers: s.Presence.Watchers, Taken: s.Presence.Taken}
+	}
+	g.History = make([]Played, len(s.Moves))
+	for i := range s.Moves {
+		g.History[i] = Played{Move: g.Moves[i], Player: int(s.Mover(i)), By: "human"}
+		if s.Computer[i] {
+			g.History[i].By = "computer"
+		}
+	}
+	for i, n := range p.Cells {
+		g.Cells[i] = int(n)
+	}
+	for i, st := range p.Stores {
+		g.Stores[i] = Store{Pebbles: int(st.Pebbles), Mandarins: int(st.Mandarins), Debt: int(st.Debt)}
+	}
+	if s.Over() {
+		g.Result = ResultOf(s.Result)
+	}
+	return g
+}
+
+// ResultOf returns the JSON of a final count.
+func ResultOf(r rules.Result) *Result {
+	out := &Result{}
+	for i, t := range r.Players {
+		out.Players[i] = Tally(t)
+	}
+	if r.Winner >= 0 {
+		w := r.Winner
+		out.Winner = &w
+	}
+	return out
+}
+
+// TurnOf returns the JSON of a turn.
+func TurnOf(t *match.Turn) Turn {
+	out := Turn{
+		Ply:    t.Ply,
+		Player: int(t.Player),
+		Move:   notation.FormatMove(t.Move),
+		By:     "human",
+		Events: make([]Event, len(t.Events)),
+		State:  GameOf(&t.State),
+	}
+	if t.Computer {
+		out.By = "computer"
+	}
+	for i, e := range t.Events {
+		out.Events[i] = EventOf(e)
+	}
+	return out
+}
+
+// EventOf returns the JSON of one event.
+func EventOf(e rules.Event) Event {
+	out := Event{
+		Kind:   e.Kind.String(),
+		Player: int(e.Player),
+		Cell:   int(e.Cell),
+		Count:  int(e.Count),
+		Stone:  e.Stone,
+		Points: int(e.Points),
+	}
+	switch e.Kind {
+	case rules.EvStop:
+		out.Reason = rules.StopReason(e.Reason).String()
+	case rules.EvEnd:
+		out.Reason = rules.End(e.Reason).String()
+	}
+	return out
+}
+
+// MessageOf returns the WebSocket message of a match's update.
+func MessageOf(u match.Update) Message {
+	switch u.Kind {
+	case match.TurnUpdate:
+		t := TurnOf(u.Turn)
+		return Message{Type: "turn", Turn: &t}
+	case match.ThinkingUpdate:
+		return Message{Type: "thinking", Thinking: &u.Thinking}
+	case match.PresenceUpdate:
+		return Message{Type: "presence", Presence: &Presence{Seats: u.Presence.Seats, Watchers: u.Presence.Watchers, Taken: u.Presence.Taken}}
+	}
+	g := GameOf(u.State)
+	return Message{Type: "state", State: &g}
+}
+
+// Record returns the game record (docs/RECORD.md) of a match's state;
+// created, if not zero, gives its date.
+func Record(st *match.State, created time.Time) (string, error) {
+	game, err := rules.NewGame(st.Rules, st.Start)
+	if err != nil {
+		return "", err
+	}
+	for _, mv := range st.Moves {
+		if _, err := game.Play(mv, nil); err != nil {
+			return "", err
+		}
+	}
+	tags := map[string]string{"Event": "Ô Ăn Quan", "Site": "oanquan", "Mode": string(st.Mode)}
+	if !created.IsZero() {
+		tags["Date"] = created.UTC().Format("2006.01.02")
+	}
+	if st.Mode == match.AI {
+		tags["Player"+st.Human.String()] = "Human"
+		tags["Player"+st.Human.Other().String()] = "Computer (" + st.Level.String() + ")"
+	}
+	return notation.FormatGame(game, tags), nil
+}

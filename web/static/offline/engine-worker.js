@@ -1,0 +1,25 @@
+// The engine in the browser (docs/OFFLINE.md): the Go packages rules,
+// notation, ai and match compiled to WebAssembly (cmd/engine-wasm), run
+// in this worker so that the page never waits for the computer's search.
+// Messages in: {n, request} (an offline.Request in JSON); out: {n, answer}
+// and {update} (JSON too). wasm_exec.js is the Go toolchain's own.
+
+importScripts('wasm_exec.js');
+
+self.oanquanUpdate = (update) => postMessage({ update });
+
+const go = new Go();
+const ready = WebAssembly.instantiateStreaming(fetch('engine.wasm'), go.importObject).then(({ instance }) => {
+  go.run(instance); // runs until main waits; oanquanDo is then defined
+});
+
+onmessage = async (e) => {
+  const { n, request } = e.data;
+  try {
+    await ready;
+  } catch (err) {
+    postMessage({ n, failed: String(err) });
+    return;
+  }
+  self.oanquanDo(request, (answer) => postMessage({ n, answer }));
+};

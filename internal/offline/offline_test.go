@@ -73,10 +73,11 @@ func TestGameAgainstEasy(t *testing.T) {
 			continue
 		}
 		ply := st.Ply
-		turn, _ := do[wire.Turn](t, e, Request{Op: "move", ID: id, Move: st.Legal[i%len(st.Legal)], Ply: &ply}, 200)
-		if turn.By != "human" || turn.Ply != ply || len(turn.Events) == 0 {
-			t.Fatalf("turn %+v", turn)
+		turn, kept := do[wire.Turn](t, e, Request{Op: "move", ID: id, Move: st.Legal[i%len(st.Legal)], Ply: &ply}, 200)
+		if turn.By != "human" || turn.Ply != ply || len(turn.Events) == 0 || kept == nil || len(kept.Moves) < ply+1 {
+			t.Fatalf("turn %+v, kept %+v", turn, kept)
 		}
+		saved = kept // the game may end with this move
 		nextTurn(t, c) // the same turn, as the WebSocket sends it
 		st = turn.State
 	}

@@ -73,7 +73,10 @@ async function call(method, path, body, id, signal) {
   const secret = id ? secretOf(id) : '';
   if (secret && secret !== OPEN) init.headers.Authorization = `Bearer ${secret}`;
   let res;
-  try { res = await fetch(path, init); } catch (e) { return offline(method, path, body, e); }
+  try { res = await fetch(path, init); } catch (e) {
+    if (signal && signal.aborted) throw e; // stopped by the page, not a lost server
+    return offline(method, path, body, e);
+  }
   const type = res.headers.get('Content-Type') || '';
   const data = type.includes('json') ? await res.json() : await res.text();
   if (!res.ok) {

@@ -28,18 +28,6 @@ for (const name of ['onState', 'afterTurn']) {
 }
 keepLast();
 
-const text = {
-  'update.ready': 'A new version of the game is ready.',
-  'update.reload': 'Reload',
-};
-
-// say is the text of key in the page's language, English until the
-// translations have it.
-function say(key) {
-  const s = t(key);
-  return s && s !== key ? s : text[key];
-}
-
 let reloading = false;
 
 function offer(waiting) {
@@ -57,8 +45,8 @@ function offer(waiting) {
     document.querySelector('.play').prepend(note);
   }
   for (const [el, key] of [[note.firstChild, 'update.ready'], [note.lastChild, 'update.reload']]) {
-    el.textContent = say(key);
-    if (t(key) !== key) el.dataset.i18n = key; // translated again with the page, once the translations have it
+    el.textContent = t(key);
+    el.dataset.i18n = key; // translated again with the page
   }
   note.lastChild.onclick = () => {
     reloading = true;

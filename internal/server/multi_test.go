@@ -16,7 +16,7 @@ import (
 
 // postgresPair opens two stores on one new PostgreSQL database, as two
 // servers would.
-func postgresPair(t *testing.T) (store.Store, store.Store) {
+func postgresPair(t testing.TB) (store.Store, store.Store) {
 	t.Helper()
 	url := pgtest.Start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
@@ -240,7 +240,7 @@ func TestTwoServersOnline(t *testing.T) {
 // awaitPresence reads w's messages until its presence is want (in a
 // presence message, or the state of one), and returns how long that took.
 // A turn on the way fails the test: presence must not wait for a move.
-func awaitPresence(t *testing.T, w *wsClient, want presenceJSON) time.Duration {
+func awaitPresence(t testing.TB, w *wsClient, want presenceJSON) time.Duration {
 	t.Helper()
 	start := time.Now()
 	for {
@@ -256,7 +256,7 @@ func awaitPresence(t *testing.T, w *wsClient, want presenceJSON) time.Duration {
 }
 
 // hello says on w which seat it plays, as a player's page does.
-func hello(t *testing.T, w *wsClient, p player) {
+func hello(t testing.TB, w *wsClient, p player) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
 	defer cancel()
@@ -343,4 +343,76 @@ func TestTwoServersPresence(t *testing.T) {
 		t.Errorf("after b stopped, the others' presence is %+v, %v; want nobody", p, err)
 	}
 	awaitPresence(t, wa, presenceJSON{Seats: only, Watchers: 1, Taken: both})
+}
+
+// BenchmarkTwoServers measures two servers on one PostgreSQL database
+// and reports medians, in milliseconds: move-req-ms and move-ans-ms,
+// from a move's request on one server (its answer) to its turn read from
+// a WebSocket of the other; leave-ms, from a player's WebSocket closing
+// on one server to the other player's socket, on the other server,
+// showing that seat empty.
+//
+//	CI=true go test ./internal/server/ -run '^$' -bench TwoServers -benchtime 40x -count 5
+func BenchmarkTwoServers(b *testing.B) {
+	sa, sb := postgresPair(b)
+	s1 := newServer(b, Config{Store: sa, ID: "a"})
+	s2 := newServer(b, Config{Store: sb, ID: "b"})
+	t1, t2 := httptest.NewServer(s1), httptest.NewServer(s2)
+	defer t1.Close()
+	defer t2.Close()
+	b.Run("move", func(b *testing.B) {
+		var req, ans []time.Duration
+		var g gameJSON
+		var w *wsClient
+		for b.Loop() {
+			if g.ID == "" || g.Over {
+				g = create(b, s1, map[string]any{"mode": "local"})
+				w = dial(b, t2, g.ID)
+				w.want("state")
+			}
+			start := time.Now()
+			turn := must[turnJSON](b, do(b, s1, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": g.Legal[0], "ply": g.Ply}), 200)
+			answered := time.Now()
+			for m := w.next(); m.Type != "turn" || m.Turn.Ply != turn.Ply; m = w.next() {
+			}
+			req, ans = append(req, time.Since(start)), append(ans, time.Since(answered))
+			g = turn.State
+		}
+		b.ReportMetric(0, "ns/op")
+		b.ReportMetric(medianMS(req), "move-req-ms")
+		b.ReportMetric(medianMS(ans), "move-ans-ms")
+	})
+	b.Run("leave", func(b *testing.B) {
+		c := must[createdJSON](b, do(b, s1, "POST", "/api/games", `{"mode":"online"}`), 201)
+		pa := player{c.Secret, c.Seat}
+		j := must[joinedJSON](b, player{}.act(b, s2, "POST", "/api/games/"+c.ID+"/join", ""), 200)
+		pb := player{j.Secret, j.Seat}
+		var only [2]bool
+		only[pa.seat] = true
+		both := [2]bool{true, true}
+		wa := dial(b, t1, c.ID)
+		hello(b, wa, pa)
+		var leave []time.Duration
+		for b.Loop() {
+			wb := dial(b, t2, c.ID)
+			hello(b, wb, pb)
+			awaitPresence(b, wa, presenceJSON{Seats: both, Taken: both})
+			start := time.Now()
+			wb.c.Close(websocket.StatusNormalClosure, "")
+			awaitPresence(b, wa, presenceJSON{Seats: only, Taken: both})
+			leave = append(leave, time.Since(start))
+		}
+		b.ReportMetric(0, "ns/op")
+		b.ReportMetric(medianMS(leave), "leave-ms")
+	})
+}
+
+// medianMS returns the median of ds in milliseconds.
+func medianMS(ds []time.Duration) float64 {
+	if len(ds) == 0 {
+		return 0
+	}
+	ds = slices.Clone(ds)
+	slices.Sort(ds)
+	return float64(ds[len(ds)/2]) / float64(time.Millisecond)
 }

@@ -24,7 +24,7 @@ type player struct {
 }
 
 // act sends a request as p.
-func (p player) act(t *testing.T, h http.Handler, method, path string, body string) response {
+func (p player) act(t testing.TB, h http.Handler, method, path string, body string) response {
 	t.Helper()
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
 	if body != "" {

@@ -28,6 +28,10 @@
 //	defer s.Close()
 //	if n, ok := s.(store.Notifier); ok { notices := n.Changes(ctx); … }
 //
+// Postgres is also a PresenceBoard, on which the servers post who is
+// connected to them, so that each can count the players and watchers of
+// an online game over all of them.
+//
 // The SQLite and Postgres stores create and migrate their own schema,
 // which is versioned: an older file or database is brought up to date
 // when it is opened.

@@ -306,6 +306,18 @@ func TestTwoServersPresence(t *testing.T) {
 		awaitPresence(t, w, all)
 	}
 
+	// a's posts are lost (as when PostgreSQL restarts): b sees a's
+	// player and watcher gone, then a's next renewal, finding fewer posts
+	// than it made, posts them again. (Taken down through a's store, so
+	// that b hears of it.)
+	if err := sa.(store.PresenceBoard).DropPresence(context.Background(), "a"); err != nil {
+		t.Fatal(err)
+	}
+	var onlyB [2]bool
+	onlyB[pb.seat] = true
+	awaitPresence(t, wb, presenceJSON{Seats: onlyB, Watchers: 1, Taken: both})
+	awaitPresence(t, wb, all)
+
 	// A server that dies leaves its post, which runs out: it stops
 	// counting at the next renewal. (Its post is made through b's store,
 	// so that a hears of it.)

@@ -268,8 +268,9 @@ func hello(t testing.TB, w *wsClient, p player) {
 // TestTwoServersPresence: the players of an online game and its
 // watchers are connected to two servers sharing one PostgreSQL database.
 // Each socket sees both players and all watchers; the friend's join on
-// one server shows on the other without a move; a player who leaves, a
-// server that dies and a server that stops stop counting.
+// one server shows on the other without a move; posts lost are made
+// again; a player who leaves, a server that dies and a server that stops
+// stop counting.
 func TestTwoServersPresence(t *testing.T) {
 	ttl := presenceTTL
 	t.Cleanup(func() { presenceTTL = ttl }) // after the servers' Close

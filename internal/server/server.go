@@ -53,9 +53,10 @@ type Config struct {
 	// DefaultLimits.
 	Limits Limits
 	// ID names this server to the others sharing its store (for the
-	// leases on games against the computer): each server its own, and
-	// the same one again when it restarts, so that it takes up its
-	// leases at once; "": a random name.
+	// leases on games against the computer, and its posts of who is
+	// connected to it): each server its own, and the same one again
+	// when it restarts, so that it takes up its leases at once and
+	// takes down the posts of its previous run; "": a random name.
 	ID  string
 	Log *slog.Logger // the server's own faults and events; nil: discarded
 }

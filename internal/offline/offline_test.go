@@ -77,7 +77,7 @@ func TestGameAgainstEasy(t *testing.T) {
 		if turn.By != "human" || turn.Ply != ply || len(turn.Events) == 0 || kept == nil || len(kept.Moves) < ply+1 {
 			t.Fatalf("turn %+v, kept %+v", turn, kept)
 		}
-		saved = kept // the game may end with this move
+		saved = kept   // the game may end with this move
 		nextTurn(t, c) // the same turn, as the WebSocket sends it
 		st = turn.State
 	}

@@ -94,24 +94,31 @@ func (s *Server) resume() {
 	}
 }
 
-// follow re-reads the live games other servers change, as the store tells
-// of them, until the server closes.
-func (s *Server) follow(changes <-chan string) {
-	for id := range changes {
-		if id == "" {
+// follow re-reads the live games other servers change, as the store's
+// notices tell of them, and who is connected to them through the other
+// servers, until the server closes.
+func (s *Server) follow(notices <-chan store.Notice) {
+	for n := range notices {
+		switch {
+		case n.Game == "":
 			// Notices may have been lost: re-read every live game.
 			s.mu.Lock()
-			ids := make([]string, 0, len(s.live))
-			for id := range s.live {
-				ids = append(ids, id)
+			live := make([]*liveGame, 0, len(s.live))
+			for _, g := range s.live {
+				live = append(live, g)
 			}
 			s.mu.Unlock()
-			for _, id := range ids {
-				s.resync(id)
+			for _, g := range live {
+				s.resync(g.m.ID())
+				s.presence.read(g)
 			}
-			continue
+		case n.Presence:
+			if g := s.liveGame(n.Game); g != nil {
+				s.presence.read(g)
+			}
+		default:
+			s.resync(n.Game)
 		}
-		s.resync(id)
 	}
 }
 

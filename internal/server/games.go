@@ -96,9 +96,12 @@ type liveGame struct {
 	elem *list.Element // in Server.lru
 	used time.Time     // when a request last asked for it
 
-	mu    sync.Mutex
-	seats [2][]byte       // the hashes of the seats' secrets, as saved
-	conns map[*wsConn]int // the WebSockets open on the game: the seat each acts for, or -1
+	mu     sync.Mutex
+	seats  [2][]byte       // the hashes of the seats' secrets, as saved
+	conns  map[*wsConn]int // the WebSockets open on the game: the seat each acts for, or -1
+	others store.Presence  // who is connected through the other servers, as last read
+
+	presenceMu sync.Mutex // held by presenceChanged
 }
 
 // hashes returns the hashes of g's seats' secrets.
@@ -106,6 +109,13 @@ func (g *liveGame) hashes() [2][]byte {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.seats
+}
+
+// taken says which of g's seats have a player.
+func (g *liveGame) taken() [2]bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return [2]bool{g.seats[0] != nil, g.seats[1] != nil}
 }
 
 // setSeat records that the holder of hash has seat p.
@@ -199,7 +209,9 @@ func (s *Server) game(ctx context.Context, id string) (*liveGame, error) {
 	if _, err := s.startLocked(cfg, saved.Seats); err != nil {
 		return nil, fmt.Errorf("loading game %s: %w", id, err)
 	}
-	return s.live[id], nil
+	g := s.live[id]
+	s.presence.read(g) // others may be connected through other servers
+	return g, nil
 }
 
 // touchLocked marks g as just used.
@@ -250,6 +262,7 @@ func (s *Server) resync(id string) {
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, saveTimeout)
 	defer cancel()
+	taken := g.taken()
 	err := g.m.Sync(func() (match.Saved, error) {
 		saved, err := s.store.Get(ctx, id)
 		if err != nil {
@@ -265,6 +278,9 @@ func (s *Server) resync(id string) {
 	})
 	if err != nil && !errors.Is(err, match.ErrClosed) && s.ctx.Err() == nil {
 		s.log.Error("re-reading game", "id", id, "err", err)
+	}
+	if g.taken() != taken { // a friend joined through another server
+		s.presenceChanged(g)
 	}
 }
 

@@ -23,7 +23,7 @@ type first = matchtest.First
 
 func newGate() *matchtest.Gate { return matchtest.NewGate() }
 
-func newServer(t *testing.T, cfg Config) *Server {
+func newServer(t testing.TB, cfg Config) *Server {
 	t.Helper()
 	if cfg.Engine == nil {
 		cfg.Engine = first{}
@@ -47,7 +47,7 @@ func (r response) String() string { return http.StatusText(r.status) + ": " + st
 
 // do sends a request to h; a body that is not a string or []byte is
 // sent as JSON.
-func do(t *testing.T, h http.Handler, method, path string, body any) response {
+func do(t testing.TB, h http.Handler, method, path string, body any) response {
 	t.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
@@ -80,7 +80,7 @@ func do(t *testing.T, h http.Handler, method, path string, body any) response {
 
 // decodeAs decodes a JSON answer, refusing fields the test types do not
 // know.
-func decodeAs[T any](t *testing.T, r response) T {
+func decodeAs[T any](t testing.TB, r response) T {
 	t.Helper()
 	var v T
 	dec := json.NewDecoder(bytes.NewReader(r.body))
@@ -92,7 +92,7 @@ func decodeAs[T any](t *testing.T, r response) T {
 }
 
 // must checks the status of r and decodes its body.
-func must[T any](t *testing.T, r response, status int) T {
+func must[T any](t testing.TB, r response, status int) T {
 	t.Helper()
 	if r.status != status {
 		t.Fatalf("status %d, want %d: %s", r.status, status, r.body)
@@ -106,7 +106,7 @@ var secrets sync.Map
 
 // create makes a game and returns its state; do then acts for its
 // creator's seats.
-func create(t *testing.T, h http.Handler, body any) gameJSON {
+func create(t testing.TB, h http.Handler, body any) gameJSON {
 	t.Helper()
 	c := must[createdJSON](t, do(t, h, "POST", "/api/games", body), http.StatusCreated)
 	if len(c.Secret) < 22 || len(c.Seats) == 0 || c.Seat != c.Seats[0] {
@@ -116,7 +116,7 @@ func create(t *testing.T, h http.Handler, body any) gameJSON {
 	return c.gameJSON
 }
 
-func get(t *testing.T, h http.Handler, id string) gameJSON {
+func get(t testing.TB, h http.Handler, id string) gameJSON {
 	t.Helper()
 	return must[gameJSON](t, do(t, h, "GET", "/api/games/"+id, nil), http.StatusOK)
 }

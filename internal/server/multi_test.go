@@ -8,13 +8,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"oanquan/internal/store"
 	"oanquan/internal/store/pgtest"
 )
 
 // postgresPair opens two stores on one new PostgreSQL database, as two
 // servers would.
-func postgresPair(t *testing.T) (store.Store, store.Store) {
+func postgresPair(t testing.TB) (store.Store, store.Store) {
 	t.Helper()
 	url := pgtest.Start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
@@ -233,4 +235,197 @@ func TestTwoServersOnline(t *testing.T) {
 	if m := next(wa, "state"); !m.State.Over || m.State.End != "draw" {
 		t.Errorf("the offering player saw %+v, want the game drawn", m.State)
 	}
+}
+
+// awaitPresence reads w's messages until its presence is want (in a
+// presence message, or the state of one), and returns how long that took.
+// A turn on the way fails the test: presence must not wait for a move.
+func awaitPresence(t testing.TB, w *wsClient, want presenceJSON) time.Duration {
+	t.Helper()
+	start := time.Now()
+	for {
+		m := w.next()
+		switch {
+		case m.Type == "turn":
+			t.Fatalf("a turn came before the presence %+v", want)
+		case m.Type == "presence" && *m.Presence == want,
+			m.Type == "state" && m.State.Presence != nil && *m.State.Presence == want:
+			return time.Since(start)
+		}
+	}
+}
+
+// hello says on w which seat it plays, as a player's page does.
+func hello(t testing.TB, w *wsClient, p player) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	if err := w.c.Write(ctx, websocket.MessageText, []byte(`{"type":"hello","secret":"`+p.secret+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTwoServersPresence: the players of an online game and its
+// watchers are connected to two servers sharing one PostgreSQL database.
+// Each socket sees both players and all watchers; the friend's join on
+// one server shows on the other without a move; posts lost are made
+// again; a player who leaves, a server that dies and a server that stops
+// stop counting.
+func TestTwoServersPresence(t *testing.T) {
+	ttl := presenceTTL
+	t.Cleanup(func() { presenceTTL = ttl }) // after the servers' Close
+	presenceTTL = 600 * time.Millisecond    // renewals every 200 ms
+	sa, sb := postgresPair(t)
+	a := newServer(t, Config{Store: sa, ID: "a"})
+	b := newServer(t, Config{Store: sb, ID: "b"})
+	ta, tb := httptest.NewServer(a), httptest.NewServer(b)
+	defer ta.Close()
+	defer tb.Close()
+	c := must[createdJSON](t, do(t, a, "POST", "/api/games", `{"mode":"online"}`), 201)
+	pa := player{c.Secret, c.Seat}
+	var only, both [2]bool
+	only[pa.seat], both = true, [2]bool{true, true}
+
+	wa, watchA := dial(t, ta, c.ID), dial(t, ta, c.ID)
+	hello(t, wa, pa)
+	awaitPresence(t, wa, presenceJSON{Seats: only, Watchers: 1, Taken: only})
+	watchB := dial(t, tb, c.ID) // the game is live on b too
+	awaitPresence(t, watchB, presenceJSON{Seats: only, Watchers: 2, Taken: only})
+	awaitPresence(t, wa, presenceJSON{Seats: only, Watchers: 2, Taken: only})
+
+	// The friend joins through b: a's sockets learn that the seat is
+	// taken, with no move.
+	j := must[joinedJSON](t, player{}.act(t, b, "POST", "/api/games/"+c.ID+"/join", ""), 200)
+	pb := player{j.Secret, j.Seat}
+	awaitPresence(t, wa, presenceJSON{Seats: only, Watchers: 2, Taken: both})
+	awaitPresence(t, watchA, presenceJSON{Seats: only, Watchers: 2, Taken: both})
+
+	wb := dial(t, tb, c.ID)
+	hello(t, wb, pb)
+	all := presenceJSON{Seats: both, Watchers: 2, Taken: both}
+	for _, w := range []*wsClient{wa, wb, watchA, watchB} {
+		awaitPresence(t, w, all)
+	}
+
+	// a's posts are lost (as when PostgreSQL restarts): b sees a's
+	// player and watcher gone, then a's next renewal, finding fewer posts
+	// than it made, posts them again. (Taken down through a's store, so
+	// that b hears of it.)
+	if err := sa.(store.PresenceBoard).DropPresence(context.Background(), "a"); err != nil {
+		t.Fatal(err)
+	}
+	var onlyB [2]bool
+	onlyB[pb.seat] = true
+	awaitPresence(t, wb, presenceJSON{Seats: onlyB, Watchers: 1, Taken: both})
+	awaitPresence(t, wb, all)
+
+	// A server that dies leaves its post, which runs out: it stops
+	// counting at the next renewal. (Its post is made through b's store,
+	// so that a hears of it.)
+	board := sb.(store.PresenceBoard)
+	ghost := store.Presence{Seats: [2]bool{true, true}, Watchers: 3}
+	if err := board.PostPresence(context.Background(), c.ID, "ghost", ghost, 300*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	awaitPresence(t, wa, presenceJSON{Seats: both, Watchers: 5, Taken: both})
+	if d := awaitPresence(t, wa, all); d > 2*time.Second {
+		t.Errorf("the dead server's post counted for %v after it was seen, want about 300 ms and a renewal", d)
+	}
+
+	// The player on b leaves: the player on a sees it at once.
+	start := time.Now()
+	wb.c.Close(websocket.StatusNormalClosure, "")
+	awaitPresence(t, wa, presenceJSON{Seats: only, Watchers: 2, Taken: both})
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the other server's player left; seen after %v, want within 2 s", d)
+	} else {
+		t.Logf("a player's socket closed on b, seen on a after %v", d)
+	}
+
+	// b stops: its watcher no longer counts, at once (not when b's post
+	// would have run out).
+	go func() { // b's watcher answers the close handshake
+		for {
+			if _, _, err := watchB.c.Read(context.Background()); err != nil {
+				return
+			}
+		}
+	}()
+	b.Close()
+	if p, err := board.Presence(context.Background(), c.ID, "a"); p != (store.Presence{}) || err != nil {
+		t.Errorf("after b stopped, the others' presence is %+v, %v; want nobody", p, err)
+	}
+	awaitPresence(t, wa, presenceJSON{Seats: only, Watchers: 1, Taken: both})
+}
+
+// BenchmarkTwoServers measures two servers on one PostgreSQL database
+// and reports medians, in milliseconds: move-req-ms and move-ans-ms,
+// from a move's request on one server (its answer) to its turn read from
+// a WebSocket of the other; leave-ms, from a player's WebSocket closing
+// on one server to the other player's socket, on the other server,
+// showing that seat empty.
+//
+//	CI=true go test ./internal/server/ -run '^$' -bench TwoServers -benchtime 40x -count 5
+func BenchmarkTwoServers(b *testing.B) {
+	sa, sb := postgresPair(b)
+	s1 := newServer(b, Config{Store: sa, ID: "a"})
+	s2 := newServer(b, Config{Store: sb, ID: "b"})
+	t1, t2 := httptest.NewServer(s1), httptest.NewServer(s2)
+	defer t1.Close()
+	defer t2.Close()
+	b.Run("move", func(b *testing.B) {
+		var req, ans []time.Duration
+		var g gameJSON
+		var w *wsClient
+		for b.Loop() {
+			if g.ID == "" || g.Over {
+				g = create(b, s1, map[string]any{"mode": "local"})
+				w = dial(b, t2, g.ID)
+				w.want("state")
+			}
+			start := time.Now()
+			turn := must[turnJSON](b, do(b, s1, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": g.Legal[0], "ply": g.Ply}), 200)
+			answered := time.Now()
+			for m := w.next(); m.Type != "turn" || m.Turn.Ply != turn.Ply; m = w.next() {
+			}
+			req, ans = append(req, time.Since(start)), append(ans, time.Since(answered))
+			g = turn.State
+		}
+		b.ReportMetric(0, "ns/op")
+		b.ReportMetric(medianMS(req), "move-req-ms")
+		b.ReportMetric(medianMS(ans), "move-ans-ms")
+	})
+	b.Run("leave", func(b *testing.B) {
+		c := must[createdJSON](b, do(b, s1, "POST", "/api/games", `{"mode":"online"}`), 201)
+		pa := player{c.Secret, c.Seat}
+		j := must[joinedJSON](b, player{}.act(b, s2, "POST", "/api/games/"+c.ID+"/join", ""), 200)
+		pb := player{j.Secret, j.Seat}
+		var only [2]bool
+		only[pa.seat] = true
+		both := [2]bool{true, true}
+		wa := dial(b, t1, c.ID)
+		hello(b, wa, pa)
+		var leave []time.Duration
+		for b.Loop() {
+			wb := dial(b, t2, c.ID)
+			hello(b, wb, pb)
+			awaitPresence(b, wa, presenceJSON{Seats: both, Taken: both})
+			start := time.Now()
+			wb.c.Close(websocket.StatusNormalClosure, "")
+			awaitPresence(b, wa, presenceJSON{Seats: only, Taken: both})
+			leave = append(leave, time.Since(start))
+		}
+		b.ReportMetric(0, "ns/op")
+		b.ReportMetric(medianMS(leave), "leave-ms")
+	})
+}
+
+// medianMS returns the median of ds in milliseconds.
+func medianMS(ds []time.Duration) float64 {
+	if len(ds) == 0 {
+		return 0
+	}
+	ds = slices.Clone(ds)
+	slices.Sort(ds)
+	return float64(ds[len(ds)/2]) / float64(time.Millisecond)
 }

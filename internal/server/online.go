@@ -237,25 +237,3 @@ func (s *Server) rematch(ctx context.Context, g *liveGame) (match.State, error) 
 	s.log.Info("rematch", "id", g.m.ID(), "next", m.ID())
 	return g.m.SetNext(m.ID())
 }
-
-// presenceChanged counts the connections of online game g by seat and
-// tells the match.
-func (s *Server) presenceChanged(g *liveGame) {
-	if g.m.Mode() != match.Online {
-		return
-	}
-	g.mu.Lock()
-	var p match.Presence
-	for seat, h := range g.seats {
-		p.Taken[seat] = h != nil
-	}
-	for _, seat := range g.conns {
-		if seat < 0 {
-			p.Watchers++
-		} else {
-			p.Seats[seat] = true
-		}
-	}
-	g.mu.Unlock()
-	g.m.SetPresence(p)
-}

@@ -12,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 	"rsc.io/qr"
 
+	"oanquan/internal/store"
 	"oanquan/notation"
 )
 
@@ -23,7 +24,7 @@ type player struct {
 }
 
 // act sends a request as p.
-func (p player) act(t *testing.T, h http.Handler, method, path string, body string) response {
+func (p player) act(t testing.TB, h http.Handler, method, path string, body string) response {
 	t.Helper()
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
 	if body != "" {
@@ -325,4 +326,29 @@ func TestQRCode(t *testing.T) {
 	for _, bad := range []string{"", "javascript:alert(1)", "http://elsewhere.example/?game=x", "/?game=x", "http://example.com/" + strings.Repeat("a", 400)} {
 		wantError(t, do(t, s, "GET", "/api/qr.svg?url="+url.QueryEscape(bad), nil), 400, "bad_request")
 	}
+}
+
+// TestHelloAfterJoinElsewhere: a friend who joined through another
+// server sharing the store says hello here before this server has heard
+// of the join: the hello is still taken for the friend's seat.
+func TestHelloAfterJoinElsewhere(t *testing.T) {
+	st := store.NewMemory()
+	s := newServer(t, Config{Store: st})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	c := must[createdJSON](t, do(t, s, "POST", "/api/games", `{"mode":"online"}`), http.StatusCreated)
+	watcher := dial(t, ts, c.ID) // the game is live here
+	watcher.want("state")
+	// Another server gives the free seat: this one is not told (a
+	// memory store tells nobody).
+	friend := player{newSecret(), 1 - c.Seat}
+	if err := st.ClaimSeat(context.Background(), c.ID, friend.seat, hashSecret(friend.secret)); err != nil {
+		t.Fatal(err)
+	}
+	w := dial(t, ts, c.ID)
+	w.want("state")
+	hello(t, w, friend)
+	want := presenceJSON{Watchers: 1, Taken: [2]bool{true, true}}
+	want.Seats[friend.seat] = true
+	awaitPresence(t, watcher, want)
 }

@@ -56,9 +56,10 @@ type Config struct {
 	// DefaultLimits.
 	Limits Limits
 	// ID names this server to the others sharing its store (for the
-	// leases on games against the computer): each server its own, and
-	// the same one again when it restarts, so that it takes up its
-	// leases at once; "": a random name.
+	// leases on games against the computer, and its posts of who is
+	// connected to it): each server its own, and the same one again
+	// when it restarts, so that it takes up its leases at once and
+	// takes down the posts of its previous run; "": a random name.
 	ID  string
 	Log *slog.Logger // the server's own faults and events; nil: discarded
 }
@@ -94,6 +95,9 @@ type Server struct {
 	// wsPing and wsWrite are wsPingInterval and wsWriteTimeout; tests
 	// shorten them.
 	wsPing, wsWrite time.Duration
+	// presence shares the presence of online games with the other
+	// servers; nil if the store has no board.
+	presence *presenceSync
 
 	mu     sync.Mutex
 	live   map[string]*liveGame
@@ -137,6 +141,7 @@ func New(cfg Config) *Server {
 		s.cfg.ID = newID()
 	}
 	s.limits = newLimiter(s.cfg.Limits.orDefault())
+	s.presence = newPresenceSync(s.store)
 	s.pool = match.NewPool(s.cfg.Workers, s.cfg.Engine)
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	if embedded {
@@ -154,8 +159,11 @@ func New(cfg Config) *Server {
 	s.goBackground(s.resumeLoop)
 	if n, ok := s.store.(store.Notifier); ok {
 		// Listening before New returns: no change made after it is missed.
-		changes := n.Changes(s.ctx)
-		s.goBackground(func() { s.follow(changes) })
+		notices := n.Changes(s.ctx)
+		s.goBackground(func() { s.follow(notices) })
+	}
+	if s.presence != nil {
+		s.goBackground(s.presenceLoop)
 	}
 	return s
 }
@@ -177,9 +185,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Close stops every computer search and ends every WebSocket, telling
 // its client that the server is going away, and waits for them; it gives
 // up its leases on the games waiting for the computer, so that another
-// server sharing the store takes them up at once. Requests after Close
-// about a game answer 503. Close is idempotent. It does not close the
-// store.
+// server sharing the store takes them up at once, and takes down its
+// posts of who is connected to it. Requests after Close about a game
+// answer 503. Close is idempotent. It does not close the store.
 func (s *Server) Close() {
 	s.mu.Lock()
 	s.closed = true
@@ -199,6 +207,7 @@ func (s *Server) Close() {
 	s.bg.Wait()
 	s.pool.Close()
 	s.releaseLeases(waiting)
+	s.closePresence()
 }
 
 // releaseTimeout bounds the giving up of leases at Close.

@@ -96,7 +96,8 @@ type helloJSON struct {
 // readHellos reads the client's messages until it leaves, and calls
 // hello with the seat of each valid hello. It returns when the
 // connection ends; ctx is then done.
-func readHellos(ctx context.Context, c *websocket.Conn, g *liveGame, hello func(rules.Player)) {
+func (s *Server) readHellos(ctx context.Context, c *websocket.Conn, g *liveGame, hello func(rules.Player)) {
+	reloaded := false
 	for {
 		_, data, err := c.Read(ctx)
 		if err != nil {
@@ -106,7 +107,16 @@ func readHellos(ctx context.Context, c *websocket.Conn, g *liveGame, hello func(
 		if json.Unmarshal(data, &h) != nil || h.Type != "hello" {
 			continue // nothing else is expected: ignore it
 		}
-		if seats := g.seatsOfSecret(h.Secret); len(seats) > 0 {
+		seats := g.seatsOfSecret(h.Secret)
+		if len(seats) == 0 && !reloaded && g.m.Mode() == match.Online && g.taken() != [2]bool{true, true} {
+			// The friend may have joined through another server just
+			// now, before this one heard of it. Once a connection: a
+			// client sending wrong secrets costs one read.
+			reloaded = true
+			s.reloadSeats(g)
+			seats = g.seatsOfSecret(h.Secret)
+		}
+		if len(seats) > 0 {
 			hello(seats[0])
 		}
 	}
@@ -124,7 +134,7 @@ func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(ru
 	defer cancel()
 	go func() {
 		defer cancel()
-		readHellos(ctx, c, g, hello)
+		s.readHellos(ctx, c, g, hello)
 	}()
 	ping := time.NewTicker(s.wsPing)
 	defer ping.Stop()

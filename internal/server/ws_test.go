@@ -14,11 +14,11 @@ import (
 
 // wsClient is a real WebSocket client of a test server.
 type wsClient struct {
-	t *testing.T
+	t testing.TB
 	c *websocket.Conn
 }
 
-func dial(t *testing.T, ts *httptest.Server, id string) *wsClient {
+func dial(t testing.TB, ts *httptest.Server, id string) *wsClient {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
 	defer cancel()

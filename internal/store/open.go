@@ -19,6 +19,8 @@ var (
 	_ Store    = (*SQLite)(nil)
 	_ Store    = (*Postgres)(nil)
 	_ Notifier = (*Postgres)(nil)
+
+	_ PresenceBoard = (*Postgres)(nil)
 )
 
 // Open opens the store that spec names, spec being the value of the

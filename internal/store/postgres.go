@@ -19,9 +19,11 @@ import (
 // share. Every change is one transaction that also notifies the channel
 // oanquan_games with the name of the store that made it and the game's id
 // (NOTIFY is delivered on commit), and Changes tells a server of the
-// changes the others made: Postgres is also a Notifier. Times
-// (Updated, the leases' ends) come from the database's clock, which all
-// servers share, and are kept to the microsecond.
+// changes the others made: Postgres is also a Notifier. It is a
+// PresenceBoard too, whose posts are told of in the same way (channel
+// oanquan_presence). Times (Updated, the leases' ends, the posts' ends)
+// come from the database's clock, which all servers share, and are kept
+// to the microsecond.
 //
 // Changes to one game are serialized by its row in games: each change
 // updates that row first (locking it) and checks the number of moves
@@ -272,9 +274,6 @@ func (p *Postgres) SetLevel(ctx context.Context, id string, level string, w Wait
 		RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`, ErrNotFound, level, bool(w))
 }
 
-// ClaimSeat gives a free seat to the holder of hash. The seat's IS NULL
-// is checked again on the newest row after a racer's commit, so exactly
-// one racer updates it.
 // SetStatus replaces the status if it is from.
 func (p *Postgres) SetStatus(ctx context.Context, id string, from, to string) error {
 	return p.update(ctx, id, `UPDATE games SET status = $3, updated = now() WHERE id = $1 AND status = $2
@@ -282,6 +281,9 @@ func (p *Postgres) SetStatus(ctx context.Context, id string, from, to string) er
 		fmt.Errorf("game %q: the status changed meanwhile: %w", id, ErrConflict), from, to)
 }
 
+// ClaimSeat gives a free seat to the holder of hash. The seat's IS NULL
+// is checked again on the newest row after a racer's commit, so exactly
+// one racer updates it.
 func (p *Postgres) ClaimSeat(ctx context.Context, id string, seat int, hash []byte) error {
 	if seat != 0 && seat != 1 {
 		return fmt.Errorf("seat %d: want 0 or 1", seat)

@@ -18,20 +18,22 @@ const (
 	listenMaxRetry   = 5 * time.Second
 )
 
-// Changes sends the id of each game changed through any other Postgres
-// store on this database (its own changes, its server knows of), until
-// ctx is done or p is closed; then it closes the channel. It listens on a connection of its own, outside the pool. The
-// first connection is made before Changes returns, so every change
-// committed after that is sent (unless the connection is lost: then it
-// connects again, waiting 50 ms, then twice as long each time up to 5 s,
-// and sends "" once it listens again, for notices may have been missed).
-// If that first connection fails, it keeps trying the same way and sends
-// "" when it succeeds. A slow reader delays the notices, never drops
-// them; PostgreSQL queues them meanwhile.
-func (p *Postgres) Changes(ctx context.Context) <-chan string {
+// Changes sends a notice of each change made through any other Postgres
+// store on this database (its own changes, its server knows of) to a
+// game or to the presence board, until ctx is done or p is closed; then
+// it closes the channel. It listens on a connection of its own, outside
+// the pool. The first connection is made before Changes returns, so
+// every change committed after that is sent (unless the connection is
+// lost: then it connects again, waiting 50 ms, then twice as long each
+// time up to 5 s, and sends the zero Notice once it listens again, for
+// notices may have been missed). If that first connection fails, it
+// keeps trying the same way and sends the zero Notice when it succeeds.
+// A slow reader delays the notices, never drops them; PostgreSQL queues
+// them meanwhile.
+func (p *Postgres) Changes(ctx context.Context) <-chan Notice {
 	ctx, cancel := context.WithCancel(ctx)
 	stop := context.AfterFunc(p.done, cancel)
-	ch := make(chan string, 64)
+	ch := make(chan Notice, 64)
 	conn, err := p.listen(ctx)
 	if err != nil {
 		p.log.Warn("store: listening for changes", "err", err)
@@ -45,7 +47,8 @@ func (p *Postgres) Changes(ctx context.Context) <-chan string {
 	return ch
 }
 
-// listen opens a connection and has it LISTEN.
+// listen opens a connection and has it LISTEN to the games' channel and
+// the presence board's.
 func (p *Postgres) listen(ctx context.Context) (*pgx.Conn, error) {
 	cfg := p.pool.Config().ConnConfig.Copy()
 	cfg.RuntimeParams["application_name"] = listenerName
@@ -53,16 +56,18 @@ func (p *Postgres) listen(ctx context.Context) (*pgx.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := conn.Exec(ctx, "LISTEN "+notifyChannel); err != nil {
-		conn.Close(context.Background())
-		return nil, err
+	for _, channel := range []string{notifyChannel, presenceChannel} {
+		if _, err := conn.Exec(ctx, "LISTEN "+channel); err != nil {
+			conn.Close(context.Background())
+			return nil, err
+		}
 	}
 	return conn, nil
 }
 
 // relay sends the notices that conn receives to ch, connecting again
 // when the connection is lost (or conn is nil), until ctx is done.
-func (p *Postgres) relay(ctx context.Context, conn *pgx.Conn, ch chan<- string) {
+func (p *Postgres) relay(ctx context.Context, conn *pgx.Conn, ch chan<- Notice) {
 	retry := listenFirstRetry
 	for {
 		if conn == nil {
@@ -81,7 +86,7 @@ func (p *Postgres) relay(ctx context.Context, conn *pgx.Conn, ch chan<- string) 
 				continue
 			}
 			retry = listenFirstRetry
-			if !send(ctx, ch, "") {
+			if !send(ctx, ch, Notice{}) {
 				conn.Close(context.Background())
 				return
 			}
@@ -100,7 +105,7 @@ func (p *Postgres) relay(ctx context.Context, conn *pgx.Conn, ch chan<- string) 
 		if own {
 			continue // this store's own change: its server knows of it
 		}
-		if !send(ctx, ch, id) {
+		if !send(ctx, ch, Notice{Game: id, Presence: n.Channel == presenceChannel}) {
 			conn.Close(context.Background())
 			return
 		}
@@ -118,10 +123,10 @@ func (p *Postgres) parseNotice(payload string) (id string, own bool) {
 	return payload[i+1:], payload[:i] == p.name
 }
 
-// send sends id on ch unless ctx is done first.
-func send(ctx context.Context, ch chan<- string, id string) bool {
+// send sends n on ch unless ctx is done first.
+func send(ctx context.Context, ch chan<- Notice, n Notice) bool {
 	select {
-	case ch <- id:
+	case ch <- n:
 		return true
 	case <-ctx.Done():
 		return false

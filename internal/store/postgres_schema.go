@@ -44,6 +44,22 @@ var postgresMigrations = []string{
 	);`,
 	// v3: the status of games between players online.
 	`ALTER TABLE games ADD COLUMN status text NOT NULL DEFAULT '';`,
+
+	// v4: who is connected to which game through which server
+	// (PresenceBoard). Unlogged: it is of the moment, so it costs no WAL;
+	// after a crash it is empty, and the servers post again (a server
+	// that renews fewer posts than it made posts them all anew). Only
+	// the primary key: renewals change no indexed column (HOT updates),
+	// and the table is small enough to scan for them.
+	`CREATE UNLOGGED TABLE presence (
+		game     text NOT NULL,
+		server   text NOT NULL,
+		seat0    boolean NOT NULL,
+		seat1    boolean NOT NULL,
+		watchers integer NOT NULL,
+		until    timestamptz NOT NULL,
+		PRIMARY KEY (game, server)
+	);`,
 }
 
 // postgresMigrationLock is the pg_advisory_xact_lock key that servers

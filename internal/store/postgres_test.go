@@ -22,12 +22,16 @@ func openPostgresAt(t *testing.T, url string) *Postgres {
 	return s
 }
 
-// receive waits up to d for an id on ch.
-func receive(t *testing.T, ch <-chan string, d time.Duration) (string, bool) {
+// receive waits up to d for a notice of a game's change on ch, and
+// returns its game.
+func receive(t *testing.T, ch <-chan Notice, d time.Duration) (string, bool) {
 	t.Helper()
 	select {
-	case id, ok := <-ch:
-		return id, ok
+	case n, ok := <-ch:
+		if n.Presence {
+			t.Errorf("notice %+v, want one of a game's change", n)
+		}
+		return n.Game, ok
 	case <-time.After(d):
 		return "", false
 	}

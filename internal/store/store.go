@@ -26,7 +26,11 @@
 //	s, where, err := store.Open(ctx, *db, log) // "", "memory", a file or postgres://…
 //	fmt.Fprintln(stderr, "games are kept in", where)
 //	defer s.Close()
-//	if n, ok := s.(store.Notifier); ok { changes := n.Changes(ctx); … }
+//	if n, ok := s.(store.Notifier); ok { notices := n.Changes(ctx); … }
+//
+// Postgres is also a PresenceBoard, on which the servers post who is
+// connected to them, so that each can count the players and watchers of
+// an online game over all of them.
 //
 // The SQLite and Postgres stores create and migrate their own schema,
 // which is versioned: an older file or database is brought up to date
@@ -150,12 +154,20 @@ type Store interface {
 // Notifier is implemented by stores that several servers share
 // (Postgres): it tells a server of the changes other servers made.
 type Notifier interface {
-	// Changes sends the id of every game changed by the other servers
+	// Changes sends a notice of every change made by the other servers
 	// using the store (not this one's own changes), soon after the change
-	// is committed,
-	// until ctx is done; then it closes the channel. A notice is a hint
-	// to re-read the game, never the data. After its connection to the
-	// database was lost and made again, it sends "" (the empty id):
+	// is committed, until ctx is done; then it closes the channel. A
+	// notice is a hint to re-read, never the data. After its connection
+	// to the database was lost and made again, it sends the zero Notice:
 	// notices may have been missed, so re-read every game watched.
-	Changes(ctx context.Context) <-chan string
+	Changes(ctx context.Context) <-chan Notice
+}
+
+// Notice tells of a change another server made. The zero Notice says
+// that notices may have been missed.
+type Notice struct {
+	Game string // the game changed
+	// Presence says that what changed is who is connected to the game
+	// through another server (PresenceBoard), not the game itself.
+	Presence bool
 }

@@ -1,0 +1,102 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// presenceChannel is the channel of the NOTIFY that every change of a
+// post on the presence board sends: "STORE-NAME GAME", as for games.
+const presenceChannel = "oanquan_presence"
+
+// presenceNotify is the SQL that notifies the other stores of a change
+// of the presence in game, from a query whose rows have a column game.
+const presenceNotify = `pg_notify('` + presenceChannel + `', current_setting('application_name') || ' ' || game)`
+
+// PostPresence replaces server's post on game, in the table presence.
+func (p *Postgres) PostPresence(ctx context.Context, game, server string, pr Presence, ttl time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var err error
+	if pr == (Presence{}) {
+		_, err = p.pool.Exec(ctx, `WITH d AS (
+				DELETE FROM presence WHERE game = $1 AND server = $2 RETURNING game
+			)
+			SELECT `+presenceNotify+` FROM d`, game, server)
+	} else {
+		_, err = p.pool.Exec(ctx, `WITH u AS (
+				INSERT INTO presence (game, server, seat0, seat1, watchers, until)
+				VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))
+				ON CONFLICT (game, server) DO UPDATE SET seat0 = excluded.seat0,
+					seat1 = excluded.seat1, watchers = excluded.watchers, until = excluded.until
+				RETURNING game
+			)
+			SELECT `+presenceNotify+` FROM u`,
+			game, server, pr.Seats[0], pr.Seats[1], pr.Watchers, ttl.Seconds())
+	}
+	if err != nil {
+		return fmt.Errorf("store: game %q: posting presence: %w", game, err)
+	}
+	return nil
+}
+
+// Presence adds up the other servers' posts on game that have not run
+// out.
+func (p *Postgres) Presence(ctx context.Context, game, server string) (Presence, error) {
+	if err := ctx.Err(); err != nil {
+		return Presence{}, err
+	}
+	var pr Presence
+	err := p.pool.QueryRow(ctx, `SELECT coalesce(bool_or(seat0), false), coalesce(bool_or(seat1), false),
+			coalesce(sum(watchers), 0)
+		FROM presence WHERE game = $1 AND server <> $2 AND until > now()`, game, server).
+		Scan(&pr.Seats[0], &pr.Seats[1], &pr.Watchers)
+	if err != nil {
+		return Presence{}, fmt.Errorf("store: game %q: reading presence: %w", game, err)
+	}
+	return pr, nil
+}
+
+// RenewPresence renews server's posts, then takes down the posts that
+// have run out, notifying the other stores once for each game.
+func (p *Postgres) RenewPresence(ctx context.Context, server string, ttl time.Duration) (int, []string, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, nil, err
+	}
+	tag, err := p.pool.Exec(ctx, `UPDATE presence SET until = now() + make_interval(secs => $2)
+		WHERE server = $1`, server, ttl.Seconds())
+	if err != nil {
+		return 0, nil, fmt.Errorf("store: renewing presence: %w", err)
+	}
+	rows, _ := p.pool.Query(ctx, `WITH d AS (
+			DELETE FROM presence WHERE until <= now() RETURNING game
+		)
+		SELECT game, `+presenceNotify+` FROM (SELECT DISTINCT game FROM d) AS g ORDER BY game`)
+	expired, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (string, error) {
+		var game string
+		return game, row.Scan(&game, nil)
+	})
+	if err != nil {
+		return int(tag.RowsAffected()), nil, fmt.Errorf("store: taking down presence run out: %w", err)
+	}
+	return int(tag.RowsAffected()), expired, nil
+}
+
+// DropPresence takes down every post of server.
+func (p *Postgres) DropPresence(ctx context.Context, server string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	_, err := p.pool.Exec(ctx, `WITH d AS (
+			DELETE FROM presence WHERE server = $1 RETURNING game
+		)
+		SELECT `+presenceNotify+` FROM d`, server)
+	if err != nil {
+		return fmt.Errorf("store: taking down presence: %w", err)
+	}
+	return nil
+}

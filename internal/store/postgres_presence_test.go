@@ -1,0 +1,141 @@
+package store
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"oanquan/internal/store/pgtest"
+)
+
+// presenceNotice waits up to d for a notice on ch and returns the game
+// of a presence notice, failing on a notice of another kind.
+func presenceNotice(t *testing.T, ch <-chan Notice, d time.Duration) (string, bool) {
+	t.Helper()
+	select {
+	case n, ok := <-ch:
+		if ok && !n.Presence {
+			t.Errorf("notice %+v, want one of presence", n)
+		}
+		return n.Game, ok
+	case <-time.After(d):
+		return "", false
+	}
+}
+
+// TestPostgresPresence: three servers post who is connected to them on
+// one board; each reads the others' posts added up, a change is heard by
+// the others at once, and posts taken down or run out stop counting.
+func TestPostgresPresence(t *testing.T) {
+	url := pgtest.Start(t)
+	a, b, c := openPostgresAt(t, url), openPostgresAt(t, url), openPostgresAt(t, url)
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	heard := b.Changes(cctx)
+	const ttl = time.Minute
+	post := func(s *Postgres, game, server string, p Presence, ttl time.Duration) {
+		t.Helper()
+		if err := s.PostPresence(ctx, game, server, p, ttl); err != nil {
+			t.Fatalf("PostPresence(%s, %s, %+v): %v", game, server, p, err)
+		}
+	}
+	// read checks what server sees of the others on game.
+	read := func(s *Postgres, game, server string, want Presence) {
+		t.Helper()
+		if got, err := s.Presence(ctx, game, server); got != want || err != nil {
+			t.Errorf("Presence(%s, %s) = %+v, %v; want %+v", game, server, got, err, want)
+		}
+	}
+	hear := func(what, want string) {
+		t.Helper()
+		if game, ok := presenceNotice(t, heard, 100*time.Millisecond); !ok || game != want {
+			t.Errorf("after %s, heard %q, %v within 100 ms; want %s", what, game, ok, want)
+		}
+	}
+	silence := func(what string) {
+		t.Helper()
+		if game, ok := presenceNotice(t, heard, 50*time.Millisecond); ok {
+			t.Errorf("after %s, heard %q; want nothing", what, game)
+		}
+	}
+
+	read(b, "g", "b", Presence{})
+	post(a, "g", "a", Presence{Seats: [2]bool{true, false}, Watchers: 1}, ttl)
+	hear("a's post", "g")
+	read(b, "g", "b", Presence{Seats: [2]bool{true, false}, Watchers: 1})
+	read(a, "g", "a", Presence{}) // a's own post is not among the others'
+	post(c, "g", "c", Presence{Seats: [2]bool{false, true}, Watchers: 2}, ttl)
+	hear("c's post", "g")
+	read(b, "g", "b", Presence{Seats: [2]bool{true, true}, Watchers: 3})
+	read(a, "g", "a", Presence{Seats: [2]bool{false, true}, Watchers: 2})
+	read(b, "h", "b", Presence{}) // another game
+
+	post(a, "g", "a", Presence{Seats: [2]bool{true, false}}, ttl) // replaces a's post
+	hear("a's new post", "g")
+	read(b, "g", "b", Presence{Seats: [2]bool{true, true}, Watchers: 2})
+	post(a, "g", "a", Presence{}, ttl) // takes it down
+	hear("a's post taken down", "g")
+	read(b, "g", "b", Presence{Seats: [2]bool{false, true}, Watchers: 2})
+	post(a, "g", "a", Presence{}, ttl)
+	silence("a post taken down twice")
+	post(b, "g", "b", Presence{Watchers: 5}, ttl)
+	silence("b's own post")
+	read(a, "g", "a", Presence{Seats: [2]bool{false, true}, Watchers: 7})
+
+	// A post that runs out stops counting at once, and is taken down
+	// (and told of) by the next renewal of any server; a renewed post
+	// lives on.
+	post(a, "h", "a", Presence{Watchers: 1}, 200*time.Millisecond)
+	hear("a's short post", "h")
+	post(c, "k", "c", Presence{Watchers: 1}, 200*time.Millisecond)
+	hear("c's short post", "k")
+	if n, expired, err := c.RenewPresence(ctx, "c", ttl); n != 2 || len(expired) != 0 || err != nil {
+		t.Errorf("c renewed %d posts, took down %q, %v; want 2 and none", n, expired, err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	read(b, "h", "b", Presence{})
+	read(b, "k", "b", Presence{Watchers: 1})
+	n, expired, err := b.RenewPresence(ctx, "b", ttl)
+	if n != 1 || !slices.Equal(expired, []string{"h"}) || err != nil {
+		t.Errorf("b renewed %d posts, took down %q, %v; want 1 and [h]", n, expired, err)
+	}
+	silence("b's own renewal") // b's server learns from expired
+	n, expired, err = a.RenewPresence(ctx, "a", ttl)
+	if n != 0 || len(expired) != 0 || err != nil {
+		t.Errorf("a renewed %d posts, took down %q, %v; want none", n, expired, err)
+	}
+
+	// A server that stops takes all its posts down.
+	if err := c.DropPresence(ctx, "c"); err != nil {
+		t.Fatal(err)
+	}
+	var games []string
+	for range 2 {
+		game, _ := presenceNotice(t, heard, 100*time.Millisecond)
+		games = append(games, game)
+	}
+	if slices.Sort(games); !slices.Equal(games, []string{"g", "k"}) {
+		t.Errorf("after c's posts were dropped, heard %q; want g and k", games)
+	}
+	read(a, "g", "a", Presence{Watchers: 5})
+	read(a, "k", "a", Presence{})
+}
+
+// TestPresenceAdd: presences add up seat by seat.
+func TestPresenceAdd(t *testing.T) {
+	tests := []struct {
+		name string
+		p, q Presence
+		want Presence
+	}{
+		{"nobody", Presence{}, Presence{}, Presence{}},
+		{"one seat each", Presence{Seats: [2]bool{true, false}}, Presence{Seats: [2]bool{false, true}, Watchers: 1}, Presence{Seats: [2]bool{true, true}, Watchers: 1}},
+		{"a seat on both", Presence{Seats: [2]bool{true, false}, Watchers: 2}, Presence{Seats: [2]bool{true, false}, Watchers: 3}, Presence{Seats: [2]bool{true, false}, Watchers: 5}},
+	}
+	for _, tt := range tests {
+		if got := tt.p.Add(tt.q); got != tt.want {
+			t.Errorf("%s: %+v.Add(%+v) = %+v, want %+v", tt.name, tt.p, tt.q, got, tt.want)
+		}
+	}
+}

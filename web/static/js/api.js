@@ -143,6 +143,14 @@ export class Live {
     this.onMessage = onMessage;
     this.closed = false;
     this.delay = 500;
+    // A page left for another (or kept in the back-forward cache) closes
+    // its socket, so that the other player sees at once that this one has
+    // gone; shown again, it reconnects for a fresh state.
+    this.away = false;
+    this.onHide = () => { this.away = true; if (this.ws) this.ws.close(); };
+    this.onShow = () => { if (this.away && !this.closed) { this.away = false; this.connect(); } };
+    addEventListener('pagehide', this.onHide);
+    addEventListener('pageshow', this.onShow);
     this.connect();
   }
 
@@ -164,7 +172,7 @@ export class Live {
       try { this.onMessage(JSON.parse(e.data)); } catch (err) { console.warn(err); }
     };
     ws.onclose = () => {
-      if (this.closed) return;
+      if (this.closed || this.away || this.ws !== ws) return;
       document.documentElement.dataset.live = 'off';
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 8000);
@@ -173,6 +181,8 @@ export class Live {
 
   close() {
     this.closed = true;
+    removeEventListener('pagehide', this.onHide);
+    removeEventListener('pageshow', this.onShow);
     if (this.ws) this.ws.close();
   }
 }

@@ -142,6 +142,10 @@ func TestOfflineGames(t *testing.T) {
 	}
 	p.do(chromedp.Click(chromedp.ID("result-close")), chromedp.KeyEvent(kb.ArrowLeft))
 	p.wait(`!document.getElementById('replay-bar').hidden`, 5*time.Second)
+	// And its review, by the engine in the browser.
+	p.do(chromedp.Click(chromedp.ID("replay-review")))
+	p.wait(`document.getElementById('review-status')?.textContent === 'Review done.' && document.querySelector('#review-graph .score') !== null`, 60*time.Second)
+	click(p, "#review-close")
 
 	// How to play, offline.
 	p.do(chromedp.Evaluate[chromedp.Void](`location.hash = '#howto'`))

@@ -65,13 +65,14 @@ type Options struct {
 
 // Request is one call of the page's, as it would make it to the server.
 type Request struct {
-	// Op is create, get, move, undo, level, hints, record, adopt,
-	// close or search.
+	// Op is create, get, move, undo, level, hints, record, review,
+	// reviewRecord, adopt, close or search.
 	Op     string         `json:"op"`
 	ID     string         `json:"id"`
 	Game   *Saved         `json:"game"`   // the game as kept: rebuilt from it if this engine does not hold it
 	Move   string         `json:"move"`   // move
-	Ply    *int           `json:"ply"`    // move: refused unless the game is at this ply
+	Ply    *int           `json:"ply"`    // move: refused unless the game is at this ply; review, reviewRecord: the move to review
+	Record string         `json:"record"` // reviewRecord: a game record (docs/RECORD.md)
 	Level  string         `json:"level"`  // level
 	Create *Options       `json:"create"` // create
 	State  *wire.Game     `json:"state"`  // adopt: a game of the server's, as it last said, to carry on here
@@ -185,6 +186,15 @@ func (e *Engine) do(q Request) (Answer, error) {
 			return Answer{}, err
 		}
 		return Answer{Status: 200, Body: r}, nil
+	case "reviewRecord":
+		rec, err := notation.ParseRecord(q.Record)
+		if err != nil {
+			return Answer{}, refuse(match.ErrInvalid, "record: %v", err)
+		}
+		if _, err := rec.Game(); err != nil {
+			return Answer{}, refuse(match.ErrInvalid, "record: %v", err)
+		}
+		return review(rec.Rules, rec.Start, rec.Moves, q.Ply)
 	}
 	g, err := e.game(q.ID, q.Game)
 	if err != nil {
@@ -227,6 +237,9 @@ func (e *Engine) do(q Request) (Answer, error) {
 			out.Hints[i] = wire.Hint{Move: notation.FormatMove(h.Move), Score: h.Score}
 		}
 		return Answer{Status: 200, Body: out}, nil
+	case "review":
+		st := g.m.State()
+		return review(st.Rules, st.Start, st.Moves, q.Ply)
 	case "record":
 		st := g.m.State()
 		text, err := wire.Record(&st, g.created)
@@ -236,6 +249,21 @@ func (e *Engine) do(q Request) (Answer, error) {
 		return Answer{Status: 200, Body: text}, nil
 	}
 	return Answer{}, refuse(match.ErrInvalid, "unknown request %q", q.Op)
+}
+
+// review answers the review of move ply of a game, as the server does,
+// searching each position for ai.ReviewMoveTime in this engine.
+func review(r rules.Rules, start rules.Position, moves []rules.Move, ply *int) (Answer, error) {
+	if ply == nil {
+		return Answer{}, refuse(match.ErrInvalid, `missing "ply": want a move's index, from 0`)
+	}
+	rv, err := wire.ReviewAt(r, start, moves, *ply, func(history []rules.Position, m rules.Move) (ai.MoveReview, error) {
+		return ai.ReviewMove(context.Background(), r, history, m, ai.ReviewLimits{})
+	})
+	if err != nil {
+		return Answer{}, refuse(match.ErrInvalid, "%v", err)
+	}
+	return Answer{Status: 200, Body: rv}, nil
 }
 
 // answer is the game's state (or body, if not nil) and the game to keep.

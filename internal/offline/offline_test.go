@@ -244,3 +244,42 @@ func FuzzRebuild(f *testing.F) {
 		}
 	})
 }
+
+// TestReview: a game kept here, and a pasted record, are reviewed as the
+// server reviews them: the blunder of a position set up for it is marked
+// with the better move; a bad ply or record is refused.
+func TestReview(t *testing.T) {
+	e, _ := engine(t)
+	const start = "1/0/0/1/0/0/3/10/4/4/2/4* 0 15,0,0 6,1,0 4" // 6L throws a mandarin away
+	pos, err := notation.ParsePosition(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := do[wire.Game](t, e, Request{Op: "adopt", State: &wire.Game{ID: "srv1", Mode: "local", Level: "easy", Position: start, Moves: []string{}, Variants: []string{}, First: int(pos.ToMove)}}, 200)
+	do[wire.Turn](t, e, Request{Op: "move", ID: st.ID, Move: "6L"}, 200)
+	type review struct {
+		Review struct {
+			Move, Best, Mark string
+			Loss             int
+		}
+		Before, After string
+		Moves         int
+	}
+	zero := 0
+	got, _ := do[review](t, e, Request{Op: "review", ID: st.ID, Ply: &zero}, 200)
+	if got.Review.Move != "6L" || got.Review.Mark != "blunder" || got.Review.Best == "" || got.Before != start || got.Moves != 1 {
+		t.Errorf("review of 6L: %+v", got)
+	}
+	fromRecord, _ := do[review](t, e, Request{Op: "reviewRecord", Record: "[Start \"" + start + "\"]\n\n1. 6L *\n", Ply: &zero}, 200)
+	if fromRecord.Review.Move != "6L" || fromRecord.Review.Mark != "blunder" || fromRecord.Review.Best == "" || fromRecord.After != got.After {
+		t.Errorf("the record's review %+v, the game's %+v", fromRecord, got)
+	}
+	one := 1
+	for _, q := range []Request{
+		{Op: "review", ID: st.ID, Ply: &one},
+		{Op: "review", ID: st.ID},
+		{Op: "reviewRecord", Record: "\n1. 7R 9X *\n", Ply: &zero},
+	} {
+		do[map[string]any](t, e, q, 400)
+	}
+}

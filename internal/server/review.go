@@ -8,6 +8,7 @@ import (
 
 	"oanquan/ai"
 	"oanquan/internal/match"
+	"oanquan/internal/wire"
 	"oanquan/notation"
 	"oanquan/rules"
 )
@@ -86,38 +87,21 @@ func reviewPly(text string, n int) (int, error) {
 	return ply, nil
 }
 
-// reviewAnswer is the answer to a review: the move's review (as
-// `oanquan review` prints it) and the positions before and after the
-// move, in the notation, for a page to show.
-type reviewAnswer struct {
-	Review ai.MoveReview `json:"review"`
-	Before string        `json:"before"`
-	After  string        `json:"after"`
-	Moves  int           `json:"moves"` // how many moves the game has
-}
-
 // review reviews move ply of the game that plays moves from start under
 // rules, on the pool, and writes it with the positions around it.
 func (s *Server) review(w http.ResponseWriter, ctx context.Context, r rules.Rules, start rules.Position, moves []rules.Move, ply int) error {
-	g, err := rules.NewGame(r, start)
-	if err != nil {
-		return fail(errBadRequest, "position: %v", err)
-	}
-	history := []rules.Position{start}
-	for _, m := range moves[:ply] {
-		if _, err := g.Play(m, nil); err != nil {
-			return fail(errBadRequest, "move %s: %v", m, err)
-		}
-		history = append(history, g.Position())
-	}
-	mr, err := s.pool.Review(ctx, r, history, moves[ply], ai.ReviewLimits{MoveTime: s.cfg.ReviewTime})
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err // the client left
+	var searchErr error
+	answer, err := wire.ReviewAt(r, start, moves, ply, func(history []rules.Position, m rules.Move) (ai.MoveReview, error) {
+		mr, err := s.pool.Review(ctx, r, history, m, ai.ReviewLimits{MoveTime: s.cfg.ReviewTime})
+		searchErr = err
+		return mr, err
+	})
+	if errors.Is(searchErr, context.Canceled) || errors.Is(searchErr, context.DeadlineExceeded) {
+		return searchErr // the client left
 	}
 	if err != nil {
-		return fail(errBadRequest, "move %d %s: %v", ply+1, moves[ply], err)
+		return fail(errBadRequest, "move %d: %v", ply+1, err)
 	}
-	g.Play(moves[ply], nil)
-	writeJSON(w, http.StatusOK, reviewAnswer{Review: mr, Before: notation.FormatPosition(history[ply]), After: notation.FormatPosition(g.Position()), Moves: len(moves)})
+	writeJSON(w, http.StatusOK, answer)
 	return nil
 }

@@ -87,7 +87,9 @@ function adoptable(id) {
 // is fetch's error when the server could not be reached: a call this
 // module cannot take is then refused with it.
 export async function call(method, path, body, failed) {
-  const [, , , id, what = ''] = path.split('/');
+  const url = new URL(path, location.href);
+  if (method === 'POST' && url.pathname === '/api/review') return ask({ op: 'reviewRecord', record: body && body.record, ply: body && body.ply });
+  const [, , , id, what = ''] = url.pathname.split('/');
   const route = `${method} ${id ? (what || 'game') : 'games'}`;
   if (route === 'POST games') {
     const mode = (body && body.mode) || 'ai';
@@ -108,6 +110,7 @@ export async function call(method, path, body, failed) {
     'PUT level': { op: 'level', level: body && body.level },
     'GET hints': { op: 'hints' },
     'GET record': { op: 'record' },
+    'GET review': { op: 'review', ply: Number(url.searchParams.get('ply')) },
   };
   const op = ops[route];
   if (!op) throw failed || new APIError(404, 'not_found', `no such call here: ${route}`);

@@ -33,18 +33,27 @@ func postgresPair(t testing.TB) (store.Store, store.Store) {
 	return out[0], out[1]
 }
 
+// serverPair starts two servers, "a" and "b", sharing one new PostgreSQL
+// database, each behind a test HTTP server; all are closed when the test
+// ends.
+func serverPair(t testing.TB) (a, b *Server, ta, tb *httptest.Server) {
+	t.Helper()
+	sa, sb := postgresPair(t)
+	a = newServer(t, Config{Store: sa, ID: "a"})
+	b = newServer(t, Config{Store: sb, ID: "b"})
+	ta, tb = httptest.NewServer(a), httptest.NewServer(b)
+	t.Cleanup(ta.Close)
+	t.Cleanup(tb.Close)
+	return a, b, ta, tb
+}
+
 // TestTwoServersOnePostgres: two servers share a PostgreSQL database. A
 // two-player game made on one is played on both, each move through the
 // other server than the one before; the WebSocket on each server sees
 // every move, those made through the other server included, soon after
 // it is answered.
 func TestTwoServersOnePostgres(t *testing.T) {
-	sa, sb := postgresPair(t)
-	a := newServer(t, Config{Store: sa, ID: "a"})
-	b := newServer(t, Config{Store: sb, ID: "b"})
-	ta, tb := httptest.NewServer(a), httptest.NewServer(b)
-	defer ta.Close()
-	defer tb.Close()
+	a, b, ta, tb := serverPair(t)
 
 	g := create(t, a, map[string]any{"mode": "local"})
 	wa, wb := dial(t, ta, g.ID), dial(t, tb, g.ID)
@@ -185,12 +194,7 @@ func TestServerOnSQLite(t *testing.T) {
 // through their own, sees the other's moves and offers live, and a draw
 // offered on one is accepted on the other.
 func TestTwoServersOnline(t *testing.T) {
-	sa, sb := postgresPair(t)
-	a := newServer(t, Config{Store: sa, ID: "a"})
-	b := newServer(t, Config{Store: sb, ID: "b"})
-	ta, tb := httptest.NewServer(a), httptest.NewServer(b)
-	defer ta.Close()
-	defer tb.Close()
+	a, b, ta, tb := serverPair(t)
 	c := must[createdJSON](t, do(t, a, "POST", "/api/games", `{"mode":"online"}`), 201)
 	pa := player{c.Secret, c.Seat}
 	j := must[joinedJSON](t, player{}.act(t, b, "POST", "/api/games/"+c.ID+"/join", ""), 200)
@@ -275,12 +279,7 @@ func TestTwoServersPresence(t *testing.T) {
 	ttl := presenceTTL
 	t.Cleanup(func() { presenceTTL = ttl }) // after the servers' Close
 	presenceTTL = 600 * time.Millisecond    // renewals every 200 ms
-	sa, sb := postgresPair(t)
-	a := newServer(t, Config{Store: sa, ID: "a"})
-	b := newServer(t, Config{Store: sb, ID: "b"})
-	ta, tb := httptest.NewServer(a), httptest.NewServer(b)
-	defer ta.Close()
-	defer tb.Close()
+	a, b, ta, tb := serverPair(t)
 	c := must[createdJSON](t, do(t, a, "POST", "/api/games", `{"mode":"online"}`), 201)
 	pa := player{c.Secret, c.Seat}
 	var only, both [2]bool
@@ -311,7 +310,7 @@ func TestTwoServersPresence(t *testing.T) {
 	// player and watcher gone, then a's next renewal, finding fewer posts
 	// than it made, posts them again. (Taken down through a's store, so
 	// that b hears of it.)
-	if err := sa.(store.PresenceBoard).DropPresence(context.Background(), "a"); err != nil {
+	if err := a.store.(store.PresenceBoard).DropPresence(context.Background(), "a"); err != nil {
 		t.Fatal(err)
 	}
 	var onlyB [2]bool
@@ -322,7 +321,7 @@ func TestTwoServersPresence(t *testing.T) {
 	// A server that dies leaves its post, which runs out: it stops
 	// counting at the next renewal. (Its post is made through b's store,
 	// so that a hears of it.)
-	board := sb.(store.PresenceBoard)
+	board := b.store.(store.PresenceBoard)
 	ghost := store.Presence{Seats: [2]bool{true, true}, Watchers: 3}
 	if err := board.PostPresence(context.Background(), c.ID, "ghost", ghost, 300*time.Millisecond); err != nil {
 		t.Fatal(err)
@@ -367,12 +366,7 @@ func TestTwoServersPresence(t *testing.T) {
 //
 //	CI=true go test ./internal/server/ -run '^$' -bench TwoServers -benchtime 40x -count 5
 func BenchmarkTwoServers(b *testing.B) {
-	sa, sb := postgresPair(b)
-	s1 := newServer(b, Config{Store: sa, ID: "a"})
-	s2 := newServer(b, Config{Store: sb, ID: "b"})
-	t1, t2 := httptest.NewServer(s1), httptest.NewServer(s2)
-	defer t1.Close()
-	defer t2.Close()
+	s1, s2, t1, t2 := serverPair(b)
 	b.Run("move", func(b *testing.B) {
 		var req, ans []time.Duration
 		var g gameJSON

@@ -442,3 +442,36 @@ func apiCall(t *testing.T, base, method, path, secret, body string, out any) {
 		}
 	}
 }
+
+// TestOnlineAbortAndDeclinedRematch: the friend aborts before anyone has
+// moved: nobody wins, and both pages say so; a rematch offered by the
+// creator and declined by the friend is announced, and the creator may
+// offer again.
+func TestOnlineAbortAndDeclinedRematch(t *testing.T) {
+	a := newPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"off"}`)
+	click(a, "#new")
+	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
+	click(a, "#newgame-start")
+	a.wait(`document.getElementById('invite')?.hidden === false`, 10*time.Second)
+	link := eval[string](a, `document.getElementById('invite-link').value`)
+	b := newPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	b.do(chromedp.Navigate(link))
+	b.wait(`document.getElementById('abort')?.hidden === false && document.documentElement.dataset.live === 'on'`, 10*time.Second)
+	click(b, "#abort")
+	click(b, "#abort")
+	for _, p := range []*page{a, b} {
+		p.wait(`document.getElementById('result').open && document.getElementById('winner').textContent === 'Game aborted: nobody wins.'`, 10*time.Second)
+		if why := text(p, "result-why"); !strings.Contains(why, "aborted before it really began") {
+			t.Errorf("why the game ended: %q", why)
+		}
+		if eval[bool](p, `!document.getElementById('tallies').hidden`) {
+			t.Error("an aborted game shows a final count")
+		}
+	}
+	b.screenshot(filepath.Join(shotDir(t), "online-aborted-phone.png"))
+	click(a, "#result-rematch")
+	b.wait(`document.getElementById('result-rematch').textContent === 'Accept the rematch' && document.getElementById('offer-decline')?.hidden === false`, 10*time.Second)
+	click(b, "#result-close")
+	click(b, "#offer-decline")
+	a.wait(`document.getElementById('announce').textContent.includes('declined the rematch') && document.getElementById('result-rematch').textContent === 'Rematch' && !document.getElementById('result-rematch').disabled`, 10*time.Second)
+}

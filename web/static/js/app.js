@@ -245,7 +245,9 @@ function openResult(focus = true) {
   const st = S.state;
   if (!st || !st.over || !st.result) return;
   renderTallies($('tallies'), st.result, playerName);
-  $('winner').textContent = winnerText(st.result, me(), playerName, isAI());
+  $('winner').textContent = st.end === 'abort' ? t('result.aborted') : winnerText(st.result, me(), playerName, isAI());
+  // An aborted game was never played: no count to show.
+  $('tallies').hidden = $('result-heading').hidden = st.end === 'abort';
   const why = whyText(st.end, st.result, playerName, me());
   $('result-why').textContent = why;
   $('result-why').hidden = !why;

@@ -2,6 +2,8 @@ package server
 
 import (
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -118,4 +120,41 @@ func TestReviewRateLimited(t *testing.T) {
 	if r.header.Get("Retry-After") == "" {
 		t.Error("a refused review says nothing of when to try again")
 	}
+}
+
+// FuzzReview: whatever body or ply a review is asked with, the answer is
+// a review or a well-formed refusal, never a server error.
+func FuzzReview(f *testing.F) {
+	record := "[Start \"" + blunderStart + "\"]\n\n1. 6L 4L *\n"
+	for _, seed := range []struct{ body, ply string }{
+		{`{"record":` + strconv.Quote(record) + `,"ply":0}`, "0"},
+		{`{"record":"\n1. 7R 3L *\n","ply":1}`, "1"},
+		{`{"record":"[Variant \"young-mandarin\"]\n\n1. 7R *","ply":0}`, "-1"},
+		{`{"record":"","ply":0}`, "x"},
+		{`{"ply":1e9}`, "99999999999999999999"},
+		{`{"record":"\n1. 7R 7R *\n","ply":0}`, ""},
+	} {
+		f.Add([]byte(seed.body), seed.ply)
+	}
+	s := New(Config{Engine: first{}, ReviewTime: time.Millisecond, Limits: Limits{Creates: Rate{PerMinute: 1e9, Burst: 1e6}, Reviews: Rate{PerMinute: 1e9, Burst: 1e6}}})
+	f.Cleanup(s.Close)
+	g := create(f, s, map[string]any{"mode": "local", "position": blunderStart})
+	for _, m := range []string{"6L", "4L"} {
+		must[turnJSON](f, do(f, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": m}), http.StatusOK)
+	}
+	f.Fuzz(func(t *testing.T, body []byte, ply string) {
+		for _, r := range []response{
+			do(t, s, "POST", "/api/review", body),
+			do(t, s, "GET", "/api/games/"+g.ID+"/review?ply="+url.QueryEscape(ply), nil),
+		} {
+			switch {
+			case r.status == http.StatusOK:
+				decodeAs[reviewRead](t, r)
+			case r.status >= 500:
+				t.Fatalf("%q, ply %q: %s", body, ply, r)
+			default:
+				wantError(t, r, r.status, decodeAs[errorBody](t, r).Error.Code)
+			}
+		}
+	})
 }

@@ -1,10 +1,8 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -523,17 +521,8 @@ func TestSettings(t *testing.T) {
 // and has the page play it, as the game its browser played last.
 func playSetUp(p *page, position string) {
 	p.t.Helper()
-	body := fmt.Sprintf(`{"mode":"local","position":%q}`, position)
-	res, err := http.Post(p.base+"/api/games", "application/json", strings.NewReader(body))
-	if err != nil {
-		p.t.Fatal(err)
-	}
 	var st struct{ ID, Secret string }
-	err = json.NewDecoder(res.Body).Decode(&st)
-	res.Body.Close()
-	if err != nil || res.StatusCode != http.StatusCreated {
-		p.t.Fatalf("creating the game: %v, status %d", err, res.StatusCode)
-	}
+	apiCall(p.t, p.base, "POST", "/api/games", "", fmt.Sprintf(`{"mode":"local","position":%q}`, position), &st)
 	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.setItem('oanquan.game', %q); localStorage.setItem('oanquan.secrets', JSON.stringify({%[1]q: %q}))`, st.ID, secretOr(st.Secret))), chromedp.Reload())
 	p.wait(fmt.Sprintf(`document.querySelector('#game-board button.cell.legal') && localStorage.getItem('oanquan.game') === %q`, st.ID), 10*time.Second)
 }

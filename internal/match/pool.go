@@ -26,7 +26,7 @@ type Pool struct {
 	wake   *sync.Cond
 	queues map[string][]*job // pending jobs by game
 	order  []string          // games with pending jobs, in turn order
-	later  []*job            // background jobs (reviews), run when no game waits
+	later  []*job            // background jobs (reviews), taken when no game waits
 	closed bool
 	wg     sync.WaitGroup
 }
@@ -139,23 +139,31 @@ func (p *Pool) take() *job {
 }
 
 // do queues run for game id and waits until it has run or ctx is done.
-// With id "", run is background work, taken only when no game waits.
 func (p *Pool) do(ctx context.Context, id string, run func(ctx context.Context, t *ai.Table)) error {
+	return p.wait(ctx, run, func(j *job) {
+		if _, ok := p.queues[id]; !ok {
+			p.order = append(p.order, id)
+		}
+		p.queues[id] = append(p.queues[id], j)
+	})
+}
+
+// background queues run as background work, taken only when no game
+// waits, and waits until it has run or ctx is done.
+func (p *Pool) background(ctx context.Context, run func(ctx context.Context, t *ai.Table)) error {
+	return p.wait(ctx, run, func(j *job) { p.later = append(p.later, j) })
+}
+
+// wait makes a job of run, queues it with queue (under the pool's lock)
+// and waits until it has run or ctx is done.
+func (p *Pool) wait(ctx context.Context, run func(ctx context.Context, t *ai.Table), queue func(*job)) error {
 	j := &job{ctx: ctx, run: run, done: make(chan struct{})}
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
 		return refuse(ErrClosed, "the server is shutting down")
 	}
-	switch _, ok := p.queues[id]; {
-	case id == "":
-		p.later = append(p.later, j)
-	case !ok:
-		p.order = append(p.order, id)
-		fallthrough
-	default:
-		p.queues[id] = append(p.queues[id], j)
-	}
+	queue(j)
 	p.wake.Signal()
 	p.mu.Unlock()
 	select {
@@ -215,7 +223,7 @@ func (e poolEngine) Hints(ctx context.Context, pos rules.Position, lim ai.Limits
 func (p *Pool) Review(ctx context.Context, r rules.Rules, history []rules.Position, m rules.Move, lim ai.ReviewLimits) (ai.MoveReview, error) {
 	var mr ai.MoveReview
 	var err error
-	perr := p.do(ctx, "", func(ctx context.Context, t *ai.Table) {
+	perr := p.background(ctx, func(ctx context.Context, t *ai.Table) {
 		lim.Threads = 1
 		lim.Table = t
 		mr, err = ai.ReviewMove(ctx, r, history, m, lim)

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"strconv"
 
@@ -33,9 +32,10 @@ func (s *Server) reviewGame(w http.ResponseWriter, r *http.Request) error {
 	if st.Mode == match.Online && !st.Over() {
 		return fail(match.ErrConflict, "an online game is reviewed once it is over")
 	}
-	ply, err := reviewPly(r.URL.Query().Get("ply"), len(st.Moves))
+	text := r.URL.Query().Get("ply")
+	ply, err := strconv.Atoi(text)
 	if err != nil {
-		return err
+		return fail(errBadRequest, "ply: want a move's index, from 0, not %s", short(text))
 	}
 	return s.review(w, r.Context(), st.Rules, st.Start, st.Moves, ply)
 }
@@ -66,29 +66,14 @@ func (s *Server) reviewRecord(w http.ResponseWriter, r *http.Request) error {
 	if q.Ply == nil {
 		return fail(errBadRequest, `missing "ply": want a move's index, from 0`)
 	}
-	ply, err := reviewPly(strconv.Itoa(*q.Ply), len(rec.Moves))
-	if err != nil {
-		return err
-	}
-	return s.review(w, r.Context(), rec.Rules, rec.Start, rec.Moves, ply)
-}
-
-// reviewPly reads the index of the move to review among n moves.
-func reviewPly(text string, n int) (int, error) {
-	ply, err := strconv.Atoi(text)
-	switch {
-	case n == 0:
-		return 0, fail(errBadRequest, "ply: the game has no move to review")
-	case text == "":
-		return 0, fail(errBadRequest, "missing ply: want a move's index, 0 to %d", n-1)
-	case err != nil || ply < 0 || ply >= n:
-		return 0, fail(errBadRequest, "ply: want a move's index, 0 to %d, not %s", n-1, short(text))
-	}
-	return ply, nil
+	return s.review(w, r.Context(), rec.Rules, rec.Start, rec.Moves, *q.Ply)
 }
 
 // review reviews move ply of the game that plays moves from start under
-// rules, on the pool, and writes it with the positions around it.
+// rules, on the pool, and writes it with the positions around it. A ply
+// that is not a move's index is refused (wire.ReviewAt says which are);
+// a search the pool refuses (the server shutting down) or the client
+// leaving keeps its own error.
 func (s *Server) review(w http.ResponseWriter, ctx context.Context, r rules.Rules, start rules.Position, moves []rules.Move, ply int) error {
 	var searchErr error
 	answer, err := wire.ReviewAt(r, start, moves, ply, func(history []rules.Position, m rules.Move) (ai.MoveReview, error) {
@@ -96,11 +81,11 @@ func (s *Server) review(w http.ResponseWriter, ctx context.Context, r rules.Rule
 		searchErr = err
 		return mr, err
 	})
-	if errors.Is(searchErr, context.Canceled) || errors.Is(searchErr, context.DeadlineExceeded) {
-		return searchErr // the client left
+	if searchErr != nil {
+		return searchErr
 	}
 	if err != nil {
-		return fail(errBadRequest, "move %d: %v", ply+1, err)
+		return fail(errBadRequest, "%v", err)
 	}
 	writeJSON(w, http.StatusOK, answer)
 	return nil

@@ -26,8 +26,11 @@ type Review struct {
 // review's own error is returned as it is.
 func ReviewAt(r rules.Rules, start rules.Position, moves []rules.Move, ply int,
 	review func(history []rules.Position, m rules.Move) (ai.MoveReview, error)) (Review, error) {
-	if ply < 0 || ply >= len(moves) {
-		return Review{}, fmt.Errorf("ply: want a move's index, 0 to %d", len(moves)-1)
+	switch {
+	case len(moves) == 0:
+		return Review{}, fmt.Errorf("ply: the game has no move to review")
+	case ply < 0 || ply >= len(moves):
+		return Review{}, fmt.Errorf("ply: want a move's index, 0 to %d, not %d", len(moves)-1, ply)
 	}
 	g, err := rules.NewGame(r, start)
 	if err != nil {

@@ -131,10 +131,9 @@ function setGame(state) {
   S.state = state; // for flipped(): who plays here
   if (board.dataset.flipped !== String(flipped())) createBoard(board, true, flipped());
   $('table').classList.toggle('flipped', flipped());
-  if (state.mode === 'online' && !online) loadOnline().then((m) => m.render());
-  if (new URLSearchParams(location.search).get('game') && new URLSearchParams(location.search).get('game') !== state.id) {
-    history.replaceState(null, '', `?game=${encodeURIComponent(state.id)}`);
-  }
+  if (state.mode === 'online' && !online) loadOnline().then((m) => m.render()).catch(fail);
+  const shown = new URLSearchParams(location.search).get('game'); // the address names a game: keep it this one
+  if (shown && shown !== state.id) history.replaceState(null, '', `?game=${encodeURIComponent(state.id)}`);
   showState(state);
   note(null);
   $('copy-out').hidden = true;

@@ -56,11 +56,12 @@ export function me() {
   return null;
 }
 
+// playerName names player p: you and the computer or your friend when
+// one person plays here, else players 1 and 2.
 export function playerName(p) {
-  if (S.replay && S.replay.record) return t(p === 0 ? 'player.p1' : 'player.p2');
-  if (isAI()) return t(p === human() ? 'player.you' : 'player.computer');
-  if (me() !== null) return t(p === me() ? 'player.you' : 'player.friend');
-  return t(p === 0 ? 'player.p1' : 'player.p2');
+  const mine = me();
+  if (mine === null) return t(p === 0 ? 'player.p1' : 'player.p2');
+  return t(p === mine ? 'player.you' : isAI() ? 'player.computer' : 'player.friend');
 }
 
 export function isYou(p) { return me() !== null && p === me(); }
@@ -78,9 +79,9 @@ export function playText(p, move) {
 
 export function ownerWord(c) {
   const p = ownerOf(c);
-  if (isAI() && !(S.replay && S.replay.record)) return t(p === human() ? 'owner.yours' : 'owner.computer');
-  if (me() !== null) return t(p === me() ? 'owner.yours' : 'owner.friend');
-  return t(p === 0 ? 'owner.p1' : 'owner.p2');
+  const mine = me();
+  if (mine === null) return t(p === 0 ? 'owner.p1' : 'owner.p2');
+  return t(p === mine ? 'owner.yours' : isAI() ? 'owner.computer' : 'owner.friend');
 }
 
 // moverOf returns who played move i of the state, as its history says.

@@ -72,13 +72,20 @@ func (s *Server) reviewRecord(w http.ResponseWriter, r *http.Request) error {
 // review reviews move ply of the game that plays moves from start under
 // rules, on the pool, and writes it with the positions around it. A ply
 // that is not a move's index is refused (wire.ReviewAt says which are);
+// a move reviewed lately is answered from the server's cache;
 // a search the pool refuses (the server shutting down) or the client
 // leaving keeps its own error.
 func (s *Server) review(w http.ResponseWriter, ctx context.Context, r rules.Rules, start rules.Position, moves []rules.Move, ply int) error {
 	var searchErr error
 	answer, err := wire.ReviewAt(r, start, moves, ply, func(history []rules.Position, m rules.Move) (ai.MoveReview, error) {
+		key := newReviewKey(r, start, moves, ply)
+		if mr, ok := s.reviews.get(key); ok {
+			return mr, nil
+		}
 		mr, err := s.pool.Review(ctx, r, history, m, ai.ReviewLimits{MoveTime: s.cfg.ReviewTime})
-		searchErr = err
+		if searchErr = err; err == nil {
+			s.reviews.put(key, mr)
+		}
 		return mr, err
 	})
 	if searchErr != nil {

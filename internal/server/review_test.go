@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"oanquan/ai"
 )
 
 // reviewRead is what a program reads of a review's answer.
@@ -107,6 +109,70 @@ func TestReviewRecord(t *testing.T) {
 		if !strings.Contains(string(r.body), c.says) {
 			t.Errorf("POST /api/review %v: %s, want it to say %q", c.body, r.body, c.says)
 		}
+	}
+}
+
+// TestReviewCached: a move reviewed again (by the other player, a
+// watcher, after a reload, or from the game's record) is answered from
+// the server's cache with no search; another move at that ply, or the
+// same move after other moves, is reviewed afresh.
+func TestReviewCached(t *testing.T) {
+	s := newServer(t, Config{ReviewTime: 100 * time.Millisecond})
+	g := create(t, s, map[string]any{"mode": "local", "position": blunderStart})
+	for _, m := range []string{"6L", "4L"} {
+		must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": m}), http.StatusOK)
+	}
+	first := must[reviewRead](t, do(t, s, "GET", "/api/games/"+g.ID+"/review?ply=0", nil), http.StatusOK).Review
+	if n := s.reviews.order.Len(); n != 1 {
+		t.Fatalf("%d reviews kept after one, want 1", n)
+	}
+	// Mark the kept review, so that an answer from the cache shows.
+	kept := s.reviews.order.Front().Value.(*reviewEntry)
+	marked := kept.review
+	marked.Loss, marked.Mark = 42, ai.Inaccuracy
+	s.reviews.put(kept.key, marked)
+	again := must[reviewRead](t, do(t, s, "GET", "/api/games/"+g.ID+"/review?ply=0", nil), http.StatusOK)
+	if again.Review.Loss != 42 || again.Review.Move != first.Move || again.Moves != 2 {
+		t.Errorf("reviewed again: %+v, want the kept review (loss 42) of %s", again, first.Move)
+	}
+	record := "[Start \"" + blunderStart + "\"]\n\n1. 6L 4L 7R *\n"
+	if r := must[reviewRead](t, do(t, s, "POST", "/api/review", map[string]any{"record": record, "ply": 0}), http.StatusOK); r.Review.Loss != 42 || r.Moves != 3 {
+		t.Errorf("the game's record reviewed: %+v, want the kept review (loss 42) in a game of 3 moves", r)
+	}
+
+	// The best move in 6L's place is another move: searched, not the kept one.
+	for range 2 {
+		must[gameJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/undo", nil), http.StatusOK)
+	}
+	must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": first.Best}), http.StatusOK)
+	if r := must[reviewRead](t, do(t, s, "GET", "/api/games/"+g.ID+"/review?ply=0", nil), http.StatusOK).Review; r.Move != first.Best || r.Loss != 0 || r.Mark != "" {
+		t.Errorf("the better move reviewed: %+v, want %s, unmarked", r, first.Best)
+	}
+	if n := s.reviews.order.Len(); n != 2 {
+		t.Errorf("%d reviews kept after two moves reviewed, want 2", n)
+	}
+}
+
+// TestReviewCacheForgets: the cache keeps its size, forgetting the
+// review used least lately.
+func TestReviewCacheForgets(t *testing.T) {
+	c := newReviewCache(2)
+	key := func(s string) reviewKey { return reviewKey{record: s} }
+	for i, k := range []string{"a", "b"} {
+		c.put(key(k), ai.MoveReview{Ply: i})
+	}
+	c.get(key("a"))
+	c.put(key("c"), ai.MoveReview{Ply: 2})
+	if _, ok := c.get(key("b")); ok {
+		t.Error("b, used least lately, is still kept")
+	}
+	for _, k := range []string{"a", "c"} {
+		if _, ok := c.get(key(k)); !ok {
+			t.Errorf("%s forgotten", k)
+		}
+	}
+	if c.order.Len() != 2 || len(c.byKey) != 2 {
+		t.Errorf("%d and %d kept, want 2", c.order.Len(), len(c.byKey))
 	}
 }
 

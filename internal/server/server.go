@@ -98,6 +98,7 @@ type Server struct {
 	// presence shares the presence of online games with the other
 	// servers; nil if the store has no board.
 	presence *presenceSync
+	reviews  *reviewCache // the moves reviewed lately
 
 	mu     sync.Mutex
 	live   map[string]*liveGame
@@ -115,6 +116,7 @@ func New(cfg Config) *Server {
 		live:  make(map[string]*liveGame),
 		lru:   list.New(),
 
+		reviews: newReviewCache(reviewCacheSize),
 		wsPing:  wsPingInterval,
 		wsWrite: wsWriteTimeout,
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -212,6 +213,48 @@ func TestOfflineGames(t *testing.T) {
 		// A measurement, not a check: on a busy machine any task may
 		// last long.
 		t.Logf("%s: the longest task of the page's thread took %.0f ms", level, eval[float64](p, `window.longest`))
+	}
+	p.forgetUnreachable()
+}
+
+// TestOfflineInvitation: a friend's link opened with the network cut
+// keeps its address, starts no game in the browser and says that the
+// game opens once the server can be reached; when the network is back,
+// the page takes the free seat.
+func TestOfflineInvitation(t *testing.T) {
+	p := newPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	p.wait(controlled, 30*time.Second)
+	var game struct {
+		ID string `json:"id"`
+	}
+	apiCall(t, p.base, "POST", "/api/games", "", `{"mode":"online","first":0}`, &game)
+	kept := eval[string](p, `localStorage.getItem('oanquan.local') || ''`)
+	p.offline(true)
+	p.do(chromedp.Navigate(p.base + "/?game=" + game.ID))
+	p.wait(`document.getElementById('status').textContent.startsWith('The server cannot be reached: this game is kept there')`, 20*time.Second)
+	p.screenshot(filepath.Join(shotDir(t), "offline-invitation-390x844.png"))
+	if got := eval[string](p, `location.search`); got != "?game="+game.ID {
+		t.Errorf("offline, the address became %q", got)
+	}
+	if got := eval[string](p, `localStorage.getItem('oanquan.local') || ''`); got != kept {
+		t.Errorf("offline, a friend's link started a game in the browser: %s", got)
+	}
+	taken := func() [2]bool {
+		var st struct {
+			Presence struct {
+				Taken [2]bool `json:"taken"`
+			} `json:"presence"`
+		}
+		apiCall(t, p.base, "GET", "/api/games/"+game.ID, "", "", &st)
+		return st.Presence.Taken
+	}
+	if got := taken(); got != [2]bool{true, false} {
+		t.Errorf("offline, seats taken %v, want the creator's alone", got)
+	}
+	p.offline(false)
+	p.wait(`document.documentElement.dataset.live === 'on' && localStorage.getItem('oanquan.game') === '`+game.ID+`' && JSON.parse(localStorage.getItem('oanquan.secrets') || '{}')['`+game.ID+`'] !== undefined`, 20*time.Second)
+	if got := taken(); got != [2]bool{true, true} {
+		t.Errorf("back online, seats taken %v, want both", got)
 	}
 	p.forgetUnreachable()
 }

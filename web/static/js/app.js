@@ -526,7 +526,9 @@ async function openGame() {
       setGame(st);
       return;
     } catch (e) {
-      if (!(e instanceof APIError)) { offline(); return; } // else gone: start afresh
+      // Out of reach: wait for the server (a linked game says why the
+      // page shows none); else gone: start afresh.
+      if (!(e instanceof APIError)) { offline(new URLSearchParams(location.search).get('game') === saved ? 'status.offlineLink' : 'status.offline'); return; }
     }
   }
   const opts = createOpts();
@@ -539,9 +541,11 @@ async function openGame() {
   }
 }
 
-function offline() {
-  $('status').textContent = t('status.offline');
-  setTimeout(openGame, 3000);
+// offline says the server is out of reach (key: the status's text) and
+// tries again, unless a game has been started here meanwhile.
+function offline(key = 'status.offline') {
+  $('status').textContent = t(key);
+  setTimeout(() => { if (!S.state) openGame(); }, 3000);
 }
 
 start();

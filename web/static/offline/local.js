@@ -83,6 +83,9 @@ function adoptable(id) {
   return st && st.id === id && secretOf(id) && (st.mode === 'ai' || st.mode === 'local') ? st : null;
 }
 
+// linked is true when the page's address names game id (?game=ID).
+function linked(id) { return new URLSearchParams(location.search).get('game') === id; }
+
 // call answers api.js's call (method, path, body) of docs/API.md. failed
 // is fetch's error when the server could not be reached: a call this
 // module cannot take is then refused with it.
@@ -100,7 +103,10 @@ export async function call(method, path, body, failed) {
   if (!(id in games())) {
     const st = adoptable(id);
     if (st) await ask({ op: 'adopt', state: st });
-    else if (route === 'GET game' && !S.state) return call('POST', '/api/games', { ...S.settings, human: 0, first: Number(S.settings.first) }); // a game this browser cannot carry on: a new one here
+    // A game this browser cannot carry on: if the address names it (a
+    // friend's link), it waits for the server (app.js says so); if it was
+    // only the last game shown, a new one starts here.
+    else if (route === 'GET game' && !S.state && !linked(id)) return call('POST', '/api/games', { ...S.settings, human: 0, first: Number(S.settings.first) });
     else throw failed;
   }
   const ops = {

@@ -104,9 +104,10 @@ export async function call(method, path, body, failed) {
     const st = adoptable(id);
     if (st) await ask({ op: 'adopt', state: st });
     // A game this browser cannot carry on: if the address names it (a
-    // friend's link), it waits for the server (app.js says so); if it was
-    // only the last game shown, a new one starts here.
-    else if (route === 'GET game' && !S.state && !linked(id)) return call('POST', '/api/games', { ...S.settings, human: 0, first: Number(S.settings.first) });
+    // friend's link) and the server was out of reach, it waits for the
+    // server (app.js says so); if it was only the last game shown, a new
+    // one starts here.
+    else if (route === 'GET game' && !S.state && !(linked(id) && failed)) return call('POST', '/api/games', { ...S.settings, human: 0, first: Number(S.settings.first) });
     else throw failed;
   }
   const ops = {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"oanquan/internal/wire"
 	"oanquan/notation"
 	"oanquan/rules"
 )
@@ -36,7 +37,7 @@ type traceState struct {
 	Position string        `json:"position"`
 	Cells    [12]int       `json:"cells"`
 	Stones   [2]bool       `json:"stones"`
-	Stores   [2]traceStore `json:"stores"`
+	Stores   [2]wire.Store `json:"stores"`
 	ToMove   int           `json:"toMove"`
 	Ply      int           `json:"ply"`
 	Legal    []string      `json:"legal"`
@@ -44,37 +45,7 @@ type traceState struct {
 	CanUndo  bool          `json:"canUndo"`
 	Over     bool          `json:"over"`
 	End      string        `json:"end"`
-	Result   *traceResult  `json:"result"`
-}
-
-type traceStore struct {
-	Pebbles   int `json:"pebbles"`
-	Mandarins int `json:"mandarins"`
-	Debt      int `json:"debt"`
-}
-
-type traceResult struct {
-	Players [2]traceTally `json:"players"`
-	Winner  *int          `json:"winner"`
-}
-
-type traceTally struct {
-	Mandarins int `json:"mandarins"`
-	Pebbles   int `json:"pebbles"`
-	Swept     int `json:"swept"`
-	Debt      int `json:"debt"`
-	Credit    int `json:"credit"`
-	Total     int `json:"total"`
-}
-
-type traceEvent struct {
-	Kind   string `json:"kind"`
-	Player int    `json:"player"`
-	Cell   int    `json:"cell"`
-	Count  int    `json:"count"`
-	Stone  bool   `json:"stone"`
-	Points int    `json:"points"`
-	Reason string `json:"reason"`
+	Result   *wire.Result  `json:"result"`
 }
 
 type traceTurn struct {
@@ -82,7 +53,7 @@ type traceTurn struct {
 	Player int          `json:"player"`
 	Move   string       `json:"move"`
 	By     string       `json:"by"`
-	Events []traceEvent `json:"events"`
+	Events []wire.Event `json:"events"`
 	State  traceState   `json:"state"`
 }
 
@@ -104,43 +75,28 @@ func stateOf(id string, p rules.Position, legal []rules.Move, end rules.End) tra
 		st.Cells[i] = int(n)
 	}
 	for i, s := range p.Stores {
-		st.Stores[i] = traceStore{int(s.Pebbles), int(s.Mandarins), int(s.Debt)}
+		st.Stores[i] = wire.Store{Pebbles: int(s.Pebbles), Mandarins: int(s.Mandarins), Debt: int(s.Debt)}
 	}
 	for _, m := range legal {
 		st.Legal = append(st.Legal, notation.FormatMove(m))
 	}
 	if st.Over {
-		r := p.Count(end)
-		st.Result = &traceResult{}
-		for i, tl := range r.Players {
-			st.Result.Players[i] = traceTally(tl)
-		}
-		if r.Winner >= 0 {
-			w := r.Winner
-			st.Result.Winner = &w
-		}
+		st.Result = wire.ResultOf(p.Count(end))
 	}
 	return st
 }
 
-func eventsOf(tr *rules.Trace) []traceEvent {
-	var out []traceEvent
+func eventsOf(tr *rules.Trace) []wire.Event {
+	var out []wire.Event
 	for _, e := range tr.Events {
-		ev := traceEvent{Kind: e.Kind.String(), Player: int(e.Player), Cell: int(e.Cell), Count: int(e.Count), Stone: e.Stone, Points: int(e.Points)}
-		switch e.Kind {
-		case rules.EvStop:
-			ev.Reason = rules.StopReason(e.Reason).String()
-		case rules.EvEnd:
-			ev.Reason = rules.End(e.Reason).String()
-		}
-		out = append(out, ev)
+		out = append(out, wire.EventOf(e))
 	}
 	return out
 }
 
 // coverage names what a turn shows: its event kinds, a capture of a
 // stone, its stop reasons and its end.
-func coverage(evs []traceEvent) []string {
+func coverage(evs []wire.Event) []string {
 	var out []string
 	for _, e := range evs {
 		k := e.Kind
@@ -261,7 +217,7 @@ func TestGoldenTraces(t *testing.T) {
 // expectCells returns the counts each event leaves on the board, from the
 // events alone: a pick-up, relay or capture empties its cell, a drop
 // leaves the count it gives, a refill adds one to each square of a row.
-func expectCells(start [12]int, evs []traceEvent) [][12]int {
+func expectCells(start [12]int, evs []wire.Event) [][12]int {
 	cells := start
 	var out [][12]int
 	for _, e := range evs {

@@ -115,7 +115,7 @@ func (s *Server) createGame(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	st := m.State()
-	out := createdJSON{gameJSON: toGameJSON(&st), Secret: secret, Seat: int(seats[0])}
+	out := createdJSON{Game: wire.GameOf(&st), Secret: secret, Seat: int(seats[0])}
 	for _, p := range seats {
 		out.Seats = append(out.Seats, int(p))
 	}
@@ -131,7 +131,7 @@ func (s *Server) getGame(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	st := g.m.State()
-	writeJSON(w, http.StatusOK, toGameJSON(&st))
+	writeJSON(w, http.StatusOK, wire.GameOf(&st))
 	return nil
 }
 
@@ -180,16 +180,16 @@ func (s *Server) playMove(w http.ResponseWriter, r *http.Request) error {
 		// (Played through another server, it may not be here yet.)
 		s.resync(g.m.ID())
 		if t, ok := g.m.PlayedAt(*q.Ply, mv, seat); ok {
-			writeJSON(w, http.StatusOK, toTurnJSON(&t))
+			writeJSON(w, http.StatusOK, wire.TurnOf(&t))
 			return nil
 		}
 		st := g.m.State()
-		return &staleError{err, toGameJSON(&st)}
+		return &staleError{err, wire.GameOf(&st)}
 	}
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toTurnJSON(&turn))
+	writeJSON(w, http.StatusOK, wire.TurnOf(&turn))
 	return nil
 }
 
@@ -206,7 +206,7 @@ func (s *Server) undo(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toGameJSON(&st))
+	writeJSON(w, http.StatusOK, wire.GameOf(&st))
 	return nil
 }
 
@@ -234,7 +234,7 @@ func (s *Server) setLevel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toGameJSON(&st))
+	writeJSON(w, http.StatusOK, wire.GameOf(&st))
 	return nil
 }
 
@@ -250,9 +250,9 @@ func (s *Server) hints(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := hintsJSON{Hints: make([]hintJSON, len(hs))}
+	out := wire.Hints{Hints: make([]wire.Hint, len(hs))}
 	for i, h := range hs {
-		out.Hints[i] = hintJSON{Move: notation.FormatMove(h.Move), Score: h.Score}
+		out.Hints[i] = wire.Hint{Move: notation.FormatMove(h.Move), Score: h.Score}
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil

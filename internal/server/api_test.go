@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"oanquan/internal/wire"
 	"oanquan/notation"
 	"oanquan/rules"
 )
@@ -19,18 +20,18 @@ func TestCreateDefaults(t *testing.T) {
 	s := newServer(t, Config{})
 	r := do(t, s, "POST", "/api/games", nil)
 	c := must[createdJSON](t, r, http.StatusCreated)
-	g := c.gameJSON
+	g := c.Game
 	if len(c.Secret) < 22 || c.Seat != 0 || !slices.Equal(c.Seats, []int{0}) {
 		t.Errorf("secret %q, seat %d, seats %v; want a secret for seat 0 alone", c.Secret, c.Seat, c.Seats)
 	}
-	want := gameJSON{
+	want := wire.Game{
 		ID: g.ID, Mode: "ai", Level: "easy", Human: 0, First: 0, Variants: []string{},
 		Position: notation.Start,
 		Cells:    [12]int{5, 5, 5, 5, 5, 0, 5, 5, 5, 5, 5, 0},
 		Stones:   [2]bool{true, true},
 		Legal:    []string{"5L", "5R", "6L", "6R", "7L", "7R", "8L", "8R", "9L", "9R"},
 		Moves:    []string{},
-		History:  []playedJSON{},
+		History:  []wire.Played{},
 		End:      "none",
 	}
 	if !reflect.DeepEqual(g, want) {
@@ -250,7 +251,7 @@ func TestMoveRefused(t *testing.T) {
 		t.Run(tc.body, func(t *testing.T) { wantError(t, r, tc.status, tc.code) })
 		unchanged(t, s, g)
 	}
-	turn := must[turnJSON](t, do(t, s, "POST", path, `{"move":"7R","ply":0}`), 200)
+	turn := must[wire.Turn](t, do(t, s, "POST", path, `{"move":"7R","ply":0}`), 200)
 	if !turn.State.Thinking {
 		t.Fatalf("after the human's move: %+v, want the computer thinking", turn.State)
 	}
@@ -273,7 +274,7 @@ func TestLocalGame(t *testing.T) {
 			t.Fatalf("no legal moves in %+v", g)
 		}
 		move := g.Legal[(i*3)%len(g.Legal)]
-		turn := must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": move, "ply": g.Ply}), 200)
+		turn := must[wire.Turn](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": move, "ply": g.Ply}), 200)
 		m, _ := notation.ParseMove(move)
 		var tr rules.Trace
 		if _, err := ref.Play(m, &tr); err != nil {
@@ -283,7 +284,7 @@ func TestLocalGame(t *testing.T) {
 			t.Fatalf("turn %+v, want %s at ply %d with %d events", turn, move, g.Ply, len(tr.Events))
 		}
 		for j, e := range tr.Events {
-			if turn.Events[j] != toEventJSON(e) || turn.Events[j].Kind != e.Kind.String() {
+			if turn.Events[j] != wire.EventOf(e) || turn.Events[j].Kind != e.Kind.String() {
 				t.Fatalf("event %d = %+v, want %+v", j, turn.Events[j], e)
 			}
 		}
@@ -297,7 +298,7 @@ func TestLocalGame(t *testing.T) {
 		t.Fatalf("final state %+v, want the end %v", g, ref.End())
 	}
 	for i, tally := range g.Result.Players {
-		if tally != tallyJSON(res.Players[i]) ||
+		if tally != wire.Tally(res.Players[i]) ||
 			tally.Total != 10*tally.Mandarins+tally.Pebbles+tally.Swept-tally.Debt+tally.Credit {
 			t.Errorf("player %d: tally %+v, want %+v", i, tally, res.Players[i])
 		}
@@ -324,7 +325,7 @@ func TestLocalGame(t *testing.T) {
 	}
 
 	// Local undo takes back one move, even after the end.
-	u := must[gameJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/undo", nil), 200)
+	u := must[wire.Game](t, do(t, s, "POST", "/api/games/"+g.ID+"/undo", nil), 200)
 	if u.Over || len(u.Moves) != len(g.Moves)-1 {
 		t.Errorf("after undo: %+v, want one move fewer and the game going on", u)
 	}
@@ -341,7 +342,7 @@ func TestUndoLevelHints(t *testing.T) {
 	wantError(t, do(t, s, "POST", "/api/games/"+id+"/undo", `{"all":true}`), 400, "bad_request")
 	unchanged(t, s, g)
 
-	hs := must[hintsJSON](t, do(t, s, "GET", "/api/games/"+id+"/hints", nil), 200)
+	hs := must[wire.Hints](t, do(t, s, "GET", "/api/games/"+id+"/hints", nil), 200)
 	var hinted []string
 	for _, h := range hs.Hints {
 		hinted = append(hinted, h.Move)
@@ -354,21 +355,21 @@ func TestUndoLevelHints(t *testing.T) {
 		wantError(t, do(t, s, "PUT", "/api/games/"+id+"/level", body), 400, "bad_request")
 	}
 	unchanged(t, s, g)
-	lv := must[gameJSON](t, do(t, s, "PUT", "/api/games/"+id+"/level", `{"level":"hard"}`), 200)
+	lv := must[wire.Game](t, do(t, s, "PUT", "/api/games/"+id+"/level", `{"level":"hard"}`), 200)
 	if lv.Level != "hard" {
 		t.Errorf("level %q, want hard", lv.Level)
 	}
 
 	do(t, s, "POST", "/api/games/"+id+"/moves", `{"move":"7R"}`)
 	c := <-gt.Calls // thinking now
-	if lv := must[gameJSON](t, do(t, s, "PUT", "/api/games/"+id+"/level", `{"level":"medium"}`), 200); !lv.Thinking {
+	if lv := must[wire.Game](t, do(t, s, "PUT", "/api/games/"+id+"/level", `{"level":"medium"}`), 200); !lv.Thinking {
 		t.Errorf("after a level change while thinking: %+v, want still thinking", lv)
 	}
 	<-c.Ctx.Done() // the search at hard was canceled…
 	if c = <-gt.Calls; c.Lim.Level.String() != "medium" {
 		t.Errorf("search again at %v, want medium", c.Lim.Level)
 	}
-	u := must[gameJSON](t, do(t, s, "POST", "/api/games/"+id+"/undo", nil), 200)
+	u := must[wire.Game](t, do(t, s, "POST", "/api/games/"+id+"/undo", nil), 200)
 	<-c.Ctx.Done() // …and so was the one at medium, by undo
 	if u.Thinking || len(u.Moves) != 0 || u.Position != notation.Start || len(u.Legal) != 10 {
 		t.Errorf("after undo while thinking: %+v, want the start", u)
@@ -380,7 +381,7 @@ func TestHintsFromAI(t *testing.T) {
 	s := New(Config{HintTime: 20 * time.Millisecond})
 	t.Cleanup(s.Close)
 	g := create(t, s, map[string]any{"mode": "local"})
-	hs := must[hintsJSON](t, do(t, s, "GET", "/api/games/"+g.ID+"/hints", nil), 200)
+	hs := must[wire.Hints](t, do(t, s, "GET", "/api/games/"+g.ID+"/hints", nil), 200)
 	var moves []string
 	for i, h := range hs.Hints {
 		moves = append(moves, h.Move)
@@ -410,7 +411,7 @@ func TestConcurrentRequests(t *testing.T) {
 				var r response
 				switch (w + i) % 5 {
 				case 0, 1:
-					st := decodeAs[gameJSON](t, do(t, s, "GET", "/api/games/"+g.ID, nil))
+					st := decodeAs[wire.Game](t, do(t, s, "GET", "/api/games/"+g.ID, nil))
 					if len(st.Legal) == 0 {
 						continue
 					}

@@ -13,6 +13,7 @@ import (
 
 	"oanquan/internal/match"
 	"oanquan/internal/store"
+	"oanquan/internal/wire"
 )
 
 // The server's own kinds of refusal, beside match's.
@@ -76,13 +77,13 @@ type errorBody struct {
 	} `json:"error"`
 	// State is the game as it stands, with a conflict over a move: the
 	// client catches up from it.
-	State *gameJSON `json:"state,omitempty"`
+	State *wire.Game `json:"state,omitempty"`
 }
 
 // staleError is a conflict answered with the game's state.
 type staleError struct {
 	error
-	state gameJSON
+	state wire.Game
 }
 
 func (e *staleError) Unwrap() error { return e.error }

@@ -3,6 +3,8 @@ package server
 import (
 	"reflect"
 	"testing"
+
+	"oanquan/internal/wire"
 )
 
 // FuzzRequests posts arbitrary bodies to every endpoint that reads one.
@@ -48,10 +50,10 @@ func FuzzRequests(f *testing.F) {
 		g := create(t, s, map[string]any{"mode": mode})
 		if mode == "online" {
 			must[joinedJSON](t, player{}.act(t, s, "POST", "/api/games/"+g.ID+"/join", ""), 200)
-			must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": "7R"}), 200)
+			must[wire.Turn](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": "7R"}), 200)
 		} else {
 			for _, mv := range []string{"7R", "1L"} {
-				must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": mv}), 200)
+				must[wire.Turn](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": mv}), 200)
 			}
 		}
 		before := get(t, s, g.ID)

@@ -17,6 +17,7 @@ import (
 	"oanquan/ai"
 	"oanquan/internal/match"
 	"oanquan/internal/store"
+	"oanquan/internal/wire"
 	"oanquan/notation"
 	"oanquan/rules"
 )
@@ -333,7 +334,7 @@ func toStored(c match.Config) store.Game {
 		Variants: c.Rules.Names(),
 		First:    int(c.Rules.First),
 		Start:    notation.FormatPosition(*c.Start),
-		Moves:    moveList(c.Moves),
+		Moves:    wire.MoveList(c.Moves),
 		Status:   statusText(c.Status),
 		Created:  c.Created,
 		Updated:  time.Now(),

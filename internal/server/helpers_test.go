@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"oanquan/internal/match/matchtest"
+	"oanquan/internal/wire"
 )
 
 // guard bounds every wait, so that a broken test fails instead of hanging.
@@ -106,19 +107,19 @@ var secrets sync.Map
 
 // create makes a game and returns its state; do then acts for its
 // creator's seats.
-func create(t testing.TB, h http.Handler, body any) gameJSON {
+func create(t testing.TB, h http.Handler, body any) wire.Game {
 	t.Helper()
 	c := must[createdJSON](t, do(t, h, "POST", "/api/games", body), http.StatusCreated)
 	if len(c.Secret) < 22 || len(c.Seats) == 0 || c.Seat != c.Seats[0] {
 		t.Fatalf("created game: secret %q, seat %d, seats %v; want a secret of 128 bits or more and the seats it holds", c.Secret, c.Seat, c.Seats)
 	}
 	secrets.Store(c.ID, c.Secret)
-	return c.gameJSON
+	return c.Game
 }
 
-func get(t testing.TB, h http.Handler, id string) gameJSON {
+func get(t testing.TB, h http.Handler, id string) wire.Game {
 	t.Helper()
-	return must[gameJSON](t, do(t, h, "GET", "/api/games/"+id, nil), http.StatusOK)
+	return must[wire.Game](t, do(t, h, "GET", "/api/games/"+id, nil), http.StatusOK)
 }
 
 // wantError checks that r is an error answer with status and code.
@@ -138,7 +139,7 @@ func wantError(t *testing.T, r response, status int, code string) {
 }
 
 // unchanged checks that game id has state want.
-func unchanged(t *testing.T, h http.Handler, want gameJSON) {
+func unchanged(t *testing.T, h http.Handler, want wire.Game) {
 	t.Helper()
 	if got := get(t, h, want.ID); !reflect.DeepEqual(got, want) {
 		t.Errorf("the game changed:\n got %+v\nwant %+v", got, want)

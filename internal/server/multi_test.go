@@ -12,6 +12,7 @@ import (
 
 	"oanquan/internal/store"
 	"oanquan/internal/store/pgtest"
+	"oanquan/internal/wire"
 )
 
 // postgresPair opens two stores on one new PostgreSQL database, as two
@@ -70,7 +71,7 @@ func TestTwoServersOnePostgres(t *testing.T) {
 			t.Fatalf("server %d shows %d moves, want %d", i%2, len(st.Moves), i)
 		}
 		start := time.Now()
-		turn := must[turnJSON](t, do(t, servers[i%2], "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": st.Legal[0], "ply": st.Ply}), 200)
+		turn := must[wire.Turn](t, do(t, servers[i%2], "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": st.Legal[0], "ply": st.Ply}), 200)
 		for _, w := range []*wsClient{wa, wb} {
 			m := w.want("turn")
 			if m.Turn.Move != turn.Move || m.Turn.Ply != turn.Ply || len(m.Turn.Events) == 0 {
@@ -89,8 +90,8 @@ func TestTwoServersOnePostgres(t *testing.T) {
 	// another move for that ply is a conflict, answered with the state.
 	st := get(t, a, g.ID)
 	if !st.Over && len(st.Legal) > 1 {
-		first := must[turnJSON](t, do(t, a, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": st.Legal[0], "ply": st.Ply}), 200)
-		again := must[turnJSON](t, do(t, b, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": st.Legal[0], "ply": st.Ply}), 200)
+		first := must[wire.Turn](t, do(t, a, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": st.Legal[0], "ply": st.Ply}), 200)
+		again := must[wire.Turn](t, do(t, b, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": st.Legal[0], "ply": st.Ply}), 200)
 		if again.Move != first.Move || again.Ply != first.Ply || len(again.State.Moves) != len(first.State.Moves) {
 			t.Errorf("the move sent again: %+v, want the turn %+v once", again, first)
 		}
@@ -120,7 +121,7 @@ func TestTwoServersOneComputer(t *testing.T) {
 		if st.Over || st.ToMove != 0 {
 			break
 		}
-		must[turnJSON](t, do(t, servers[i%2], "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": st.Legal[0], "ply": st.Ply}), 200)
+		must[wire.Turn](t, do(t, servers[i%2], "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": st.Legal[0], "ply": st.Ply}), 200)
 		// The human's turn, then the computer's, on the WebSocket of b.
 		for want := range 2 {
 			m := wb.next()
@@ -153,7 +154,7 @@ func TestServerOnSQLite(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newServer(t, Config{Store: st})
-	var want []gameJSON
+	var want []wire.Game
 	for _, mode := range []string{"local", "ai"} {
 		g := create(t, s, map[string]any{"mode": mode})
 		for range 3 {
@@ -165,9 +166,9 @@ func TestServerOnSQLite(t *testing.T) {
 				time.Sleep(time.Millisecond)
 				cur = get(t, s, g.ID)
 			}
-			must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": cur.Legal[len(cur.Legal)-1]}), 200)
+			must[wire.Turn](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": cur.Legal[len(cur.Legal)-1]}), 200)
 		}
-		must[gameJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/undo", nil), 200)
+		must[wire.Game](t, do(t, s, "POST", "/api/games/"+g.ID+"/undo", nil), 200)
 		cur := get(t, s, g.ID)
 		for cur.Thinking {
 			time.Sleep(time.Millisecond)
@@ -200,7 +201,7 @@ func TestTwoServersOnline(t *testing.T) {
 	j := must[joinedJSON](t, player{}.act(t, b, "POST", "/api/games/"+c.ID+"/join", ""), 200)
 	pb := player{j.Secret, j.Seat}
 	wa, wb := dial(t, ta, c.ID), dial(t, tb, c.ID)
-	next := func(w *wsClient, typ string) messageJSON {
+	next := func(w *wsClient, typ string) wire.Message {
 		t.Helper()
 		for {
 			if m := w.next(); m.Type == typ {
@@ -218,7 +219,7 @@ func TestTwoServersOnline(t *testing.T) {
 		}
 		p := players[st.ToMove]
 		start := time.Now()
-		must[turnJSON](t, p.act(t, servers[st.ToMove], "POST", "/api/games/"+c.ID+"/moves", `{"move":"`+st.Legal[0]+`"}`), 200)
+		must[wire.Turn](t, p.act(t, servers[st.ToMove], "POST", "/api/games/"+c.ID+"/moves", `{"move":"`+st.Legal[0]+`"}`), 200)
 		for _, w := range []*wsClient{wa, wb} {
 			if m := next(w, "turn"); m.Turn.Ply != st.Ply {
 				t.Fatalf("move %d: turn at ply %d, want %d", i, m.Turn.Ply, st.Ply)
@@ -227,11 +228,11 @@ func TestTwoServersOnline(t *testing.T) {
 		worst = max(worst, time.Since(start))
 	}
 	t.Logf("slowest move, from the request to both players' WebSockets: %v", worst)
-	must[gameJSON](t, pa.act(t, a, "POST", "/api/games/"+c.ID+"/draw", `{"action":"offer"}`), 200)
+	must[wire.Game](t, pa.act(t, a, "POST", "/api/games/"+c.ID+"/draw", `{"action":"offer"}`), 200)
 	if m := next(wb, "state"); m.State.Offer == nil || m.State.Offer.Kind != "draw" {
 		t.Fatalf("the other server's player saw %+v, want the draw offer", m.State)
 	}
-	g := must[gameJSON](t, pb.act(t, b, "POST", "/api/games/"+c.ID+"/draw", `{"action":"accept"}`), 200)
+	g := must[wire.Game](t, pb.act(t, b, "POST", "/api/games/"+c.ID+"/draw", `{"action":"accept"}`), 200)
 	if !g.Over || g.End != "draw" {
 		t.Fatalf("after accepting on the other server: over %v, end %q", g.Over, g.End)
 	}
@@ -244,7 +245,7 @@ func TestTwoServersOnline(t *testing.T) {
 // awaitPresence reads w's messages until its presence is want (in a
 // presence message, or the state of one), and returns how long that took.
 // A turn on the way fails the test: presence must not wait for a move.
-func awaitPresence(t testing.TB, w *wsClient, want presenceJSON) time.Duration {
+func awaitPresence(t testing.TB, w *wsClient, want wire.Presence) time.Duration {
 	t.Helper()
 	start := time.Now()
 	for {
@@ -287,21 +288,21 @@ func TestTwoServersPresence(t *testing.T) {
 
 	wa, watchA := dial(t, ta, c.ID), dial(t, ta, c.ID)
 	hello(t, wa, pa)
-	awaitPresence(t, wa, presenceJSON{Seats: only, Watchers: 1, Taken: only})
+	awaitPresence(t, wa, wire.Presence{Seats: only, Watchers: 1, Taken: only})
 	watchB := dial(t, tb, c.ID) // the game is live on b too
-	awaitPresence(t, watchB, presenceJSON{Seats: only, Watchers: 2, Taken: only})
-	awaitPresence(t, wa, presenceJSON{Seats: only, Watchers: 2, Taken: only})
+	awaitPresence(t, watchB, wire.Presence{Seats: only, Watchers: 2, Taken: only})
+	awaitPresence(t, wa, wire.Presence{Seats: only, Watchers: 2, Taken: only})
 
 	// The friend joins through b: a's sockets learn that the seat is
 	// taken, with no move.
 	j := must[joinedJSON](t, player{}.act(t, b, "POST", "/api/games/"+c.ID+"/join", ""), 200)
 	pb := player{j.Secret, j.Seat}
-	awaitPresence(t, wa, presenceJSON{Seats: only, Watchers: 2, Taken: both})
-	awaitPresence(t, watchA, presenceJSON{Seats: only, Watchers: 2, Taken: both})
+	awaitPresence(t, wa, wire.Presence{Seats: only, Watchers: 2, Taken: both})
+	awaitPresence(t, watchA, wire.Presence{Seats: only, Watchers: 2, Taken: both})
 
 	wb := dial(t, tb, c.ID)
 	hello(t, wb, pb)
-	all := presenceJSON{Seats: both, Watchers: 2, Taken: both}
+	all := wire.Presence{Seats: both, Watchers: 2, Taken: both}
 	for _, w := range []*wsClient{wa, wb, watchA, watchB} {
 		awaitPresence(t, w, all)
 	}
@@ -315,7 +316,7 @@ func TestTwoServersPresence(t *testing.T) {
 	}
 	var onlyB [2]bool
 	onlyB[pb.seat] = true
-	awaitPresence(t, wb, presenceJSON{Seats: onlyB, Watchers: 1, Taken: both})
+	awaitPresence(t, wb, wire.Presence{Seats: onlyB, Watchers: 1, Taken: both})
 	awaitPresence(t, wb, all)
 
 	// A server that dies leaves its post, which runs out: it stops
@@ -326,7 +327,7 @@ func TestTwoServersPresence(t *testing.T) {
 	if err := board.PostPresence(context.Background(), c.ID, "ghost", ghost, 300*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	awaitPresence(t, wa, presenceJSON{Seats: both, Watchers: 5, Taken: both})
+	awaitPresence(t, wa, wire.Presence{Seats: both, Watchers: 5, Taken: both})
 	if d := awaitPresence(t, wa, all); d > 2*time.Second {
 		t.Errorf("the dead server's post counted for %v after it was seen, want about 300 ms and a renewal", d)
 	}
@@ -334,7 +335,7 @@ func TestTwoServersPresence(t *testing.T) {
 	// The player on b leaves: the player on a sees it at once.
 	start := time.Now()
 	wb.c.Close(websocket.StatusNormalClosure, "")
-	awaitPresence(t, wa, presenceJSON{Seats: only, Watchers: 2, Taken: both})
+	awaitPresence(t, wa, wire.Presence{Seats: only, Watchers: 2, Taken: both})
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("the other server's player left; seen after %v, want within 2 s", d)
 	} else {
@@ -354,7 +355,7 @@ func TestTwoServersPresence(t *testing.T) {
 	if p, err := board.Presence(context.Background(), c.ID, "a"); p != (store.Presence{}) || err != nil {
 		t.Errorf("after b stopped, the others' presence is %+v, %v; want nobody", p, err)
 	}
-	awaitPresence(t, wa, presenceJSON{Seats: only, Watchers: 1, Taken: both})
+	awaitPresence(t, wa, wire.Presence{Seats: only, Watchers: 1, Taken: both})
 }
 
 // BenchmarkTwoServers measures two servers on one PostgreSQL database
@@ -369,7 +370,7 @@ func BenchmarkTwoServers(b *testing.B) {
 	s1, s2, t1, t2 := serverPair(b)
 	b.Run("move", func(b *testing.B) {
 		var req, ans []time.Duration
-		var g gameJSON
+		var g wire.Game
 		var w *wsClient
 		for b.Loop() {
 			if g.ID == "" || g.Over {
@@ -378,7 +379,7 @@ func BenchmarkTwoServers(b *testing.B) {
 				w.want("state")
 			}
 			start := time.Now()
-			turn := must[turnJSON](b, do(b, s1, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": g.Legal[0], "ply": g.Ply}), 200)
+			turn := must[wire.Turn](b, do(b, s1, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": g.Legal[0], "ply": g.Ply}), 200)
 			answered := time.Now()
 			for m := w.next(); m.Type != "turn" || m.Turn.Ply != turn.Ply; m = w.next() {
 			}
@@ -403,10 +404,10 @@ func BenchmarkTwoServers(b *testing.B) {
 		for b.Loop() {
 			wb := dial(b, t2, c.ID)
 			hello(b, wb, pb)
-			awaitPresence(b, wa, presenceJSON{Seats: both, Taken: both})
+			awaitPresence(b, wa, wire.Presence{Seats: both, Taken: both})
 			start := time.Now()
 			wb.c.Close(websocket.StatusNormalClosure, "")
-			awaitPresence(b, wa, presenceJSON{Seats: only, Taken: both})
+			awaitPresence(b, wa, wire.Presence{Seats: only, Taken: both})
 			leave = append(leave, time.Since(start))
 		}
 		b.ReportMetric(0, "ns/op")

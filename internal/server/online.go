@@ -11,6 +11,7 @@ import (
 
 	"oanquan/internal/match"
 	"oanquan/internal/store"
+	"oanquan/internal/wire"
 	"oanquan/rules"
 )
 
@@ -74,7 +75,7 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) error {
 		return fail(errConflictSeat, "this game has no seat to join: it is not a game between players online")
 	}
 	if held := g.seatsOf(r); len(held) > 0 {
-		writeJSON(w, http.StatusOK, joinedJSON{Game: toGameJSON(&st), Seat: int(held[0])})
+		writeJSON(w, http.StatusOK, joinedJSON{Game: wire.GameOf(&st), Seat: int(held[0])})
 		return nil
 	}
 	free := -1
@@ -100,15 +101,15 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) error {
 	s.log.Info("seat joined", "id", g.m.ID(), "seat", free)
 	s.presenceChanged(g) // tells the watchers and the creator
 	st = g.m.State()
-	writeJSON(w, http.StatusOK, joinedJSON{Game: toGameJSON(&st), Seat: free, Secret: secret})
+	writeJSON(w, http.StatusOK, joinedJSON{Game: wire.GameOf(&st), Seat: free, Secret: secret})
 	return nil
 }
 
 // joinedJSON answers a join.
 type joinedJSON struct {
-	Game   gameJSON `json:"game"`
-	Seat   int      `json:"seat"`
-	Secret string   `json:"secret,omitempty"` // only when the seat is new
+	Game   wire.Game `json:"game"`
+	Seat   int       `json:"seat"`
+	Secret string    `json:"secret,omitempty"` // only when the seat is new
 }
 
 // errConflictSeat refuses a join: no seat is free.
@@ -171,7 +172,7 @@ func (s *Server) onlineAction(act func(m *match.Match, p rules.Player) (match.St
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, toGameJSON(&st))
+		writeJSON(w, http.StatusOK, wire.GameOf(&st))
 		return nil
 	}
 }
@@ -210,7 +211,7 @@ func (s *Server) offer(kind string) func(http.ResponseWriter, *http.Request) err
 				return err
 			}
 		}
-		writeJSON(w, http.StatusOK, toGameJSON(&st))
+		writeJSON(w, http.StatusOK, wire.GameOf(&st))
 		return nil
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"rsc.io/qr"
 
 	"oanquan/internal/store"
+	"oanquan/internal/wire"
 	"oanquan/notation"
 )
 
@@ -59,7 +60,7 @@ func onlineGame(t *testing.T, h http.Handler, body string) (id string, creator, 
 }
 
 // mover returns which of a and b is to move in g.
-func mover(g gameJSON, a, b player) player {
+func mover(g wire.Game, a, b player) player {
 	if g.ToMove == a.seat {
 		return a
 	}
@@ -131,7 +132,7 @@ func TestOnlineTurns(t *testing.T) {
 		}
 	}
 	wantError(t, a.act(t, s, "POST", "/api/games/"+id+"/moves", `{"move":"`+g.Legal[0]+`"}`), 409, "not_your_turn")
-	must[turnJSON](t, b.act(t, s, "POST", "/api/games/"+id+"/moves", `{"move":"`+g.Legal[0]+`"}`), 200)
+	must[wire.Turn](t, b.act(t, s, "POST", "/api/games/"+id+"/moves", `{"move":"`+g.Legal[0]+`"}`), 200)
 	for _, path := range []string{"undo", "hints"} {
 		method := "POST"
 		if path == "hints" {
@@ -161,10 +162,10 @@ func TestOnlineOffers(t *testing.T) {
 	s := newServer(t, Config{})
 	id, a, b := onlineGame(t, s, `{"mode":"online"}`)
 	path := "/api/games/" + id + "/"
-	play := func() gameJSON {
+	play := func() wire.Game {
 		t.Helper()
 		g := get(t, s, id)
-		return must[turnJSON](t, mover(g, a, b).act(t, s, "POST", path+"moves", `{"move":"`+g.Legal[0]+`"}`), 200).State
+		return must[wire.Turn](t, mover(g, a, b).act(t, s, "POST", path+"moves", `{"move":"`+g.Legal[0]+`"}`), 200).State
 	}
 
 	// Abort: only before one's own first move.
@@ -172,12 +173,12 @@ func TestOnlineOffers(t *testing.T) {
 	wantError(t, a.act(t, s, "POST", path+"abort", ""), 409, "conflict")
 
 	// A draw offered, seen by both, declined.
-	g := must[gameJSON](t, a.act(t, s, "POST", path+"draw", `{"action":"offer"}`), 200)
+	g := must[wire.Game](t, a.act(t, s, "POST", path+"draw", `{"action":"offer"}`), 200)
 	if g.Offer == nil || g.Offer.Kind != "draw" || g.Offer.By != a.seat {
 		t.Fatalf("after a draw offer: offer %+v", g.Offer)
 	}
 	wantError(t, a.act(t, s, "POST", path+"draw", `{"action":"accept"}`), 409, "conflict") // one's own offer
-	g = must[gameJSON](t, b.act(t, s, "POST", path+"draw", `{"action":"decline"}`), 200)
+	g = must[wire.Game](t, b.act(t, s, "POST", path+"draw", `{"action":"decline"}`), 200)
 	if g.Offer != nil || g.Over {
 		t.Fatalf("after declining: offer %+v, over %v", g.Offer, g.Over)
 	}
@@ -190,21 +191,21 @@ func TestOnlineOffers(t *testing.T) {
 		other = b
 	}
 	play()
-	must[gameJSON](t, asker.act(t, s, "POST", path+"takeback", `{"action":"offer"}`), 200)
-	g = must[gameJSON](t, other.act(t, s, "POST", path+"takeback", `{"action":"accept"}`), 200)
+	must[wire.Game](t, asker.act(t, s, "POST", path+"takeback", `{"action":"offer"}`), 200)
+	g = must[wire.Game](t, other.act(t, s, "POST", path+"takeback", `{"action":"accept"}`), 200)
 	if len(g.Moves) != len(before.Moves) || g.Offer != nil || g.ToMove != before.ToMove {
 		t.Fatalf("after the takeback: %d moves, offer %+v, to move %d; want %d moves, none, %d", len(g.Moves), g.Offer, g.ToMove, len(before.Moves), before.ToMove)
 	}
 
 	// An offer lapses when a move is played.
-	must[gameJSON](t, b.act(t, s, "POST", path+"draw", `{"action":"offer"}`), 200)
+	must[wire.Game](t, b.act(t, s, "POST", path+"draw", `{"action":"offer"}`), 200)
 	if g = play(); g.Offer != nil {
 		t.Errorf("a draw offer survived a move: %+v", g.Offer)
 	}
 
 	// A draw offered and accepted ends the game; a rematch follows.
-	must[gameJSON](t, a.act(t, s, "POST", path+"draw", `{"action":"offer"}`), 200)
-	g = must[gameJSON](t, b.act(t, s, "POST", path+"draw", `{"action":"accept"}`), 200)
+	must[wire.Game](t, a.act(t, s, "POST", path+"draw", `{"action":"offer"}`), 200)
+	g = must[wire.Game](t, b.act(t, s, "POST", path+"draw", `{"action":"accept"}`), 200)
 	if !g.Over || g.End != "draw" || g.Result == nil || g.Result.Winner != nil || len(g.Legal) != 0 {
 		t.Fatalf("after an agreed draw: over %v, end %q, result %+v, legal %v", g.Over, g.End, g.Result, g.Legal)
 	}
@@ -212,8 +213,8 @@ func TestOnlineOffers(t *testing.T) {
 		t.Errorf("a finished game's positions: %d of them, from %q to %q; want %d, from the start to %q", n, g.Positions[0], g.Positions[n-1], len(g.Moves)+1, g.Position)
 	}
 	wantError(t, a.act(t, s, "POST", path+"resign", ""), 409, "game_over")
-	must[gameJSON](t, b.act(t, s, "POST", path+"rematch", `{"action":"offer"}`), 200)
-	g = must[gameJSON](t, a.act(t, s, "POST", path+"rematch", `{"action":"accept"}`), 200)
+	must[wire.Game](t, b.act(t, s, "POST", path+"rematch", `{"action":"offer"}`), 200)
+	g = must[wire.Game](t, a.act(t, s, "POST", path+"rematch", `{"action":"accept"}`), 200)
 	if g.Next == "" {
 		t.Fatalf("after the rematch was agreed: no next game")
 	}
@@ -223,10 +224,10 @@ func TestOnlineOffers(t *testing.T) {
 	}
 	// Both players' secrets act in the rematch, for their seats.
 	m := mover(next, a, b)
-	must[turnJSON](t, m.act(t, s, "POST", "/api/games/"+g.Next+"/moves", `{"move":"`+next.Legal[0]+`"}`), 200)
+	must[wire.Turn](t, m.act(t, s, "POST", "/api/games/"+g.Next+"/moves", `{"move":"`+next.Legal[0]+`"}`), 200)
 
 	// Resign: the other player wins.
-	g = must[gameJSON](t, a.act(t, s, "POST", "/api/games/"+g.Next+"/resign", ""), 200)
+	g = must[wire.Game](t, a.act(t, s, "POST", "/api/games/"+g.Next+"/resign", ""), 200)
 	if !g.Over || g.End != "resign" || g.Result == nil || g.Result.Winner == nil || *g.Result.Winner != b.seat {
 		t.Errorf("after resigning: over %v, end %q, result %+v", g.Over, g.End, g.Result)
 	}
@@ -237,7 +238,7 @@ func TestOnlineOffers(t *testing.T) {
 func TestOnlineAbort(t *testing.T) {
 	s := newServer(t, Config{})
 	id, _, b := onlineGame(t, s, `{"mode":"online"}`)
-	g := must[gameJSON](t, b.act(t, s, "POST", "/api/games/"+id+"/abort", ""), 200)
+	g := must[wire.Game](t, b.act(t, s, "POST", "/api/games/"+id+"/abort", ""), 200)
 	if !g.Over || g.End != "abort" {
 		t.Errorf("after abort: over %v, end %q", g.Over, g.End)
 	}
@@ -251,8 +252,8 @@ func TestOnlineResend(t *testing.T) {
 	id, a, b := onlineGame(t, s, `{"mode":"online"}`)
 	g := get(t, s, id)
 	body := `{"move":"` + g.Legal[0] + `","ply":0}`
-	first := must[turnJSON](t, a.act(t, s, "POST", "/api/games/"+id+"/moves", body), 200)
-	again := must[turnJSON](t, a.act(t, s, "POST", "/api/games/"+id+"/moves", body), 200)
+	first := must[wire.Turn](t, a.act(t, s, "POST", "/api/games/"+id+"/moves", body), 200)
+	again := must[wire.Turn](t, a.act(t, s, "POST", "/api/games/"+id+"/moves", body), 200)
 	if again.Ply != 0 || again.Move != first.Move || len(again.State.Moves) != 1 || len(again.Events) != len(first.Events) {
 		t.Errorf("sent again: %+v; want the same turn, one move played", again)
 	}
@@ -277,7 +278,7 @@ func TestPresence(t *testing.T) {
 	if m := watcher.want("state"); m.State.Presence == nil {
 		t.Fatal("an online game's state has no presence")
 	}
-	waitPresence := func(want presenceJSON) {
+	waitPresence := func(want wire.Presence) {
 		t.Helper()
 		for {
 			m := watcher.next()
@@ -287,7 +288,7 @@ func TestPresence(t *testing.T) {
 		}
 	}
 	both := [2]bool{true, true}
-	waitPresence(presenceJSON{Watchers: 1, Taken: both})
+	waitPresence(wire.Presence{Watchers: 1, Taken: both})
 	pa := dial(t, ts, id)
 	pa.want("state")
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
@@ -295,11 +296,11 @@ func TestPresence(t *testing.T) {
 	if err := pa.c.Write(ctx, websocket.MessageText, []byte(`{"type":"hello","secret":"`+a.secret+`"}`)); err != nil {
 		t.Fatal(err)
 	}
-	want := presenceJSON{Watchers: 1, Taken: both}
+	want := wire.Presence{Watchers: 1, Taken: both}
 	want.Seats[a.seat] = true
 	waitPresence(want)
 	pa.c.Close(websocket.StatusNormalClosure, "")
-	waitPresence(presenceJSON{Watchers: 1, Taken: both})
+	waitPresence(wire.Presence{Watchers: 1, Taken: both})
 }
 
 // TestQRCode: an invitation link to this server is drawn as a QR code in
@@ -348,7 +349,7 @@ func TestHelloAfterJoinElsewhere(t *testing.T) {
 	w := dial(t, ts, c.ID)
 	w.want("state")
 	hello(t, w, friend)
-	want := presenceJSON{Watchers: 1, Taken: [2]bool{true, true}}
+	want := wire.Presence{Watchers: 1, Taken: [2]bool{true, true}}
 	want.Seats[friend.seat] = true
 	awaitPresence(t, watcher, want)
 }

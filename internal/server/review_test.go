@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"oanquan/ai"
+	"oanquan/internal/wire"
 )
 
 // reviewRead is what a program reads of a review's answer.
@@ -45,7 +46,7 @@ func TestReviewGame(t *testing.T) {
 	s := newServer(t, Config{ReviewTime: 100 * time.Millisecond})
 	g := create(t, s, map[string]any{"mode": "local", "position": blunderStart})
 	for _, m := range []string{"6L", "4L"} {
-		must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": m}), http.StatusOK)
+		must[wire.Turn](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": m}), http.StatusOK)
 	}
 	answer := must[reviewRead](t, do(t, s, "GET", "/api/games/"+g.ID+"/review?ply=0", nil), http.StatusOK)
 	if answer.Before != blunderStart || answer.After == "" || answer.After == answer.Before || answer.Moves != 2 {
@@ -77,7 +78,7 @@ func TestReviewGame(t *testing.T) {
 	id, a, b := onlineGame(t, s, `{"mode":"online","first":0}`)
 	mover(get(t, s, id), a, b).act(t, s, "POST", "/api/games/"+id+"/moves", `{"move":"7R"}`)
 	wantError(t, a.act(t, s, "GET", "/api/games/"+id+"/review?ply=0", ""), http.StatusConflict, "conflict")
-	must[gameJSON](t, a.act(t, s, "POST", "/api/games/"+id+"/resign", ""), http.StatusOK)
+	must[wire.Game](t, a.act(t, s, "POST", "/api/games/"+id+"/resign", ""), http.StatusOK)
 	if r := must[reviewRead](t, a.act(t, s, "GET", "/api/games/"+id+"/review?ply=0", ""), http.StatusOK).Review; r.Move != "7R" {
 		t.Errorf("the ended online game's review: %+v", r)
 	}
@@ -120,7 +121,7 @@ func TestReviewCached(t *testing.T) {
 	s := newServer(t, Config{ReviewTime: 100 * time.Millisecond})
 	g := create(t, s, map[string]any{"mode": "local", "position": blunderStart})
 	for _, m := range []string{"6L", "4L"} {
-		must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": m}), http.StatusOK)
+		must[wire.Turn](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": m}), http.StatusOK)
 	}
 	first := must[reviewRead](t, do(t, s, "GET", "/api/games/"+g.ID+"/review?ply=0", nil), http.StatusOK).Review
 	if n := s.reviews.order.Len(); n != 1 {
@@ -142,9 +143,9 @@ func TestReviewCached(t *testing.T) {
 
 	// The best move in 6L's place is another move: searched, not the kept one.
 	for range 2 {
-		must[gameJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/undo", nil), http.StatusOK)
+		must[wire.Game](t, do(t, s, "POST", "/api/games/"+g.ID+"/undo", nil), http.StatusOK)
 	}
-	must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": first.Best}), http.StatusOK)
+	must[wire.Turn](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": first.Best}), http.StatusOK)
 	if r := must[reviewRead](t, do(t, s, "GET", "/api/games/"+g.ID+"/review?ply=0", nil), http.StatusOK).Review; r.Move != first.Best || r.Loss != 0 || r.Mark != "" {
 		t.Errorf("the better move reviewed: %+v, want %s, unmarked", r, first.Best)
 	}
@@ -206,7 +207,7 @@ func FuzzReview(f *testing.F) {
 	f.Cleanup(s.Close)
 	g := create(f, s, map[string]any{"mode": "local", "position": blunderStart})
 	for _, m := range []string{"6L", "4L"} {
-		must[turnJSON](f, do(f, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": m}), http.StatusOK)
+		must[wire.Turn](f, do(f, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": m}), http.StatusOK)
 	}
 	f.Fuzz(func(t *testing.T, body []byte, ply string) {
 		for _, r := range []response{

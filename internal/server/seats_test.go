@@ -15,6 +15,7 @@ import (
 
 	"oanquan/internal/match/matchtest"
 	"oanquan/internal/store"
+	"oanquan/internal/wire"
 )
 
 // TestStrangerRefused: without the secret of a seat, or with another
@@ -23,7 +24,7 @@ import (
 func TestStrangerRefused(t *testing.T) {
 	s := newServer(t, Config{})
 	g := create(t, s, map[string]any{"mode": "local"})
-	must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", `{"move":"7R"}`), 200)
+	must[wire.Turn](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", `{"move":"7R"}`), 200)
 	g = get(t, s, g.ID)
 	other := create(t, s, map[string]any{"mode": "local"})
 	otherSecret, _ := secrets.Load(other.ID)
@@ -138,7 +139,7 @@ func TestMaxLive(t *testing.T) {
 	if n != 3 || !first || second {
 		t.Errorf("%d live games, the first live: %v, the second: %v; want 3, the first kept, the second closed", n, first, second)
 	}
-	must[turnJSON](t, do(t, s, "POST", "/api/games/"+ids[1]+"/moves", `{"move":"7R"}`), 200)
+	must[wire.Turn](t, do(t, s, "POST", "/api/games/"+ids[1]+"/moves", `{"move":"7R"}`), 200)
 }
 
 // TestResumeWaiting: a server started on a store holding a game that waits
@@ -147,7 +148,7 @@ func TestResumeWaiting(t *testing.T) {
 	st := store.NewMemory()
 	s := newServer(t, Config{Store: st, Engine: matchtest.NewGate()}) // thinks for ever
 	g := create(t, s, nil)
-	must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", `{"move":"7R"}`), 200)
+	must[wire.Turn](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", `{"move":"7R"}`), 200)
 	s.Close()
 	saved, _ := st.Get(context.Background(), g.ID)
 	if !saved.Waiting {
@@ -250,7 +251,7 @@ func TestCloseReleasesLeases(t *testing.T) {
 	gate := matchtest.NewGate() // thinks until released: never, here
 	s := newServer(t, Config{Store: st, ID: "a", Engine: gate})
 	g := create(t, s, nil)
-	must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", `{"move":"7R"}`), 200)
+	must[wire.Turn](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", `{"move":"7R"}`), 200)
 	gate.Next(t) // the search has begun: server a holds the lease
 	ctx := context.Background()
 	if ok, _ := st.Lease(ctx, g.ID, "b", time.Minute); ok {

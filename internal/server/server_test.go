@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"oanquan/internal/store"
+	"oanquan/internal/wire"
 )
 
 var testAssets = fstest.MapFS{
@@ -119,7 +120,7 @@ func TestPersistence(t *testing.T) {
 	s := newServer(t, Config{Store: st})
 	g := create(t, s, map[string]any{"mode": "local", "level": "medium", "variants": []string{"young-mandarin"}})
 	for _, mv := range []string{"7R", "1L", "9L"} {
-		must[turnJSON](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": mv}), 200)
+		must[wire.Turn](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": mv}), 200)
 	}
 	do(t, s, "PUT", "/api/games/"+g.ID+"/level", `{"level":"hard"}`)
 	do(t, s, "POST", "/api/games/"+g.ID+"/undo", nil)
@@ -135,7 +136,7 @@ func TestPersistence(t *testing.T) {
 
 	s2 := newServer(t, Config{Store: st})
 	unchanged(t, s2, want)
-	must[turnJSON](t, do(t, s2, "POST", "/api/games/"+g.ID+"/moves", `{"move":"8L"}`), 200)
+	must[wire.Turn](t, do(t, s2, "POST", "/api/games/"+g.ID+"/moves", `{"move":"8L"}`), 200)
 
 	// A saved game that no longer makes sense is the server's fault, not
 	// the client's: a 500 that says nothing of it.
@@ -202,7 +203,7 @@ func TestEvictIdle(t *testing.T) {
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	idle := create(t, s, map[string]any{"mode": "local"})
-	must[turnJSON](t, do(t, s, "POST", "/api/games/"+idle.ID+"/moves", `{"move":"7R"}`), 200)
+	must[wire.Turn](t, do(t, s, "POST", "/api/games/"+idle.ID+"/moves", `{"move":"7R"}`), 200)
 	idle = get(t, s, idle.ID)
 	watched := create(t, s, map[string]any{"mode": "local"})
 	ws := dial(t, ts, watched.ID)

@@ -10,6 +10,7 @@ import (
 	"github.com/coder/websocket"
 
 	"oanquan/internal/match"
+	"oanquan/internal/wire"
 	"oanquan/rules"
 )
 
@@ -165,7 +166,7 @@ func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(ru
 				}
 				return
 			}
-			data, err := json.Marshal(toMessageJSON(u))
+			data, err := json.Marshal(wire.MessageOf(u))
 			if err != nil {
 				panic(err) // the server's own types always marshal
 			}

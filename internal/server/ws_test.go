@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/coder/websocket"
+
+	"oanquan/internal/wire"
 )
 
 // wsClient is a real WebSocket client of a test server.
@@ -31,7 +33,7 @@ func dial(t testing.TB, ts *httptest.Server, id string) *wsClient {
 }
 
 // next reads one message, refusing fields the test types do not know.
-func (w *wsClient) next() messageJSON {
+func (w *wsClient) next() wire.Message {
 	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
 	defer cancel()
@@ -42,7 +44,7 @@ func (w *wsClient) next() messageJSON {
 	if typ != websocket.MessageText {
 		w.t.Errorf("message type %v, want text", typ)
 	}
-	var m messageJSON
+	var m wire.Message
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
@@ -51,7 +53,7 @@ func (w *wsClient) next() messageJSON {
 	return m
 }
 
-func (w *wsClient) want(typ string) messageJSON {
+func (w *wsClient) want(typ string) wire.Message {
 	w.t.Helper()
 	m := w.next()
 	if m.Type != typ {
@@ -182,7 +184,7 @@ func TestAgainstEasy(t *testing.T) {
 	ws := dial(t, ts, g.ID)
 	computer := 0
 	for i := 0; ; i++ {
-		var st *gameJSON
+		var st *wire.Game
 		switch m := ws.next(); m.Type {
 		case "state":
 			st = m.State
@@ -205,7 +207,7 @@ func TestAgainstEasy(t *testing.T) {
 		}
 		if st.ToMove == 0 && !st.Thinking {
 			r := do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": st.Legal[i%len(st.Legal)], "ply": st.Ply})
-			must[turnJSON](t, r, 200)
+			must[wire.Turn](t, r, 200)
 		}
 	}
 	if computer == 0 {

@@ -9,21 +9,6 @@ import (
 	"oanquan/internal/store/pgtest"
 )
 
-// presenceNotice waits up to d for a notice on ch and returns the game
-// of a presence notice, failing on a notice of another kind.
-func presenceNotice(t *testing.T, ch <-chan Notice, d time.Duration) (string, bool) {
-	t.Helper()
-	select {
-	case n, ok := <-ch:
-		if ok && !n.Presence {
-			t.Errorf("notice %+v, want one of presence", n)
-		}
-		return n.Game, ok
-	case <-time.After(d):
-		return "", false
-	}
-}
-
 // TestPostgresPresence: three servers post who is connected to them on
 // one board; each reads the others' posts added up, a change is heard by
 // the others at once, and posts taken down or run out stop counting.
@@ -49,13 +34,13 @@ func TestPostgresPresence(t *testing.T) {
 	}
 	hear := func(what, want string) {
 		t.Helper()
-		if game, ok := presenceNotice(t, heard, 100*time.Millisecond); !ok || game != want {
+		if game, ok := receive(t, heard, true, 100*time.Millisecond); !ok || game != want {
 			t.Errorf("after %s, heard %q, %v within 100 ms; want %s", what, game, ok, want)
 		}
 	}
 	silence := func(what string) {
 		t.Helper()
-		if game, ok := presenceNotice(t, heard, 50*time.Millisecond); ok {
+		if game, ok := receive(t, heard, true, 50*time.Millisecond); ok {
 			t.Errorf("after %s, heard %q; want nothing", what, game)
 		}
 	}
@@ -112,7 +97,7 @@ func TestPostgresPresence(t *testing.T) {
 	}
 	var games []string
 	for range 2 {
-		game, _ := presenceNotice(t, heard, 100*time.Millisecond)
+		game, _ := receive(t, heard, true, 100*time.Millisecond)
 		games = append(games, game)
 	}
 	if slices.Sort(games); !slices.Equal(games, []string{"g", "k"}) {

@@ -22,14 +22,15 @@ func openPostgresAt(t *testing.T, url string) *Postgres {
 	return s
 }
 
-// receive waits up to d for a notice of a game's change on ch, and
-// returns its game.
-func receive(t *testing.T, ch <-chan Notice, d time.Duration) (string, bool) {
+// receive waits up to d for a notice on ch and returns its game, failing
+// on a notice of the other kind than presence says (who is connected, or
+// a game's change).
+func receive(t *testing.T, ch <-chan Notice, presence bool, d time.Duration) (string, bool) {
 	t.Helper()
 	select {
 	case n, ok := <-ch:
-		if n.Presence {
-			t.Errorf("notice %+v, want one of a game's change", n)
+		if ok && n.Presence != presence {
+			t.Errorf("notice %+v, want one with presence %v", n, presence)
 		}
 		return n.Game, ok
 	case <-time.After(d):
@@ -60,7 +61,7 @@ func TestPostgresChanges(t *testing.T) {
 		if err := ch.f(); err != nil {
 			t.Fatalf("%s: %v", ch.name, err)
 		}
-		id, ok := receive(t, heard, 100*time.Millisecond)
+		id, ok := receive(t, heard, false, 100*time.Millisecond)
 		if !ok || id != "g" {
 			t.Errorf("after %s, heard %q, %v within 100 ms; want g", ch.name, id, ok)
 		}
@@ -70,18 +71,18 @@ func TestPostgresChanges(t *testing.T) {
 	if err := b.SetLevel(ctx, "g", "easy", Idle); err != nil {
 		t.Fatal(err)
 	}
-	if id, ok := receive(t, heard, 50*time.Millisecond); ok {
+	if id, ok := receive(t, heard, false, 50*time.Millisecond); ok {
 		t.Errorf("after its own change, the store heard %q", id)
 	}
 	// A refused change commits nothing and notifies nothing.
 	if err := a.Append(ctx, "g", 7, "1R", Idle); err == nil {
 		t.Fatal("Append at 7 = nil")
 	}
-	if id, ok := receive(t, heard, 50*time.Millisecond); ok {
+	if id, ok := receive(t, heard, false, 50*time.Millisecond); ok {
 		t.Errorf("after a refused Append, heard %q", id)
 	}
 	cancel()
-	if _, ok := receive(t, heard, time.Second); ok {
+	if _, ok := receive(t, heard, false, time.Second); ok {
 		t.Error("Changes did not close its channel when ctx was canceled")
 	}
 }
@@ -93,7 +94,7 @@ func TestPostgresChangesReconnect(t *testing.T) {
 	a, b := openPostgresAt(t, url), openPostgresAt(t, url)
 	changes := b.Changes(ctx)
 	mustCreate(t, a, sample("g"))
-	if id, _ := receive(t, changes, time.Second); id != "g" {
+	if id, _ := receive(t, changes, false, time.Second); id != "g" {
 		t.Fatalf("heard %q, want g", id)
 	}
 	var killed int
@@ -103,18 +104,18 @@ func TestPostgresChangesReconnect(t *testing.T) {
 		t.Fatalf("terminating the listener: %d, %v; want 1", killed, err)
 	}
 	start := time.Now()
-	if id, ok := receive(t, changes, 5*time.Second); !ok || id != "" {
+	if id, ok := receive(t, changes, false, 5*time.Second); !ok || id != "" {
 		t.Fatalf("after the listener's connection was killed, heard %q, %v; want \"\"", id, ok)
 	}
 	t.Logf("listening again after %v", time.Since(start))
 	if err := a.SetLevel(ctx, "g", "easy", Idle); err != nil {
 		t.Fatal(err)
 	}
-	if id, _ := receive(t, changes, time.Second); id != "g" {
+	if id, _ := receive(t, changes, false, time.Second); id != "g" {
 		t.Errorf("after reconnecting, heard %q; want g", id)
 	}
 	b.Close()
-	if _, ok := receive(t, changes, time.Second); ok {
+	if _, ok := receive(t, changes, false, time.Second); ok {
 		t.Error("Changes did not close its channel when the store was closed")
 	}
 }

@@ -308,34 +308,46 @@ func (m *Match) stateLocked() State {
 	for i := range s.Computer {
 		s.Computer[i] = m.pol.computerPlays(s.Mover(i), m.cfg.Human)
 	}
+	m.allowedLocked(&s)
+	if m.overLocked() {
+		s.Positions = m.game.History()
+		s.Result = m.resultLocked(s.Status.Outcome)
+	}
+	return s
+}
+
+// allowedLocked fills in what s's players may do now: the legal moves and
+// the Can… fields, each asked of the check that refuses the request.
+func (m *Match) allowedLocked(s *State) {
+	s.Legal = []rules.Move{}
+	if !m.overLocked() && !m.computerToMoveLocked() {
+		s.Legal = m.game.LegalMoves(s.Legal)
+	}
 	s.CanUndo = m.undoCountLocked() > 0
-	s.CanHint = m.hintsRefusedLocked() == nil
+	s.CanHint = m.pol.Hints && m.hintsRefusedLocked() == nil
+	if !m.pol.Online {
+		return // false outside online games, without making their refusals
+	}
 	for p := range rules.Player(2) {
 		s.CanAbort[p] = m.abortRefusedLocked(p) == nil
 		s.CanTakeback[p] = m.takebackRefusedLocked(p) == nil
 	}
-	s.Legal = []rules.Move{}
-	over := m.overLocked()
-	if !over && !m.computerToMoveLocked() {
-		s.Legal = m.game.LegalMoves(s.Legal)
+}
+
+// resultLocked returns the final count of the game, which is over: by
+// the rules, or by its players (outcome), the count as it stands and the
+// winner theirs.
+func (m *Match) resultLocked(outcome Outcome) rules.Result {
+	if m.game.Over() {
+		return m.game.Result()
 	}
-	if over {
-		s.Positions = m.game.History()
+	pos := m.game.Position()
+	r := pos.Count(rules.EndNone)
+	r.Winner = -1
+	if outcome.Kind == OutcomeResign {
+		r.Winner = int(outcome.Player.Other())
 	}
-	switch o := s.Status.Outcome; {
-	case m.game.Over():
-		s.Result = m.game.Result()
-	case o.Kind != "":
-		// Ended by the players: the count as it stands, the winner
-		// theirs.
-		pos := m.game.Position()
-		s.Result = pos.Count(rules.EndNone)
-		s.Result.Winner = -1
-		if o.Kind == OutcomeResign {
-			s.Result.Winner = int(o.Player.Other())
-		}
-	}
-	return s
+	return r
 }
 
 // turnLocked returns the turn of mv, played from before with events;
@@ -540,6 +552,21 @@ func (m *Match) hintsRefusedLocked() error {
 	return nil
 }
 
+// replayLocked plays moves from the game's start on a game of its own, and
+// returns it; an illegal move is an ErrInvalid naming the saved move.
+func (m *Match) replayLocked(moves []rules.Move) (*rules.Game, error) {
+	g, err := rules.NewGame(m.game.Rules(), m.game.Start())
+	if err != nil {
+		return nil, err
+	}
+	for i, mv := range moves {
+		if _, err := g.Play(mv, nil); err != nil {
+			return nil, refuse(ErrInvalid, "saved move %d (%v): %v", i, mv, err)
+		}
+	}
+	return g, nil
+}
+
 // Saved is what Sync reads of a saved game.
 type Saved struct {
 	Moves  []rules.Move // the moves played from the start
@@ -577,14 +604,8 @@ func (m *Match) Sync(load func() (Saved, error)) error {
 	}
 	// Check the new moves on a copy first, so that a bad save changes
 	// nothing here.
-	check, err := rules.NewGame(m.game.Rules(), m.game.Start())
-	if err != nil {
+	if _, err := m.replayLocked(moves); err != nil {
 		return err
-	}
-	for i, mv := range moves {
-		if _, err := check.Play(mv, nil); err != nil {
-			return refuse(ErrInvalid, "saved move %d (%v): %v", i, mv, err)
-		}
 	}
 	m.cancelSearchLocked()
 	undone := k < len(cur)

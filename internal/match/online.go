@@ -292,12 +292,9 @@ func (m *Match) PlayedAt(ply int, mv rules.Move, p *rules.Player) (Turn, bool) {
 	if p != nil && *p != mover {
 		return Turn{}, false
 	}
-	g, err := rules.NewGame(m.game.Rules(), start)
+	g, err := m.replayLocked(moves[:i])
 	if err != nil {
 		return Turn{}, false
-	}
-	for _, earlier := range moves[:i] {
-		g.Play(earlier, nil)
 	}
 	before := g.Position()
 	var tr rules.Trace

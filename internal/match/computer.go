@@ -34,7 +34,7 @@ func (AIEngine) Hints(ctx context.Context, pos rules.Position, lim ai.Limits) ([
 // computerToMoveLocked reports whether the game goes on and the computer
 // is to move.
 func (m *Match) computerToMoveLocked() bool {
-	return !m.game.Over() && m.pol.computerPlays(m.game.Position().ToMove, m.cfg.Human)
+	return !m.game.Over() && m.pol.ComputerPlays(m.game.Position().ToMove, m.cfg.Human)
 }
 
 // thinkingLocked reports whether the computer's search is running.

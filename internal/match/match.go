@@ -306,7 +306,7 @@ func (m *Match) stateLocked() State {
 	}
 	s.Computer = make([]bool, len(s.Moves))
 	for i := range s.Computer {
-		s.Computer[i] = m.pol.computerPlays(s.Mover(i), m.cfg.Human)
+		s.Computer[i] = m.pol.ComputerPlays(s.Mover(i), m.cfg.Human)
 	}
 	m.allowedLocked(&s)
 	if m.overLocked() {
@@ -357,7 +357,7 @@ func (m *Match) turnLocked(before rules.Position, mv rules.Move, events []rules.
 		Ply:      int(before.Ply),
 		Player:   before.ToMove,
 		Move:     mv,
-		Computer: m.pol.computerPlays(before.ToMove, m.cfg.Human),
+		Computer: m.pol.ComputerPlays(before.ToMove, m.cfg.Human),
 		Events:   events,
 		State:    m.stateLocked(),
 	}

@@ -96,15 +96,27 @@ func (s *State) Policy() Policy {
 	return p
 }
 
-// computerPlays reports whether the computer plays seat p, given the
-// human's seat.
-func (pol *Policy) computerPlays(p, human rules.Player) bool {
+// ComputerPlays reports whether the computer plays seat p, given the
+// human's seat (Config.Human).
+func (pol Policy) ComputerPlays(p, human rules.Player) bool {
 	return pol.Computer && p != human
 }
 
+// ComputerToMove reports whether the game goes on and the computer is to
+// move: the server keeps such a game waiting for the computer's move.
+func (s *State) ComputerToMove() bool {
+	pol := s.Policy()
+	return !s.Over() && pol.ComputerPlays(s.Position.ToMove, s.Human)
+}
+
+// Reviewable reports whether the game's moves may be reviewed now: at
+// any time if the policy allows it during the game, otherwise once it is
+// over.
+func (s *State) Reviewable() bool { return s.Policy().ReviewLive || s.Over() }
+
 // undoCount returns how many of the moves played from start Undo takes
 // back, 0 for none.
-func (pol *Policy) undoCount(start rules.Position, moves int, human rules.Player) int {
+func (pol Policy) undoCount(start rules.Position, moves int, human rules.Player) int {
 	switch pol.Undo {
 	case UndoLast:
 		return min(moves, 1)

@@ -19,8 +19,8 @@ func TestPolicies(t *testing.T) {
 			if m.Policy() != pol {
 				t.Fatalf("Policy() = %+v, want %+v", m.Policy(), pol)
 			}
-			if st := m.State(); st.Policy() != pol {
-				t.Errorf("State().Policy() = %+v, want %+v", st.Policy(), pol)
+			if st := m.State(); st.Policy() != pol || st.Reviewable() != pol.ReviewLive {
+				t.Errorf("State().Policy() = %+v, Reviewable %v; want %+v", st.Policy(), st.Reviewable(), pol)
 			}
 			allowed := func(what string, err error, want bool) {
 				t.Helper()
@@ -40,6 +40,9 @@ func TestPolicies(t *testing.T) {
 			defer sub.Close()
 			if _, err := m.Play(mv(t, "7R"), nil); err != nil {
 				t.Fatal(err)
+			}
+			if st := m.State(); st.ComputerToMove() != pol.Computer {
+				t.Errorf("after the first move, ComputerToMove() = %v, want %v", st.ComputerToMove(), pol.Computer)
 			}
 			if pol.Computer {
 				g.Release(t)
@@ -61,6 +64,9 @@ func TestPolicies(t *testing.T) {
 			}
 			_, err = m.Resign(rules.Player1)
 			allowed("resign", err, pol.Online)
+			if st := m.State(); st.Over() && (!st.Reviewable() || st.ComputerToMove()) {
+				t.Errorf("over: Reviewable %v, ComputerToMove %v; want true, false", st.Reviewable(), st.ComputerToMove())
+			}
 		})
 	}
 }

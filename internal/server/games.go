@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"oanquan/ai"
+	"oanquan/internal/api"
 	"oanquan/internal/match"
 	"oanquan/internal/store"
 	"oanquan/internal/wire"
@@ -67,7 +67,7 @@ func (s *Server) newMatchSeats(ctx context.Context, cfg match.Config, seats [2][
 	// saved.
 	game, err := rules.NewGame(cfg.Rules, *cfg.Start)
 	if err != nil {
-		return nil, fail(errBadRequest, "position: %v", err)
+		return nil, api.Fail(api.ErrBadRequest, "position: %v", err)
 	}
 	g := toStored(cfg)
 	g.Seats = seats
@@ -86,7 +86,7 @@ func (s *Server) newMatchSeats(ctx context.Context, cfg match.Config, seats [2][
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return nil, fail(match.ErrClosed, "the server is shutting down")
+		return nil, api.Fail(match.ErrClosed, "the server is shutting down")
 	}
 	return s.startLocked(cfg, g.Seats)
 }
@@ -173,12 +173,12 @@ func (s *Server) evictOneLocked() {
 // not live.
 func (s *Server) game(ctx context.Context, id string) (*liveGame, error) {
 	if !validID(id) {
-		return nil, fail(errNotFound, "no such game")
+		return nil, api.Fail(api.ErrNotFound, "no such game")
 	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		return nil, fail(match.ErrClosed, "the server is shutting down")
+		return nil, api.Fail(match.ErrClosed, "the server is shutting down")
 	}
 	if g := s.live[id]; g != nil {
 		s.touchLocked(g)
@@ -189,7 +189,7 @@ func (s *Server) game(ctx context.Context, id string) (*liveGame, error) {
 	// Read outside the lock: a slow store must not hold up other games.
 	saved, err := s.store.Get(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, fail(errNotFound, "no such game")
+		return nil, api.Fail(api.ErrNotFound, "no such game")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("loading game %s: %w", id, err)
@@ -201,7 +201,7 @@ func (s *Server) game(ctx context.Context, id string) (*liveGame, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return nil, fail(match.ErrClosed, "the server is shutting down")
+		return nil, api.Fail(match.ErrClosed, "the server is shutting down")
 	}
 	if g := s.live[id]; g != nil { // another request loaded it meanwhile
 		s.touchLocked(g)
@@ -242,7 +242,7 @@ func (s *Server) commit(c match.Change) error {
 	if errors.Is(err, store.ErrConflict) {
 		// Another server changed the game first: catch up with it.
 		go s.resync(c.ID)
-		return fail(match.ErrStale, "the game changed meanwhile: here is where it stands")
+		return api.Fail(match.ErrStale, "the game changed meanwhile: here is where it stands")
 	}
 	if err != nil {
 		s.log.Error("saving game", "id", c.ID, "err", err)
@@ -342,35 +342,25 @@ func toStored(c match.Config) store.Game {
 	return g
 }
 
-// fromStored is toStored's inverse.
+// fromStored is toStored's inverse, with the API's parser of settings.
+// The saved start always names its player to move, which is the saved
+// first player (toStored saves both from the same Config). A saved game that does not parse is the server's fault, not the
+// client's: its error is no refusal.
 func fromStored(g store.Game) (match.Config, error) {
-	c := match.Config{ID: g.ID, Mode: match.Mode(g.Mode), Human: rules.Player(g.Human), Seed: g.Seed, Created: g.Created}
-	var err error
-	if c.Level, err = ai.ParseLevel(g.Level); err != nil {
-		return c, err
+	human := g.Human
+	q := api.Settings{Mode: g.Mode, Level: g.Level, Human: &human, Variants: g.Variants, Position: g.Start}
+	c, err := q.Config()
+	if err == nil {
+		c.Moves, err = api.ParseMoves(g.Moves)
 	}
-	for _, v := range g.Variants {
-		if err := c.Rules.Enable(v); err != nil {
-			return c, err
-		}
-	}
-	c.Rules.First = rules.Player(g.First)
-	start, err := notation.ParsePosition(g.Start)
 	if err != nil {
-		return c, err
+		return c, errors.New(err.Error())
 	}
-	c.Start = &start
+	c.ID, c.Seed, c.Created = g.ID, g.Seed, g.Created
 	if g.Status != "" {
 		if err := json.Unmarshal([]byte(g.Status), &c.Status); err != nil {
 			return c, fmt.Errorf("status: %w", err)
 		}
-	}
-	for _, s := range g.Moves {
-		m, err := notation.ParseMove(s)
-		if err != nil {
-			return c, err
-		}
-		c.Moves = append(c.Moves, m)
 	}
 	return c, nil
 }

@@ -23,6 +23,7 @@ import (
 	"sync"
 	"time"
 
+	"oanquan/internal/api"
 	"oanquan/internal/match"
 	"oanquan/internal/store"
 	"oanquan/web"
@@ -227,58 +228,53 @@ func (s *Server) releaseLeases(ids []string) {
 	}
 }
 
-// routes builds the handler: the API, the WebSocket and the static files,
-// behind the security headers and the cross-origin check.
+// routes builds the handler: the API (package api's table of routes),
+// the WebSocket and the static files, behind the security headers and
+// the cross-origin check.
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
-	methods := map[string][]string{} // path pattern to the methods it has
-	handle := func(method, pattern string, h func(http.ResponseWriter, *http.Request) error) {
-		mux.HandleFunc(method+" "+pattern, func(w http.ResponseWriter, r *http.Request) {
-			if err := h(w, r); err != nil {
-				s.writeError(w, r, err)
-			}
-		})
-		if methods[pattern] == nil {
-			// Any other method on the same path: a JSON 405, where the
-			// mux would answer in plain text.
-			mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Allow", strings.Join(methods[pattern], ", "))
-				s.writeError(w, r, fail(errMethod, "%s is not allowed here: use %s", short(r.Method), strings.Join(methods[pattern], " or ")))
-			})
-		}
-		methods[pattern] = append(methods[pattern], method)
-		if method == http.MethodGet {
-			methods[pattern] = append(methods[pattern], http.MethodHead)
-		}
+	own := map[string]func(http.ResponseWriter, *http.Request) error{
+		"ws":     s.websocket,
+		"health": s.health,
+		"qr":     s.qrCode,
 	}
-	handle("POST", "/api/games", s.createGame)
-	handle("GET", "/api/games/{id}", s.getGame)
-	handle("POST", "/api/games/{id}/moves", s.playMove)
-	handle("POST", "/api/games/{id}/undo", s.undo)
-	handle("PUT", "/api/games/{id}/level", s.setLevel)
-	handle("GET", "/api/games/{id}/hints", s.hints)
-	handle("GET", "/api/games/{id}/record", s.record)
-	handle("GET", "/api/games/{id}/review", s.reviewGame)
-	handle("POST", "/api/review", s.reviewRecord)
-	handle("GET", "/api/games/{id}/ws", s.websocket)
-	handle("GET", "/api/health", s.health)
-	handle("GET", "/api/qr.svg", s.qrCode)
-	handle("POST", "/api/games/{id}/join", s.join)
-	handle("POST", "/api/games/{id}/resign", s.onlineAction((*match.Match).Resign))
-	handle("POST", "/api/games/{id}/abort", s.onlineAction((*match.Match).Abort))
-	handle("POST", "/api/games/{id}/draw", s.offer(match.OfferDraw))
-	handle("POST", "/api/games/{id}/takeback", s.offer(match.OfferTakeback))
-	handle("POST", "/api/games/{id}/rematch", s.offer(match.OfferRematch))
+	for _, rt := range api.Routes {
+		h := own[rt.Name]
+		if rt.Op != nil {
+			h = s.serve(rt.Op)
+		}
+		if h == nil {
+			panic("server: no handler for the route " + rt.Name)
+		}
+		s.handle(mux, rt.Method, rt.Pattern, h)
+	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, fail(errNotFound, "no such API: %s %s", short(r.Method), short(r.URL.Path)))
+		s.writeError(w, r, api.NoSuchAPI(r.Method, r.URL.Path))
 	})
 	mux.Handle("/", s.static())
 
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, fail(errForbidden, "cross-origin %s requests are refused", short(r.Method)))
+		s.writeError(w, r, api.Fail(api.ErrForbidden, "cross-origin %s requests are refused", api.Short(r.Method)))
 	}))
 	return securityHeaders(cop.Handler(mux))
+}
+
+// handle serves method on pattern with h, whose error is the answer.
+// Any other method on the pattern's first route is answered with a JSON
+// 405 (the mux would answer in plain text).
+func (s *Server) handle(mux *http.ServeMux, method, pattern string, h func(http.ResponseWriter, *http.Request) error) {
+	mux.HandleFunc(method+" "+pattern, func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+	if allowed := api.Allowed(pattern); allowed[0] == method {
+		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", strings.Join(allowed, ", "))
+			s.writeError(w, r, api.NotAllowed(r.Method, allowed))
+		})
+	}
 }
 
 // contentSecurityPolicy allows the page to load only from its own

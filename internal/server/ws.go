@@ -9,6 +9,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"oanquan/internal/api"
 	"oanquan/internal/match"
 	"oanquan/internal/wire"
 	"oanquan/rules"
@@ -35,12 +36,12 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
-		return fail(errBadRequest, "this is a WebSocket: connect with a WebSocket client")
+		return api.Fail(api.ErrBadRequest, "this is a WebSocket: connect with a WebSocket client")
 	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		return fail(match.ErrClosed, "the server is shutting down")
+		return api.Fail(match.ErrClosed, "the server is shutting down")
 	}
 	s.sockets.Add(1) // under the lock, so that Close never waits on a zero count being raised
 	s.mu.Unlock()

@@ -197,10 +197,7 @@ func (e *Engine) answer(g *game, status int, body any) (Answer, error) {
 // game returns the game id, rebuilt from saved if the engine does not
 // hold it.
 func (e *Engine) game(id string, saved *Saved) (*game, error) {
-	e.mu.Lock()
-	g := e.games[id]
-	e.mu.Unlock()
-	if g != nil {
+	if g := e.live(id); g != nil {
 		return g, nil
 	}
 	if saved == nil || saved.ID != id {
@@ -316,23 +313,36 @@ func (e *Engine) start(cfg match.Config, seed uint32, created time.Time) (*game,
 	}
 	<-sub.C // the state as it starts: the caller answers with it
 	g := &game{m: m, seed: seed, created: created}
-	e.mu.Lock()
-	closing := []*game{e.games[cfg.ID]}
-	e.games[cfg.ID] = g
-	e.order = append(slices.DeleteFunc(e.order, func(id string) bool { return id == cfg.ID }), cfg.ID)
-	for len(e.order) > maxLive {
-		closing = append(closing, e.games[e.order[0]])
-		delete(e.games, e.order[0])
-		e.order = e.order[1:]
-	}
-	e.mu.Unlock()
-	for _, old := range closing {
+	for _, old := range e.put(cfg.ID, g) {
 		if old != nil {
 			old.m.Close()
 		}
 	}
 	go e.forward(g, sub)
 	return g, nil
+}
+
+// live returns the game id, or nil if it is not live here.
+func (e *Engine) live(id string) *game {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.games[id]
+}
+
+// put makes g the live game id, and returns the games it puts out: the
+// one it replaces and the least recently started beyond maxLive.
+func (e *Engine) put(id string, g *game) []*game {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	closing := []*game{e.games[id]}
+	e.games[id] = g
+	e.order = append(slices.DeleteFunc(e.order, func(x string) bool { return x == id }), id)
+	for len(e.order) > maxLive {
+		closing = append(closing, e.games[e.order[0]])
+		delete(e.games, e.order[0])
+		e.order = e.order[1:]
+	}
+	return closing
 }
 
 // forward sends a game's updates until it is closed.
@@ -350,14 +360,20 @@ func (e *Engine) forward(g *game, sub *match.Subscription) {
 
 // close ends the game id, if live here: the browser keeps it.
 func (e *Engine) close(id string) {
+	if g := e.take(id); g != nil {
+		g.m.Close()
+	}
+}
+
+// take takes the game id out of the live games, and returns it (nil if
+// it was not live).
+func (e *Engine) take(id string) *game {
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	g := e.games[id]
 	delete(e.games, id)
 	e.order = slices.DeleteFunc(e.order, func(x string) bool { return x == id })
-	e.mu.Unlock()
-	if g != nil {
-		g.m.Close()
-	}
+	return g
 }
 
 // saved returns what to keep of the game in state st.

@@ -11,6 +11,32 @@
 // are never cached, static files are revalidated by ETag. Request bodies
 // are limited to 64 KiB, and cross-origin browser requests that change
 // state are refused (http.CrossOriginProtection).
+//
+// The operations of the API are package api's, which the engine in the
+// browser serves too: the server is their transport (routes from
+// api.Routes, bodies, rate limits, the error answers) and their host
+// (live games, the store, the seats' secrets, presence and leases).
+//
+// # Locks
+//
+// Every lock is taken with defer, in a method that does nothing else
+// under it (the side effects after). When several are held at once they
+// are taken in this order, never the other way round:
+//
+//  1. Server.mu: the live games and the LRU list. Held to make a game
+//     live (which sets its presence, steps 2–4) or to choose one to
+//     evict (asking its match whether it is idle); never across a store
+//     call or other I/O.
+//  2. liveGame.presenceMu: one presence update of a game at a time.
+//  3. the match's own lock (match.Match, whose doc says what it guards):
+//     its Commit (the store) and Sync's load run under it.
+//  4. liveGame.mu: the game's seats, WebSockets and the other servers'
+//     presence; taken under the match's lock by Sync's load (a seat
+//     given elsewhere), never held while calling the match.
+//
+// presenceSync.mu (the queue of presence posts and reads), the rate
+// limiter's and the review cache's are leaves: nothing is taken under
+// them.
 package server
 
 import (
@@ -192,12 +218,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // posts of who is connected to it. Requests after Close about a game
 // answer 503. Close is idempotent. It does not close the store.
 func (s *Server) Close() {
-	s.mu.Lock()
-	s.closed = true
-	live := s.live
-	s.live = make(map[string]*liveGame)
-	s.lru.Init()
-	s.mu.Unlock()
+	live := s.closeLive()
 	s.stop()
 	var waiting []string
 	for id, g := range live {
@@ -211,6 +232,17 @@ func (s *Server) Close() {
 	s.pool.Close()
 	s.releaseLeases(waiting)
 	s.closePresence()
+}
+
+// closeLive marks the server closed and takes out every live game.
+func (s *Server) closeLive() map[string]*liveGame {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	live := s.live
+	s.live = make(map[string]*liveGame)
+	s.lru.Init()
+	return live
 }
 
 // releaseTimeout bounds the giving up of leases at Close.

@@ -21,10 +21,7 @@ const (
 // for it. A caller who holds a seat already gets it back (no new secret).
 // Of several callers racing for the seat, one gets it; the others, 409.
 func join(c *Call) (Response, error) {
-	if err := c.Host.Allow("join"); err != nil {
-		return Response{}, err
-	}
-	g, err := c.Host.Game(c.Ctx, c.ID)
+	g, err := allowedGame(c, "join")
 	if err != nil {
 		return Response{}, err
 	}
@@ -62,22 +59,22 @@ func player(c *Call, q any, emptyOK bool) (Game, rules.Player, error) {
 	return g, p, decode(c.Body, q, emptyOK)
 }
 
-func resign(c *Call) (Response, error) {
-	var q struct{}
-	g, p, err := player(c, &q, true)
-	if err != nil {
-		return Response{}, err
-	}
-	return state(g.Match().Resign(p))
-}
+var (
+	resign = action((*match.Match).Resign)
+	abort  = action((*match.Match).Abort)
+)
 
-func abort(c *Call) (Response, error) {
-	var q struct{}
-	g, p, err := player(c, &q, true)
-	if err != nil {
-		return Response{}, err
+// action answers POST /api/games/{id}/resign and /abort, with an empty
+// body: act, for the caller's seat.
+func action(act func(*match.Match, rules.Player) (match.State, error)) func(*Call) (Response, error) {
+	return func(c *Call) (Response, error) {
+		var q struct{}
+		g, p, err := player(c, &q, true)
+		if err != nil {
+			return Response{}, err
+		}
+		return state(act(g.Match(), p))
 	}
-	return state(g.Match().Abort(p))
 }
 
 type offerRequest struct {

@@ -87,6 +87,15 @@ func actor(c *Call) (Game, error) {
 	return g, g.Authorize()
 }
 
+// allowedGame returns the game c is about, once the caller's rate
+// limit of kind allows the request.
+func allowedGame(c *Call, kind string) (Game, error) {
+	if err := c.Host.Allow(kind); err != nil {
+		return nil, err
+	}
+	return c.Host.Game(c.Ctx, c.ID)
+}
+
 // mover returns the seat a move is played for: online, the caller's;
 // otherwise nil (any seat of the caller's acts for the game).
 func mover(c *Call, g Game) (*rules.Player, error) {
@@ -225,10 +234,7 @@ func record(c *Call) (Response, error) {
 // (from 0) of the game. An online game is reviewed only once it is over:
 // during it, a review would be a player's hint.
 func review(c *Call) (Response, error) {
-	if err := c.Host.Allow("review"); err != nil {
-		return Response{}, err
-	}
-	g, err := c.Host.Game(c.Ctx, c.ID)
+	g, err := allowedGame(c, "review")
 	if err != nil {
 		return Response{}, err
 	}

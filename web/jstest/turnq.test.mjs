@@ -92,3 +92,15 @@ test('a new game drops the turns; one being shown ends at once and the new state
   assert.equal(idle.expect, 9);
   assert.equal(idle.pending, null);
 });
+
+test('after an undo the turns waiting are dropped; a state shown is never followed by an older turn', () => {
+  const q = Q.queue(8);
+  Q.take(q, turn(8));
+  Q.undone(q, state(6));
+  assert.deepEqual(q.queue, []);
+  assert.equal(Q.take(q, turn(6)), 'queue');
+  Q.seen(q, state(9));
+  assert.equal(Q.take(q, turn(8)), 'old');
+  Q.seen(q, state(3));
+  assert.equal(q.expect, 9);
+});

@@ -49,6 +49,17 @@ export function reset(q, state) {
   if (q.phase === 'showing') { q.skip = 'turn'; q.pending = state; }
 }
 
+// undone drops the turns waiting after an undo, whose state is state.
+export function undone(q, state) {
+  q.queue = [];
+  q.expect = state.ply;
+}
+
+// seen notes a state shown: no turn before it is shown after it.
+export function seen(q, state) {
+  q.expect = Math.max(q.expect, state.ply);
+}
+
 // skip asks for every turn at once until a person is to move; it says
 // whether there was anything to skip (a turn shown, a move sent, the
 // computer thinking).

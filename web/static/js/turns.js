@@ -87,8 +87,7 @@ export function show(state) {
 // replace shows the game's state after an undo.
 export function replace(state) {
   P.last = null;
-  P.q.queue = [];
-  P.q.expect = state.ply;
+  Q.undone(P.q, state);
   showState(state);
 }
 
@@ -115,7 +114,7 @@ function showState(state) {
   P.model = modelOf(state);
   P.snapshots.set(state.ply, modelOf(state));
   P.thinking = state.thinking;
-  P.q.expect = Math.max(P.q.expect, state.ply);
+  Q.seen(P.q, state);
   syncLog(state);
   invalidate();
   tell({ type: 'state', state });

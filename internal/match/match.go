@@ -227,6 +227,15 @@ type State struct {
 	Status   Status         // an online game's: how its players ended it, the offer waiting
 	Presence Presence       // who is connected
 	Result   rules.Result   // the final count, once over
+	// CanHint says Hints would be answered now: not online, not over, a
+	// human to move.
+	CanHint bool
+	// CanAbort and CanTakeback say, for each seat of an online game,
+	// whether Abort would end the game now (the seat has not moved) and
+	// whether a takeback offer would be made (the game goes on and the
+	// seat has a move to take back). Both false in other modes.
+	CanAbort    [2]bool
+	CanTakeback [2]bool
 	// Positions are the game's positions from the start to the current
 	// one, once it is over (for a replay); nil before.
 	Positions []rules.Position
@@ -276,6 +285,11 @@ func (m *Match) stateLocked() State {
 		}
 	}
 	s.CanUndo = m.undoCountLocked() > 0
+	s.CanHint = m.hintsRefusedLocked() == nil
+	for p := range rules.Player(2) {
+		s.CanAbort[p] = m.abortRefusedLocked(p) == nil
+		s.CanTakeback[p] = m.takebackRefusedLocked(p) == nil
+	}
 	s.Legal = []rules.Move{}
 	over := m.overLocked()
 	if !over && !m.computerToMoveLocked() {
@@ -475,25 +489,38 @@ func (m *Match) publishLocked() State {
 // searches outside the match's lock, for at most Config.HintTime or until
 // ctx is done.
 func (m *Match) Hints(ctx context.Context) ([]ai.Hint, error) {
+	pos, lim, err := m.hintSearch()
+	if err != nil {
+		return nil, err
+	}
+	return m.engine.Hints(ctx, pos, lim)
+}
+
+// hintSearch returns what Hints searches, taken under the lock, or why
+// there are no hints now.
+func (m *Match) hintSearch() (rules.Position, ai.Limits, error) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.hintsRefusedLocked(); err != nil {
+		return rules.Position{}, ai.Limits{}, err
+	}
+	lim := ai.Limits{Level: ai.Hard, MoveTime: m.cfg.HintTime, Seed: m.cfg.Seed, Rules: m.game.Rules(), History: m.game.History()}
+	return m.game.Position(), lim, nil
+}
+
+// hintsRefusedLocked returns why Hints would be refused now, or nil.
+func (m *Match) hintsRefusedLocked() error {
 	switch {
 	case m.closed:
-		m.mu.Unlock()
-		return nil, refuse(ErrClosed, "the game has been closed")
+		return refuse(ErrClosed, "the game has been closed")
 	case m.overLocked():
-		m.mu.Unlock()
-		return nil, refuse(ErrGameOver, "no hints: the game is over")
+		return refuse(ErrGameOver, "no hints: the game is over")
 	case m.cfg.Mode == Online:
-		m.mu.Unlock()
-		return nil, refuse(ErrInvalid, "no hints in a game between two players online")
+		return refuse(ErrInvalid, "no hints in a game between two players online")
 	case m.computerToMoveLocked():
-		m.mu.Unlock()
-		return nil, refuse(ErrNotYourTurn, "no hints: it is the computer's turn")
+		return refuse(ErrNotYourTurn, "no hints: it is the computer's turn")
 	}
-	pos := m.game.Position()
-	lim := ai.Limits{Level: ai.Hard, MoveTime: m.cfg.HintTime, Seed: m.cfg.Seed, Rules: m.game.Rules(), History: m.game.History()}
-	m.mu.Unlock()
-	return m.engine.Hints(ctx, pos, lim)
+	return nil
 }
 
 // Saved is what Sync reads of a saved game.

@@ -109,16 +109,41 @@ func (m *Match) Abort(p rules.Player) (State, error) {
 	if err := m.onlineLocked("abort"); err != nil {
 		return State{}, err
 	}
-	moves := len(m.game.Moves())
-	switch {
-	case m.overLocked():
-		return State{}, refuse(ErrGameOver, "abort: the game is over")
-	case moves >= 2 || moves == 1 && m.game.Start().ToMove == p:
-		return State{}, refuse(ErrConflict, "abort: you have moved already; resign instead")
+	if err := m.abortRefusedLocked(p); err != nil {
+		return State{}, err
 	}
 	st := m.statusLocked()
 	st.Outcome, st.Offer = Outcome{Kind: OutcomeAbort, Player: p}, nil
 	return m.setStatusLocked(st)
+}
+
+// abortRefusedLocked returns why p may not abort now, or nil: the game
+// is not online, or over, or p has moved.
+func (m *Match) abortRefusedLocked(p rules.Player) error {
+	moves := len(m.game.Moves())
+	switch {
+	case m.cfg.Mode != Online:
+		return refuse(ErrInvalid, "abort: only in a game between two players online")
+	case m.overLocked():
+		return refuse(ErrGameOver, "abort: the game is over")
+	case moves >= 2 || moves == 1 && m.game.Start().ToMove == p:
+		return refuse(ErrConflict, "abort: you have moved already; resign instead")
+	}
+	return nil
+}
+
+// takebackRefusedLocked returns why p may not offer a takeback now, or
+// nil: the game is not online, or over, or p has no move to take back.
+func (m *Match) takebackRefusedLocked(p rules.Player) error {
+	switch {
+	case m.cfg.Mode != Online:
+		return refuse(ErrInvalid, "takeback offer: only in a game between two players online")
+	case m.overLocked():
+		return refuse(ErrGameOver, "takeback offer: the game is over")
+	case m.takebackCountLocked(p) == 0:
+		return refuse(ErrNothingToUndo, "takeback: you have no move to take back")
+	}
+	return nil
 }
 
 // Offer puts a question of kind (OfferDraw, OfferTakeback, OfferRematch)
@@ -140,11 +165,12 @@ func (m *Match) Offer(kind string, p rules.Player) (st State, accepted bool, err
 	}
 	switch kind {
 	case OfferDraw, OfferTakeback:
-		if m.overLocked() {
+		if kind == OfferTakeback {
+			if err := m.takebackRefusedLocked(p); err != nil {
+				return State{}, false, err
+			}
+		} else if m.overLocked() {
 			return State{}, false, refuse(ErrGameOver, "%s offer: the game is over", kind)
-		}
-		if kind == OfferTakeback && m.takebackCountLocked(p) == 0 {
-			return State{}, false, refuse(ErrNothingToUndo, "takeback: you have no move to take back")
 		}
 	case OfferRematch:
 		if !m.overLocked() {

@@ -13,6 +13,7 @@
 package wire
 
 import (
+	"encoding/json"
 	"time"
 
 	"oanquan/internal/match"
@@ -41,7 +42,12 @@ type Game struct {
 	End      string   `json:"end"`
 	Result   *Result  `json:"result"`
 	CanUndo  bool     `json:"canUndo"`
-	History  []Played `json:"history"`
+	// What else the game's players may ask now (match.State): abort and
+	// take back, per seat, in online games; hints in the others.
+	CanAbort    [2]bool  `json:"canAbort"`
+	CanTakeback [2]bool  `json:"canTakeback"`
+	CanHint     bool     `json:"canHint"`
+	History     []Played `json:"history"`
 	// Online games: the offer waiting for an answer, the rematch's id,
 	// and who is connected.
 	Offer    *Offer    `json:"offer"`
@@ -85,15 +91,52 @@ type Result struct {
 	Winner  *int     `json:"winner"` // null for a draw
 }
 
-// Tally is one player's final count: total = 10·mandarins + pebbles +
-// swept − debt + credit.
+// Tally is one player's final count: total = mandarinPoints + pebbles +
+// swept − debt + credit, where mandarinPoints is what the mandarin stones
+// are worth (MandarinPoints). Its JSON has mandarinPoints too, so that a
+// page need not know the stones' value.
+//
+// Tally has rules.Tally's fields, so that one converts to the other;
+// mandarinPoints, derived from Mandarins, is added by its JSON methods
+// rather than kept as a field.
 type Tally struct {
-	Mandarins int `json:"mandarins"`
-	Pebbles   int `json:"pebbles"`
-	Swept     int `json:"swept"`
-	Debt      int `json:"debt"`
-	Credit    int `json:"credit"`
-	Total     int `json:"total"`
+	Mandarins int
+	Pebbles   int
+	Swept     int
+	Debt      int
+	Credit    int
+	Total     int
+}
+
+// tallyJSON is a Tally as it is written.
+type tallyJSON struct {
+	Mandarins      int `json:"mandarins"`
+	MandarinPoints int `json:"mandarinPoints"`
+	Pebbles        int `json:"pebbles"`
+	Swept          int `json:"swept"`
+	Debt           int `json:"debt"`
+	Credit         int `json:"credit"`
+	Total          int `json:"total"`
+}
+
+// MandarinPoints returns what the tally's mandarin stones are worth: 10
+// each (rules.StoneValue).
+func (t Tally) MandarinPoints() int { return rules.StoneValue * t.Mandarins }
+
+// MarshalJSON writes the tally with its mandarinPoints.
+func (t Tally) MarshalJSON() ([]byte, error) {
+	return json.Marshal(tallyJSON{t.Mandarins, t.MandarinPoints(), t.Pebbles, t.Swept, t.Debt, t.Credit, t.Total})
+}
+
+// UnmarshalJSON reads a tally as MarshalJSON writes it; mandarinPoints,
+// derived from mandarins, is read and dropped.
+func (t *Tally) UnmarshalJSON(b []byte) error {
+	var j tallyJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*t = Tally{j.Mandarins, j.Pebbles, j.Swept, j.Debt, j.Credit, j.Total}
+	return nil
 }
 
 // Turn is one move played, what it did, and the state after it.
@@ -115,6 +158,10 @@ type Event struct {
 	Stone  bool   `json:"stone"`
 	Points int    `json:"points"`
 	Reason string `json:"reason"`
+	// Cells are the ring cells a refill put a pebble on: the refilling
+	// player's five squares. Only for "refill" (omitted for the others:
+	// no refill has all zeros). An array, so that events compare with ==.
+	Cells [5]int `json:"cells,omitzero"`
 }
 
 // Message is a WebSocket message.
@@ -170,7 +217,7 @@ func GameOf(s *match.State) Game {
 	if g.Variants == nil {
 		g.Variants = []string{}
 	}
-	g.CanUndo = s.CanUndo
+	g.CanUndo, g.CanAbort, g.CanTakeback, g.CanHint = s.CanUndo, s.CanAbort, s.CanTakeback, s.CanHint
 	if o := s.Status.Outcome; o.Kind != "" {
 		g.End = o.Kind // "resign", "draw" or "abort": the players ended it
 	}
@@ -250,6 +297,8 @@ func EventOf(e rules.Event) Event {
 		out.Reason = rules.StopReason(e.Reason).String()
 	case rules.EvEnd:
 		out.Reason = rules.End(e.Reason).String()
+	case rules.EvRefill:
+		out.Cells = e.Player.Row()
 	}
 	return out
 }

@@ -3,12 +3,14 @@ package wire
 import (
 	"encoding/json"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"testing"
 
 	"oanquan/internal/match"
 	"oanquan/notation"
+	"oanquan/rules"
 )
 
 // TestKeysAsDocumented holds GameState to the field names of the example
@@ -77,9 +79,19 @@ func TestTurnsTellTheBoard(t *testing.T) {
 			case "drop":
 				cells[e.Cell] = e.Count
 			case "refill":
-				for c := e.Cell; c < e.Cell+5; c++ {
+				row := [5]int{6, 7, 8, 9, 10} // player 0's squares 5–9
+				if e.Player == 1 {
+					row = [5]int{0, 1, 2, 3, 4}
+				}
+				if e.Cells != row {
+					t.Fatalf("ply %d: player %d's refill has cells %v, want %v", i, e.Player, e.Cells, row)
+				}
+				for _, c := range e.Cells {
 					cells[c]++
 				}
+			}
+			if e.Kind != "refill" && e.Cells != [5]int{} {
+				t.Fatalf("ply %d: a %s event has cells %v", i, e.Kind, e.Cells)
 			}
 		}
 		g := tj.State
@@ -106,5 +118,94 @@ func TestTurnsTellTheBoard(t *testing.T) {
 	}
 	if w := r.Winner; w != nil && r.Players[*w].Total <= r.Players[1-*w].Total {
 		t.Errorf("winner %d with %+v", *w, r.Players)
+	}
+}
+
+// TestMandarinPoints plays games to the end under the standard rules and
+// with pebble mandarins (no stones to capture), and checks each tally's
+// mandarinPoints in the JSON: 10 for each stone captured, and the total
+// adds up with it.
+func TestMandarinPoints(t *testing.T) {
+	var stones int
+	for _, variant := range []string{"", "pebble-mandarins"} {
+		var r rules.Rules
+		if variant != "" {
+			if err := r.Enable(variant); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for seed := range 8 {
+			m, err := match.New(match.Config{Mode: match.Local, Rules: r})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := m.State()
+			for i := 0; !st.Over(); i++ {
+				turn, err := m.Play(st.Legal[(i*(seed+3))%len(st.Legal)], nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				st = turn.State
+			}
+			m.Close()
+			b, err := json.Marshal(GameOf(&st).Result)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var res struct {
+				Players [2]map[string]int `json:"players"`
+			}
+			if err := json.Unmarshal(b, &res); err != nil {
+				t.Fatal(err)
+			}
+			for p, tl := range res.Players {
+				want := st.Result.Players[p]
+				if tl["mandarins"] != want.Mandarins || tl["mandarinPoints"] != 10*want.Mandarins ||
+					tl["total"] != tl["mandarinPoints"]+tl["pebbles"]+tl["swept"]-tl["debt"]+tl["credit"] {
+					t.Errorf("%q game %d, player %d: tally %v, want %d mandarins worth %d", variant, seed, p, tl, want.Mandarins, 10*want.Mandarins)
+				}
+				if variant != "" && tl["mandarinPoints"] != 0 {
+					t.Errorf("pebble mandarins, game %d: player %d has mandarin points %d", seed, p, tl["mandarinPoints"])
+				}
+				stones += tl["mandarins"]
+			}
+			var back Result
+			if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(&back, GameOf(&st).Result) {
+				t.Errorf("%s read back as %+v (%v)", b, back, err)
+			}
+		}
+	}
+	if stones == 0 {
+		t.Error("no game captured a mandarin stone: the test shows nothing")
+	}
+}
+
+// TestCanInJSON checks that GameState carries the match's canAbort,
+// canTakeback and canHint, by their documented names.
+func TestCanInJSON(t *testing.T) {
+	m, err := match.New(match.Config{Mode: match.Online})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	mv, _ := notation.ParseMove("7R")
+	if _, err := m.PlayFor(0, mv, nil); err != nil {
+		t.Fatal(err)
+	}
+	st := m.State()
+	b, err := json.Marshal(GameOf(&st))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		CanAbort    []bool `json:"canAbort"`
+		CanTakeback []bool `json:"canTakeback"`
+		CanHint     *bool  `json:"canHint"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.CanAbort, []bool{false, true}) || !slices.Equal(got.CanTakeback, []bool{true, false}) || got.CanHint == nil || *got.CanHint {
+		t.Errorf("after seat 0's move: %s", b)
 	}
 }

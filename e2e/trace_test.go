@@ -240,8 +240,9 @@ func expectCells(start [12]int, evs []wire.Event) [][12]int {
 	return out
 }
 
-// shown is what the page's pipeline records for an event (turns.js,
-// record): the counts drawn after it and how many things moved.
+// shown is what the test's observer of the page's pipeline (turns.js,
+// observe) records for an event: the counts drawn after it and how many
+// things moved.
 type shown struct {
 	Kind  string `json:"kind"`
 	Cell  int    `json:"cell"`
@@ -273,16 +274,24 @@ func TestTraceAnimations(t *testing.T) {
 		rec := eval[[]shown](p, fmt.Sprintf(`(async () => {
 			const T = await import('/js/turns.js');
 			const { S } = await import('/js/state.js');
+			if (!window.traced) {
+				window.traced = [];
+				T.observe((m) => {
+					if (m.type !== 'event') return;
+					const cells = [];
+					for (const e of document.querySelectorAll('#game-board .cell')) cells[Number(e.dataset.cell)] = Number(e.querySelector('.count').dataset.v);
+					window.traced.push({ kind: m.event.kind, cell: m.event.cell, cells, moved: m.moved });
+				});
+			}
 			const result = document.getElementById('result');
 			if (result.open) result.close();
-			T.resetTurns(%[1]s);
 			S.watching = false;
-			T.showState(%[1]s);
-			window.__trace = [];
-			T.receiveTurn(%[2]s);
-			while (S.animating || S.queue.length) await new Promise((r) => setTimeout(r, 20));
+			T.show(%[1]s);
+			window.traced.length = 0;
+			T.receive({ type: 'turn', turn: %[2]s });
+			while (T.snapshot().phase !== 'idle' || T.snapshot().waiting) await new Promise((r) => setTimeout(r, 20));
 			await new Promise((r) => requestAnimationFrame(r));
-			return window.__trace;
+			return window.traced;
 		})()`, before, turn))
 		want := expectCells(g.Before.Cells, g.Turn.Events)
 		events += len(rec)

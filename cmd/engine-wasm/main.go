@@ -7,8 +7,10 @@
 // (docs/OFFLINE.md).
 //
 // It defines one JavaScript function, oanquanDo(request, reply): request
-// is an offline.Request in JSON, and reply is called once with the
-// offline.Answer in JSON. Every update of a game (offline.Update, in
+// is an offline.Request in JSON (an API call as the page would make it
+// to the server: {"method", "path", "body", "game"}; or one of the
+// engine's own, by "op"), and reply is called once with the
+// offline.Answer in JSON ({"status", "body", "saved"}). Every update of a game (offline.Update, in
 // JSON) goes to the JavaScript function oanquanUpdate, which the worker
 // defines before it starts the program.
 package main

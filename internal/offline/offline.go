@@ -1,32 +1,39 @@
 // Package offline plays games in the browser, with no server: the engine
 // that cmd/engine-wasm compiles to WebAssembly and the page runs in a Web
 // Worker when the server cannot be reached (docs/OFFLINE.md). It answers
-// the requests of docs/API.md for games against the computer and for two
-// players on one device, with the same JSON as the server (package wire),
-// and sends each game's updates as the server's WebSocket would.
+// the calls of docs/API.md as the server would, for games against the
+// computer and for two players on one device: the same routes, the same
+// operations and the same JSON, from package api, with the engine as
+// their host. What needs the server (games online, joining, the
+// WebSocket) is refused with 501 "not_offline". It sends each game's
+// updates as the server's WebSocket would.
 //
 //	e := offline.New(func(u offline.Update) { … }) // turns, thinking
-//	a := e.Do(offline.Request{Op: "create", Create: &offline.Options{Mode: "ai"}})
-//	// a.Body is the new game's state, a.Saved what to keep of it
+//	a := e.Do(offline.Request{Method: "POST", Path: "/api/games", Body: []byte(`{"mode":"ai"}`)})
+//	// a.Status is 201, a.Body the new game (as the server's answer), a.Saved what to keep of it
+//	a = e.Do(offline.Request{Method: "POST", Path: "/api/games/" + a.Saved.ID + "/moves",
+//		Body: []byte(`{"move":"7R"}`), Game: a.Saved})
 //
-// The browser keeps the games, not the engine: every answer and update
-// carries the game as Saved (its settings and moves), and a request may
-// carry it back, so that a game is rebuilt by replaying its moves after a
-// reload. The engine holds no rules of its own: it runs internal/match.
+// The browser keeps the games, not the engine: every answer about a game
+// and every update carries the game as Saved (its settings and moves),
+// and a request may carry it back, so that a game is rebuilt by
+// replaying its moves after a reload. The engine holds no rules of its
+// own: it runs internal/match.
 package offline
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
-	"fmt"
 	mrand "math/rand/v2"
 	"slices"
 	"sync"
 	"time"
 
 	"oanquan/ai"
+	"oanquan/internal/api"
 	"oanquan/internal/match"
 	"oanquan/internal/wire"
 	"oanquan/notation"
@@ -54,27 +61,19 @@ type Saved struct {
 	Created  string   `json:"created,omitempty"` // RFC 3339
 }
 
-// Options are a new game's settings, as in POST /api/games.
-type Options struct {
-	Mode     string   `json:"mode"`
-	Level    string   `json:"level"`
-	Human    int      `json:"human"`
-	First    int      `json:"first"`
-	Variants []string `json:"variants"`
-}
-
-// Request is one call of the page's, as it would make it to the server.
+// Request is one call of the page's: an API call as it would make it to
+// the server (Method, Path, Body), with the game as the page keeps it,
+// or one of the engine's own (Op).
 type Request struct {
-	// Op is create, get, move, undo, level, hints, record, review,
-	// reviewRecord, adopt, close or search.
+	Method string          `json:"method"` // an API call: GET, POST, PUT
+	Path   string          `json:"path"`   // its path and query: /api/games/local-1a2b/review?ply=3
+	Body   json.RawMessage `json:"body"`   // its JSON body; absent or null: none
+	Game   *Saved          `json:"game"`   // the game as kept: rebuilt from it if this engine does not hold it
+
+	// Op is one of the engine's own requests, with no Method: adopt,
+	// close or search.
 	Op     string         `json:"op"`
-	ID     string         `json:"id"`
-	Game   *Saved         `json:"game"`   // the game as kept: rebuilt from it if this engine does not hold it
-	Move   string         `json:"move"`   // move
-	Ply    *int           `json:"ply"`    // move: refused unless the game is at this ply; review, reviewRecord: the move to review
-	Record string         `json:"record"` // reviewRecord: a game record (docs/RECORD.md)
-	Level  string         `json:"level"`  // level
-	Create *Options       `json:"create"` // create
+	ID     string         `json:"id"`     // close
 	State  *wire.Game     `json:"state"`  // adopt: a game of the server's, as it last said, to carry on here
 	Search *SearchRequest `json:"search"` // search
 }
@@ -153,6 +152,9 @@ func New(send func(Update)) *Engine {
 // Do answers one request. It blocks while hints are searched; a
 // computer's move comes later, as an Update.
 func (e *Engine) Do(q Request) Answer {
+	if q.Op == "" {
+		return e.serve(q)
+	}
 	a, err := e.do(q)
 	if err != nil {
 		return refusal(err)
@@ -160,17 +162,9 @@ func (e *Engine) Do(q Request) Answer {
 	return a
 }
 
+// do answers one of the engine's own requests.
 func (e *Engine) do(q Request) (Answer, error) {
 	switch q.Op {
-	case "create":
-		if q.Create == nil {
-			q.Create = &Options{}
-		}
-		g, err := e.create(*q.Create)
-		if err != nil {
-			return Answer{}, err
-		}
-		return e.answer(g, 201, nil)
 	case "adopt":
 		g, err := e.adopt(q.State)
 		if err != nil {
@@ -186,84 +180,8 @@ func (e *Engine) do(q Request) (Answer, error) {
 			return Answer{}, err
 		}
 		return Answer{Status: 200, Body: r}, nil
-	case "reviewRecord":
-		rec, err := notation.ParseRecord(q.Record)
-		if err != nil {
-			return Answer{}, refuse(match.ErrInvalid, "record: %v", err)
-		}
-		if _, err := rec.Game(); err != nil {
-			return Answer{}, refuse(match.ErrInvalid, "record: %v", err)
-		}
-		return review(rec.Rules, rec.Start, rec.Moves, q.Ply)
 	}
-	g, err := e.game(q.ID, q.Game)
-	if err != nil {
-		return Answer{}, err
-	}
-	switch q.Op {
-	case "get":
-		return e.answer(g, 200, nil)
-	case "move":
-		mv, err := notation.ParseMove(q.Move)
-		if err != nil {
-			return Answer{}, refuse(match.ErrInvalid, "move: %v", err)
-		}
-		t, err := g.m.Play(mv, q.Ply)
-		if err != nil {
-			return Answer{}, err
-		}
-		return e.answer(g, 200, wire.TurnOf(&t))
-	case "undo":
-		if _, err := g.m.Undo(); err != nil {
-			return Answer{}, err
-		}
-		return e.answer(g, 200, nil)
-	case "level":
-		l, err := ai.ParseLevel(q.Level)
-		if err != nil {
-			return Answer{}, refuse(match.ErrInvalid, "level: unknown %q, want easy, medium or hard", q.Level)
-		}
-		if _, err := g.m.SetLevel(l); err != nil {
-			return Answer{}, err
-		}
-		return e.answer(g, 200, nil)
-	case "hints":
-		hs, err := g.m.Hints(context.Background())
-		if err != nil {
-			return Answer{}, err
-		}
-		out := wire.Hints{Hints: make([]wire.Hint, len(hs))}
-		for i, h := range hs {
-			out.Hints[i] = wire.Hint{Move: notation.FormatMove(h.Move), Score: h.Score}
-		}
-		return Answer{Status: 200, Body: out}, nil
-	case "review":
-		st := g.m.State()
-		return review(st.Rules, st.Start, st.Moves, q.Ply)
-	case "record":
-		st := g.m.State()
-		text, err := wire.Record(&st, g.created)
-		if err != nil {
-			return Answer{}, err
-		}
-		return Answer{Status: 200, Body: text}, nil
-	}
-	return Answer{}, refuse(match.ErrInvalid, "unknown request %q", q.Op)
-}
-
-// review answers the review of move ply of a game, as the server does,
-// searching each position for ai.ReviewMoveTime in this engine.
-func review(r rules.Rules, start rules.Position, moves []rules.Move, ply *int) (Answer, error) {
-	if ply == nil {
-		return Answer{}, refuse(match.ErrInvalid, `missing "ply": want a move's index, from 0`)
-	}
-	rv, err := wire.ReviewAt(r, start, moves, *ply, func(history []rules.Position, m rules.Move) (ai.MoveReview, error) {
-		return ai.ReviewMove(context.Background(), r, history, m, ai.ReviewLimits{})
-	})
-	if err != nil {
-		return Answer{}, refuse(match.ErrInvalid, "%v", err)
-	}
-	return Answer{Status: 200, Body: rv}, nil
+	return Answer{}, api.Fail(api.ErrBadRequest, "unknown request %s", api.Short(q.Op))
 }
 
 // answer is the game's state (or body, if not nil) and the game to keep.
@@ -276,27 +194,14 @@ func (e *Engine) answer(g *game, status int, body any) (Answer, error) {
 	return Answer{Status: status, Body: body, Saved: &s}, nil
 }
 
-// create starts a new game.
-func (e *Engine) create(o Options) (*game, error) {
-	cfg, err := config(Saved{Mode: o.Mode, Level: o.Level, Human: o.Human, First: o.First, Variants: o.Variants})
-	if err != nil {
-		return nil, err
-	}
-	cfg.ID = newID()
-	return e.start(cfg, mrand.Uint32(), time.Now())
-}
-
 // game returns the game id, rebuilt from saved if the engine does not
 // hold it.
 func (e *Engine) game(id string, saved *Saved) (*game, error) {
-	e.mu.Lock()
-	g := e.games[id]
-	e.mu.Unlock()
-	if g != nil {
+	if g := e.live(id); g != nil {
 		return g, nil
 	}
 	if saved == nil || saved.ID != id {
-		return nil, &match.Error{Kind: errNotFound, Msg: fmt.Sprintf("no game %q in this browser", id)}
+		return nil, api.Fail(api.ErrNotFound, "no such game")
 	}
 	cfg, err := config(*saved)
 	if err != nil {
@@ -313,7 +218,7 @@ func (e *Engine) game(id string, saved *Saved) (*game, error) {
 // position) its position, with no moves to undo.
 func (e *Engine) adopt(st *wire.Game) (*game, error) {
 	if st == nil || (st.Mode != "ai" && st.Mode != "local") || st.ID == "" {
-		return nil, refuse(match.ErrInvalid, "only a game against the computer or of two players on one device can be carried on here")
+		return nil, api.Fail(api.ErrBadRequest, "only a game against the computer or of two players on one device can be carried on here")
 	}
 	s := Saved{ID: st.ID, Mode: st.Mode, Level: st.Level, Human: st.Human, First: st.First, Variants: st.Variants, Moves: st.Moves}
 	cfg, err := config(s)
@@ -351,7 +256,7 @@ func search(q *SearchRequest) (SearchResult, error) {
 	if q.Position != "" {
 		p, err := notation.ParsePosition(q.Position)
 		if err != nil {
-			return SearchResult{}, refuse(match.ErrInvalid, "position: %v", err)
+			return SearchResult{}, api.Fail(api.ErrBadRequest, "position: %v", err)
 		}
 		pos = p
 	}
@@ -362,7 +267,7 @@ func search(q *SearchRequest) (SearchResult, error) {
 	if q.Level != "" {
 		l, err := ai.ParseLevel(q.Level)
 		if err != nil {
-			return SearchResult{}, refuse(match.ErrInvalid, "level: unknown %q", q.Level)
+			return SearchResult{}, api.Fail(api.ErrBadRequest, "level: unknown %q", q.Level)
 		}
 		lim.Level = l
 	}
@@ -374,48 +279,25 @@ func search(q *SearchRequest) (SearchResult, error) {
 	return SearchResult{Move: notation.FormatMove(res.Move), Score: res.Score, Depth: res.Depth, Nodes: res.Nodes, MS: time.Since(start).Milliseconds()}, nil
 }
 
-// config checks a kept game's settings and moves, filling in defaults.
+// config checks a kept game's settings and moves, filling in defaults,
+// with the API's own parser of settings.
 func config(s Saved) (match.Config, error) {
-	cfg := match.Config{Mode: match.AI, Level: ai.Easy, MoveTime: MoveTime}
-	switch s.Mode {
-	case "", "ai":
-	case "local":
-		cfg.Mode = match.Local
-	default:
-		return cfg, refuse(match.ErrInvalid, "mode: unknown %q, want ai or local", s.Mode)
+	human := s.Human
+	q := api.Settings{Mode: s.Mode, Level: s.Level, Human: &human, First: api.SeatOf(s.First), Variants: s.Variants, Position: s.Start}
+	cfg, err := q.Config()
+	if err != nil {
+		return cfg, err
 	}
-	if s.Level != "" {
-		l, err := ai.ParseLevel(s.Level)
-		if err != nil {
-			return cfg, refuse(match.ErrInvalid, "level: unknown %q, want easy, medium or hard", s.Level)
-		}
-		cfg.Level = l
+	if cfg.Mode == match.Online {
+		return cfg, errOnline
 	}
-	if s.Human != 0 && s.Human != 1 || s.First != 0 && s.First != 1 {
-		return cfg, refuse(match.ErrInvalid, "human %d, first %d: want 0 or 1", s.Human, s.First)
-	}
-	cfg.Human, cfg.Rules.First = rules.Player(s.Human), rules.Player(s.First)
-	for _, v := range s.Variants {
-		if err := cfg.Rules.Enable(v); err != nil {
-			return cfg, refuse(match.ErrInvalid, "variants: %v", err)
-		}
-	}
-	if s.Start != "" {
-		p, err := notation.ParsePosition(s.Start)
-		if err != nil {
-			return cfg, refuse(match.ErrInvalid, "start: %v", err)
-		}
-		cfg.Start, cfg.Rules.First = &p, p.ToMove
-	}
-	for _, text := range s.Moves {
-		mv, err := notation.ParseMove(text)
-		if err != nil {
-			return cfg, refuse(match.ErrInvalid, "moves: %v", err)
-		}
-		cfg.Moves = append(cfg.Moves, mv)
-	}
-	return cfg, nil
+	cfg.MoveTime = MoveTime
+	cfg.Moves, err = api.ParseMoves(s.Moves)
+	return cfg, err
 }
+
+// errOnline refuses a game between players online: the server's.
+var errOnline = api.Fail(api.ErrNotOffline, "a game between players online needs the server")
 
 // start makes a live game of cfg and forwards its updates.
 func (e *Engine) start(cfg match.Config, seed uint32, created time.Time) (*game, error) {
@@ -431,23 +313,36 @@ func (e *Engine) start(cfg match.Config, seed uint32, created time.Time) (*game,
 	}
 	<-sub.C // the state as it starts: the caller answers with it
 	g := &game{m: m, seed: seed, created: created}
-	e.mu.Lock()
-	closing := []*game{e.games[cfg.ID]}
-	e.games[cfg.ID] = g
-	e.order = append(slices.DeleteFunc(e.order, func(id string) bool { return id == cfg.ID }), cfg.ID)
-	for len(e.order) > maxLive {
-		closing = append(closing, e.games[e.order[0]])
-		delete(e.games, e.order[0])
-		e.order = e.order[1:]
-	}
-	e.mu.Unlock()
-	for _, old := range closing {
+	for _, old := range e.put(cfg.ID, g) {
 		if old != nil {
 			old.m.Close()
 		}
 	}
 	go e.forward(g, sub)
 	return g, nil
+}
+
+// live returns the game id, or nil if it is not live here.
+func (e *Engine) live(id string) *game {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.games[id]
+}
+
+// put makes g the live game id, and returns the games it puts out: the
+// one it replaces and the least recently started beyond maxLive.
+func (e *Engine) put(id string, g *game) []*game {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	closing := []*game{e.games[id]}
+	e.games[id] = g
+	e.order = append(slices.DeleteFunc(e.order, func(x string) bool { return x == id }), id)
+	for len(e.order) > maxLive {
+		closing = append(closing, e.games[e.order[0]])
+		delete(e.games, e.order[0])
+		e.order = e.order[1:]
+	}
+	return closing
 }
 
 // forward sends a game's updates until it is closed.
@@ -465,14 +360,20 @@ func (e *Engine) forward(g *game, sub *match.Subscription) {
 
 // close ends the game id, if live here: the browser keeps it.
 func (e *Engine) close(id string) {
+	if g := e.take(id); g != nil {
+		g.m.Close()
+	}
+}
+
+// take takes the game id out of the live games, and returns it (nil if
+// it was not live).
+func (e *Engine) take(id string) *game {
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	g := e.games[id]
 	delete(e.games, id)
 	e.order = slices.DeleteFunc(e.order, func(x string) bool { return x == id })
-	e.mu.Unlock()
-	if g != nil {
-		g.m.Close()
-	}
+	return g
 }
 
 // saved returns what to keep of the game in state st.
@@ -503,41 +404,8 @@ func newID() string {
 	return IDPrefix + hex.EncodeToString(b[:])
 }
 
-// errNotFound is the refusal of a game this browser does not hold.
-var errNotFound = errors.New("not found")
-
-func refuse(kind error, format string, args ...any) error {
-	return &match.Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
-}
-
-// refusals maps each kind of refusal to its status and code, as the
-// server's table does (internal/server/errors.go, docs/API.md).
-var refusals = []struct {
-	kind   error
-	status int
-	code   string
-}{
-	{match.ErrInvalid, 400, "bad_request"},
-	{errNotFound, 404, "not_found"},
-	{match.ErrNotYourTurn, 409, "not_your_turn"},
-	{match.ErrIllegalMove, 422, "illegal_move"},
-	{match.ErrGameOver, 409, "game_over"},
-	{match.ErrStale, 409, "conflict"},
-	{match.ErrNothingToUndo, 409, "conflict"},
-	{match.ErrConflict, 409, "conflict"},
-	{match.ErrClosed, 503, "unavailable"},
-}
-
 // refusal is the answer to a refused request.
 func refusal(err error) Answer {
-	var b errorBody
-	b.Error.Code, b.Error.Message = "internal", "the engine failed: "+err.Error()
-	status := 500
-	for _, r := range refusals {
-		if errors.Is(err, r.kind) {
-			status, b.Error.Code, b.Error.Message = r.status, r.code, err.Error()
-			break
-		}
-	}
-	return Answer{Status: status, Body: b}
+	status, body := api.Describe(err)
+	return Answer{Status: status, Body: body}
 }

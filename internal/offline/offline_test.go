@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"oanquan/internal/api"
 	"oanquan/internal/match"
 	"oanquan/internal/wire"
 	"oanquan/notation"
@@ -30,13 +31,26 @@ func do[T any](t *testing.T, e *Engine, q Request, want int) (T, *Saved) {
 		t.Fatal(err)
 	}
 	if a.Status != want {
-		t.Fatalf("%s: status %d %s, want %d", q.Op, a.Status, b, want)
+		t.Fatalf("%s %s%s: status %d %s, want %d", q.Method, q.Path, q.Op, a.Status, b, want)
 	}
 	var v T
 	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatalf("%s: %v in %s", q.Op, err, b)
+		t.Fatalf("%s %s%s: %v in %s", q.Method, q.Path, q.Op, err, b)
 	}
 	return v, a.Saved
+}
+
+// call is an API call as the page sends it: body in JSON, and the game
+// as kept, if any.
+func call(method, path string, body any, kept ...*Saved) Request {
+	q := Request{Method: method, Path: path}
+	if body != nil {
+		q.Body, _ = json.Marshal(body)
+	}
+	if len(kept) > 0 {
+		q.Game = kept[0]
+	}
+	return q
 }
 
 // nextTurn waits for the next turn among the updates.
@@ -59,7 +73,7 @@ func nextTurn(t *testing.T, c chan Update) Update {
 // from the updates rebuilds, in a new engine, the same state.
 func TestGameAgainstEasy(t *testing.T) {
 	e, c := engine(t)
-	st, saved := do[wire.Game](t, e, Request{Op: "create", Create: &Options{Mode: "ai", Level: "easy", First: 1}}, 201)
+	st, saved := do[wire.Game](t, e, call("POST", "/api/games", map[string]any{"mode": "ai", "level": "easy", "first": 1}), 201)
 	if st.Mode != "ai" || st.Level != "easy" || st.ID[:len(IDPrefix)] != IDPrefix || saved == nil || saved.ID != st.ID {
 		t.Fatalf("created %+v, kept %+v", st, saved)
 	}
@@ -74,7 +88,7 @@ func TestGameAgainstEasy(t *testing.T) {
 			continue
 		}
 		ply := st.Ply
-		turn, kept := do[wire.Turn](t, e, Request{Op: "move", ID: id, Move: st.Legal[i%len(st.Legal)], Ply: &ply}, 200)
+		turn, kept := do[wire.Turn](t, e, call("POST", "/api/games/"+id+"/moves", map[string]any{"move": st.Legal[i%len(st.Legal)], "ply": ply}), 200)
 		if turn.By != "human" || turn.Ply != ply || len(turn.Events) == 0 || kept == nil || len(kept.Moves) < ply+1 {
 			t.Fatalf("turn %+v, kept %+v", turn, kept)
 		}
@@ -85,16 +99,16 @@ func TestGameAgainstEasy(t *testing.T) {
 	if st.Result == nil || len(st.Positions) != len(st.Moves)+1 {
 		t.Fatalf("the end: %+v", st)
 	}
-	do[wire.Game](t, e, Request{Op: "move", ID: id, Move: "7R"}, 409)
-	text, _ := do[string](t, e, Request{Op: "record", ID: id}, 200)
+	do[wire.Game](t, e, call("POST", "/api/games/"+id+"/moves", map[string]any{"move": "7R"}), 409)
+	text, _ := do[string](t, e, call("GET", "/api/games/"+id+"/record", nil), 200)
 	if len(text) < 100 {
 		t.Errorf("record %q", text)
 	}
 
 	// A reload: a new engine, the game rebuilt from what was kept.
 	e2, _ := engine(t)
-	do[wire.Game](t, e2, Request{Op: "get", ID: id}, 404)
-	again, _ := do[wire.Game](t, e2, Request{Op: "get", ID: id, Game: saved}, 200)
+	do[wire.Game](t, e2, call("GET", "/api/games/"+id, nil), 404)
+	again, _ := do[wire.Game](t, e2, call("GET", "/api/games/"+id, nil, saved), 200)
 	if !reflect.DeepEqual(again, st) {
 		t.Errorf("rebuilt\n%+v\nwant\n%+v", again, st)
 	}
@@ -103,11 +117,11 @@ func TestGameAgainstEasy(t *testing.T) {
 // Two players: the moves, an undo, refusals with the server's codes.
 func TestTwoPlayers(t *testing.T) {
 	e, _ := engine(t)
-	st, _ := do[wire.Game](t, e, Request{Op: "create", Create: &Options{Mode: "local", Variants: []string{"young-mandarin"}}}, 201)
+	st, _ := do[wire.Game](t, e, call("POST", "/api/games", map[string]any{"mode": "local", "variants": []string{"young-mandarin"}}), 201)
 	if st.Mode != "local" || len(st.Legal) != 10 || !reflect.DeepEqual(st.Variants, []string{"young-mandarin"}) {
 		t.Fatalf("created %+v", st)
 	}
-	turn, _ := do[wire.Turn](t, e, Request{Op: "move", ID: st.ID, Move: "7R"}, 200)
+	turn, _ := do[wire.Turn](t, e, call("POST", "/api/games/"+st.ID+"/moves", map[string]any{"move": "7R"}), 200)
 	if turn.State.ToMove != 1 || turn.State.History[0].Player != 0 {
 		t.Fatalf("after 7R: %+v", turn.State)
 	}
@@ -119,23 +133,27 @@ func TestTwoPlayers(t *testing.T) {
 		code string
 		want int
 	}{
-		{Request{Op: "move", ID: st.ID, Move: "7R"}, "illegal_move", 422}, // player 2's turn: the bottom row is not theirs
-		{Request{Op: "move", ID: st.ID, Move: "2L", Ply: new(int)}, "conflict", 409},
-		{Request{Op: "move", ID: st.ID, Move: "x"}, "bad_request", 400},
-		{Request{Op: "get", ID: "local-nope"}, "not_found", 404},
-		{Request{Op: "create", Create: &Options{Mode: "online"}}, "bad_request", 400},
-		{Request{Op: "fly", ID: st.ID}, "bad_request", 400},
+		{call("POST", "/api/games/"+st.ID+"/moves", map[string]any{"move": "7R"}), "illegal_move", 422}, // player 2's turn: the bottom row is not theirs
+		{call("POST", "/api/games/"+st.ID+"/moves", map[string]any{"move": "2L", "ply": 0}), "conflict", 409},
+		{call("POST", "/api/games/"+st.ID+"/moves", map[string]any{"move": "x"}), "bad_request", 400},
+		{call("GET", "/api/games/local-nope", nil), "not_found", 404},
+		{call("POST", "/api/games", map[string]any{"mode": "online"}), "not_offline", 501},
+		{call("POST", "/api/games", map[string]any{"mode": "nope"}), "bad_request", 400},
+		{call("POST", "/api/games/"+st.ID+"/resign", nil), "not_offline", 501},
+		{call("GET", "/api/games/"+st.ID+"/fly", nil), "not_found", 404},
+		{call("DELETE", "/api/games/"+st.ID, nil), "method_not_allowed", 405},
+		{Request{Op: "fly"}, "bad_request", 400},
 	} {
 		r, _ := do[refused](t, e, c.q, c.want)
 		if r.Error.Code != c.code {
 			t.Errorf("%+v: code %q, want %q", c.q, r.Error.Code, c.code)
 		}
 	}
-	back, saved := do[wire.Game](t, e, Request{Op: "undo", ID: st.ID}, 200)
+	back, saved := do[wire.Game](t, e, call("POST", "/api/games/"+st.ID+"/undo", nil), 200)
 	if back.Ply != 0 || len(saved.Moves) != 0 {
 		t.Errorf("after undo: ply %d, kept %v", back.Ply, saved.Moves)
 	}
-	hints, _ := do[wire.Hints](t, e, Request{Op: "hints", ID: st.ID}, 200)
+	hints, _ := do[wire.Hints](t, e, call("GET", "/api/games/"+st.ID+"/hints", nil), 200)
 	if len(hints.Hints) != 10 {
 		t.Errorf("hints %+v", hints)
 	}
@@ -174,7 +192,7 @@ func TestAdopt(t *testing.T) {
 		if (saved.Start != "") != (c.start != nil) {
 			t.Errorf("%s: kept start %q", c.name, saved.Start)
 		}
-		turn, _ := do[wire.Turn](t, e, Request{Op: "move", ID: last.ID, Move: got.Legal[0]}, 200)
+		turn, _ := do[wire.Turn](t, e, call("POST", "/api/games/"+last.ID+"/moves", map[string]any{"move": got.Legal[0]}), 200)
 		if turn.Ply != last.Ply {
 			t.Errorf("%s: the next move at ply %d, want %d", c.name, turn.Ply, last.Ply)
 		}
@@ -199,17 +217,17 @@ func TestFewLive(t *testing.T) {
 	e, _ := engine(t)
 	var kept []*Saved
 	for range maxLive + 2 {
-		st, saved := do[wire.Game](t, e, Request{Op: "create", Create: &Options{Mode: "local"}}, 201)
-		do[wire.Turn](t, e, Request{Op: "move", ID: st.ID, Move: "7R"}, 200)
-		_, saved = do[wire.Game](t, e, Request{Op: "get", ID: st.ID}, 200)
+		st, saved := do[wire.Game](t, e, call("POST", "/api/games", map[string]any{"mode": "local"}), 201)
+		do[wire.Turn](t, e, call("POST", "/api/games/"+st.ID+"/moves", map[string]any{"move": "7R"}), 200)
+		_, saved = do[wire.Game](t, e, call("GET", "/api/games/"+st.ID, nil), 200)
 		kept = append(kept, saved)
 	}
 	if n := len(e.games); n != maxLive {
 		t.Errorf("%d games live, want %d", n, maxLive)
 	}
 	first := kept[0]
-	do[struct{}](t, e, Request{Op: "get", ID: first.ID}, 404)
-	st, _ := do[wire.Game](t, e, Request{Op: "get", ID: first.ID, Game: first}, 200)
+	do[struct{}](t, e, call("GET", "/api/games/"+first.ID, nil), 404)
+	st, _ := do[wire.Game](t, e, call("GET", "/api/games/"+first.ID, nil, first), 200)
 	if len(st.Moves) != 1 || st.Moves[0] != "7R" {
 		t.Errorf("rebuilt with moves %v, want [7R]", st.Moves)
 	}
@@ -230,7 +248,7 @@ func FuzzRebuild(f *testing.F) {
 			saved.Variants = []string{variant}
 		}
 		e.close(saved.ID)
-		a := e.Do(Request{Op: "get", ID: saved.ID, Game: saved})
+		a := e.Do(call("GET", "/api/games/"+saved.ID, nil, saved))
 		switch a.Status {
 		case 200:
 			// The rebuilt game has the kept moves; the computer, if it
@@ -241,8 +259,12 @@ func FuzzRebuild(f *testing.F) {
 				extra == 1 && (len(g.History) == 0 || g.History[len(g.History)-1].By != "computer") {
 				t.Fatalf("rebuilt %+v from %+v", a.Body, saved)
 			}
+		case 501: // a game between players online: the server's
+			if b, ok := a.Body.(api.ErrorBody); !ok || b.Error.Code != "not_offline" {
+				t.Fatalf("refused with %+v", a.Body)
+			}
 		case 400:
-			if b, ok := a.Body.(errorBody); !ok || b.Error.Code != "bad_request" || b.Error.Message == "" {
+			if b, ok := a.Body.(api.ErrorBody); !ok || b.Error.Code != "bad_request" || b.Error.Message == "" {
 				t.Fatalf("refused with %+v", a.Body)
 			}
 		default:
@@ -262,7 +284,7 @@ func TestReview(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, _ := do[wire.Game](t, e, Request{Op: "adopt", State: &wire.Game{ID: "srv1", Mode: "local", Level: "easy", Position: start, Moves: []string{}, Variants: []string{}, First: int(pos.ToMove)}}, 200)
-	do[wire.Turn](t, e, Request{Op: "move", ID: st.ID, Move: "6L"}, 200)
+	do[wire.Turn](t, e, call("POST", "/api/games/"+st.ID+"/moves", map[string]any{"move": "6L"}), 200)
 	type review struct {
 		Review struct {
 			Move, Best, Mark string
@@ -271,21 +293,46 @@ func TestReview(t *testing.T) {
 		Before, After string
 		Moves         int
 	}
-	zero := 0
-	got, _ := do[review](t, e, Request{Op: "review", ID: st.ID, Ply: &zero}, 200)
+	got, _ := do[review](t, e, call("GET", "/api/games/"+st.ID+"/review?ply=0", nil), 200)
 	if got.Review.Move != "6L" || got.Review.Mark != "blunder" || got.Review.Best == "" || got.Before != start || got.Moves != 1 {
 		t.Errorf("review of 6L: %+v", got)
 	}
-	fromRecord, _ := do[review](t, e, Request{Op: "reviewRecord", Record: "[Start \"" + start + "\"]\n\n1. 6L *\n", Ply: &zero}, 200)
+	fromRecord, _ := do[review](t, e, call("POST", "/api/review", map[string]any{"record": "[Start \"" + start + "\"]\n\n1. 6L *\n", "ply": 0}), 200)
 	if fromRecord.Review.Move != "6L" || fromRecord.Review.Mark != "blunder" || fromRecord.Review.Best == "" || fromRecord.After != got.After {
 		t.Errorf("the record's review %+v, the game's %+v", fromRecord, got)
 	}
-	one := 1
 	for _, q := range []Request{
-		{Op: "review", ID: st.ID, Ply: &one},
-		{Op: "review", ID: st.ID},
-		{Op: "reviewRecord", Record: "\n1. 7R 9X *\n", Ply: &zero},
+		call("GET", "/api/games/"+st.ID+"/review?ply=1", nil),
+		call("GET", "/api/games/"+st.ID+"/review", nil),
+		call("POST", "/api/review", map[string]any{"record": "\n1. 7R 9X *\n", "ply": 0}),
 	} {
 		do[map[string]any](t, e, q, 400)
 	}
+}
+
+// FuzzServe: any API call the page could send (any method, path and
+// body) is answered with a status and a JSON body, never a crash: a
+// game's answer, or a refusal with one of the API's codes.
+func FuzzServe(f *testing.F) {
+	f.Add("POST", "/api/games", `{"mode":"local"}`)
+	f.Add("POST", "/api/games/local-1/moves", `{"move":"7R","ply":0}`)
+	f.Add("GET", "/api/games/local-1/review?ply=%30", ``)
+	f.Add("POST", "/api/review", `{"record":"\n1. 7R *\n","ply":0}`)
+	f.Add("PUT", "/api/games/local-1/level", `{"level":"hard"}`)
+	f.Add("DELETE", "/api/games/x/join", `[]`)
+	e := New(func(Update) {})
+	kept := &Saved{ID: "local-1", Mode: "local", Moves: []string{}}
+	f.Fuzz(func(t *testing.T, method, path, body string) {
+		q := Request{Method: method, Path: path, Game: kept}
+		if json.Valid([]byte(body)) {
+			q.Body = json.RawMessage(body)
+		}
+		a := e.Do(q)
+		if _, err := json.Marshal(a.Body); err != nil || a.Status < 200 || a.Status > 599 {
+			t.Fatalf("%s %s %s: %d %+v (%v)", method, path, body, a.Status, a.Body, err)
+		}
+		if b, ok := a.Body.(api.ErrorBody); ok && (a.Status < 400 || b.Error.Code == "" || b.Error.Code == "internal") {
+			t.Fatalf("%s %s %s: %d %+v", method, path, body, a.Status, b)
+		}
+	})
 }

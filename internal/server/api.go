@@ -1,299 +1,170 @@
 package server
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"oanquan/ai"
+	"oanquan/internal/api"
 	"oanquan/internal/match"
-	"oanquan/internal/wire"
-	"oanquan/notation"
+	"oanquan/internal/store"
 	"oanquan/rules"
 )
 
-// The handlers of docs/API.md. Each returns an error for writeError, or
-// writes its answer and returns nil.
+// The operations of docs/API.md are package api's; the server is their
+// host (where games live, who asks) and their transport.
 
-type createRequest struct {
-	Mode     string     `json:"mode"`
-	Level    string     `json:"level"`
-	Human    *int       `json:"human"` // the creator's seat (ai and online)
-	First    seatChoice `json:"first"` // 0, 1 or "random"
-	Variants []string   `json:"variants"`
-	Position string     `json:"position"` // a start position in notation; "": the usual one
-}
-
-// config checks a new game's settings, filling in the defaults.
-func (q *createRequest) config() (match.Config, error) {
-	cfg := match.Config{Mode: match.AI, Level: ai.Easy, Seed: newSeed(), Created: time.Now()}
-	switch q.Mode {
-	case "", "ai":
-	case "local":
-		cfg.Mode = match.Local
-	case "online":
-		cfg.Mode = match.Online
-	default:
-		return cfg, fail(errBadRequest, "mode: unknown %s, want ai, local or online", short(q.Mode))
-	}
-	if q.Level != "" {
-		l, err := ai.ParseLevel(q.Level)
-		if err != nil {
-			return cfg, fail(errBadRequest, "level: unknown %s, want easy, medium or hard", short(q.Level))
-		}
-		cfg.Level = l
-	}
-	seat := func(name string, v *int) (rules.Player, error) {
-		if v == nil {
-			return 0, nil
-		}
-		if *v != 0 && *v != 1 {
-			return 0, fail(errBadRequest, "%s %d: want 0 or 1", name, *v)
-		}
-		return rules.Player(*v), nil
-	}
-	var err error
-	if cfg.Human, err = seat("human", q.Human); err != nil {
-		return cfg, err
-	}
-	first := q.First.pick()
-	if cfg.Rules.First, err = seat("first", first); err != nil {
-		return cfg, err
-	}
-	for _, v := range q.Variants {
-		if err := cfg.Rules.Enable(v); err != nil {
-			return cfg, fail(errBadRequest, "variants: unknown %s, want one of %s", short(v), strings.Join(variantNames(), ", "))
-		}
-	}
-	if q.Position != "" {
-		p, err := notation.ParsePosition(q.Position)
-		if err != nil {
-			return cfg, inputError("position", err)
-		}
-		if first != nil && rules.Player(*first) != p.ToMove {
-			return cfg, fail(errBadRequest, "first %d: the position has player %d to move", *first, p.ToMove)
-		}
-		cfg.Start = &p
-		cfg.Rules.First = p.ToMove
-	}
-	return cfg, nil
-}
-
-// actor returns the game r acts in, if r carries the secret of one of its
-// seats.
-func (s *Server) actor(r *http.Request) (*liveGame, error) {
-	g, err := s.game(r.Context(), r.PathValue("id"))
-	if err != nil {
-		return nil, err
-	}
-	if err := g.authorize(r); err != nil {
-		return nil, err
-	}
-	return g, nil
-}
-
-func (s *Server) createGame(w http.ResponseWriter, r *http.Request) error {
-	if err := s.limits.allow(r, "new game", s.limits.cfg.Creates); err != nil {
-		return err
-	}
-	var q createRequest
-	if err := decode(w, r, &q, true); err != nil {
-		return err
-	}
-	cfg, err := q.config()
-	if err != nil {
-		return err
-	}
-	seats := []rules.Player{cfg.Human} // against the computer, and online: the other seat is the friend's
-	if cfg.Mode == match.Local {
-		seats = []rules.Player{rules.Player0, rules.Player1}
-	}
-	secret := newSecret()
-	m, err := s.newMatch(r.Context(), cfg, seats, secret)
-	if err != nil {
-		return err
-	}
-	st := m.State()
-	out := createdJSON{Game: wire.GameOf(&st), Secret: secret, Seat: int(seats[0])}
-	for _, p := range seats {
-		out.Seats = append(out.Seats, int(p))
-	}
-	s.log.Info("game created", "id", st.ID, "mode", st.Mode, "level", st.Level.String())
-	w.Header().Set("Location", "/api/games/"+st.ID)
-	writeJSON(w, http.StatusCreated, out)
-	return nil
-}
-
-func (s *Server) getGame(w http.ResponseWriter, r *http.Request) error {
-	g, err := s.game(r.Context(), r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	st := g.m.State()
-	writeJSON(w, http.StatusOK, wire.GameOf(&st))
-	return nil
-}
-
-type moveRequest struct {
-	Move *string `json:"move"`
-	Ply  *int    `json:"ply"`
-}
-
-func (s *Server) playMove(w http.ResponseWriter, r *http.Request) error {
-	g, err := s.game(r.Context(), r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	// Online, the move is the seat's whose secret is sent; otherwise any
-	// seat's secret acts for the game.
-	var seat *rules.Player
-	if g.m.Mode() == match.Online {
-		p, err := s.player(r, g)
+// serve answers a route of package api's with its operation.
+func (s *Server) serve(op func(*api.Call) (api.Response, error)) func(http.ResponseWriter, *http.Request) error {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		resp, err := op(&api.Call{
+			Ctx:   r.Context(),
+			Host:  host{s, r},
+			ID:    r.PathValue("id"),
+			Query: api.Values(r.URL.Query()),
+			Body:  body(w, r),
+		})
 		if err != nil {
 			return err
 		}
-		seat = &p
-	} else if err := g.authorize(r); err != nil {
-		return err
-	}
-	var q moveRequest
-	if err := decode(w, r, &q, false); err != nil {
-		return err
-	}
-	if q.Move == nil {
-		return fail(errBadRequest, `missing "move": want a move such as "7R"`)
-	}
-	mv, err := notation.ParseMove(*q.Move)
-	if err != nil {
-		return inputError("move", err)
-	}
-	var turn match.Turn
-	if seat != nil {
-		turn, err = g.m.PlayFor(*seat, mv, q.Ply)
-	} else {
-		turn, err = g.m.Play(mv, q.Ply)
-	}
-	if errors.Is(err, match.ErrStale) && q.Ply != nil {
-		// Sent again after its answer was lost? Then it was played once,
-		// and this is its answer. Anything else: the game as it stands.
-		// (Played through another server, it may not be here yet.)
-		s.resync(g.m.ID())
-		if t, ok := g.m.PlayedAt(*q.Ply, mv, seat); ok {
-			writeJSON(w, http.StatusOK, wire.TurnOf(&t))
+		for k, v := range resp.Header {
+			w.Header().Set(k, v)
+		}
+		if text, ok := resp.Body.(string); ok { // a game record
+			w.WriteHeader(resp.Status)
+			w.Write([]byte(text))
 			return nil
 		}
-		st := g.m.State()
-		return &staleError{err, wire.GameOf(&st)}
+		writeJSON(w, resp.Status, resp.Body)
+		return nil
 	}
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, wire.TurnOf(&turn))
-	return nil
 }
 
-func (s *Server) undo(w http.ResponseWriter, r *http.Request) error {
-	g, err := s.actor(r)
-	if err != nil {
-		return err
-	}
-	var q struct{}
-	if err := decode(w, r, &q, true); err != nil {
-		return err
-	}
-	st, err := g.m.Undo()
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, wire.GameOf(&st))
-	return nil
+// host is the server as the api.Host of request r: its live games and
+// store, the caller known by r's secret and address.
+type host struct {
+	s *Server
+	r *http.Request
 }
 
-type levelRequest struct {
-	Level *string `json:"level"`
+// Allow applies the client's rate limit of the kind of request.
+func (h host) Allow(kind string) error {
+	cfg := h.s.limits.cfg
+	rate := cfg.Creates // "new game", "join"
+	switch kind {
+	case "hint":
+		rate = cfg.Hints
+	case "review":
+		rate = cfg.Reviews
+	}
+	return h.s.limits.allow(h.r, kind, rate)
 }
 
-func (s *Server) setLevel(w http.ResponseWriter, r *http.Request) error {
-	g, err := s.actor(r)
+// Create saves a new game, whose seats a new secret acts for, and makes
+// it live.
+func (h host) Create(ctx context.Context, cfg match.Config, seats []rules.Player) (*match.Match, string, error) {
+	cfg.Seed, cfg.Created = newSeed(), time.Now()
+	secret := newSecret()
+	m, err := h.s.newMatch(ctx, cfg, seats, secret)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
-	var q levelRequest
-	if err := decode(w, r, &q, false); err != nil {
-		return err
-	}
-	if q.Level == nil {
-		return fail(errBadRequest, `missing "level": want easy, medium or hard`)
-	}
-	l, err := ai.ParseLevel(*q.Level)
-	if err != nil {
-		return fail(errBadRequest, "level: unknown %s, want easy, medium or hard", short(*q.Level))
-	}
-	st, err := g.m.SetLevel(l)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, wire.GameOf(&st))
-	return nil
+	h.s.log.Info("game created", "id", m.ID(), "mode", cfg.Mode, "level", cfg.Level.String())
+	return m, secret, nil
 }
 
-func (s *Server) hints(w http.ResponseWriter, r *http.Request) error {
-	g, err := s.actor(r)
+// Game returns the live game id, loaded from the store if need be.
+func (h host) Game(ctx context.Context, id string) (api.Game, error) {
+	g, err := h.s.game(ctx, id)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := s.limits.allow(r, "hint", s.limits.cfg.Hints); err != nil {
-		return err
-	}
-	hs, err := g.m.Hints(r.Context())
-	if err != nil {
-		return err
-	}
-	out := wire.Hints{Hints: make([]wire.Hint, len(hs))}
-	for i, h := range hs {
-		out.Hints[i] = wire.Hint{Move: notation.FormatMove(h.Move), Score: h.Score}
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return seated{h.s, g, h.r}, nil
 }
 
-// record answers with the game record of docs/RECORD.md.
-func (s *Server) record(w http.ResponseWriter, r *http.Request) error {
-	g, err := s.game(r.Context(), r.PathValue("id"))
-	if err != nil {
-		return err
+// Review reviews a move on the pool, in the background, answering from
+// the cache of moves reviewed lately when it can.
+func (h host) Review(ctx context.Context, q api.ReviewQuery) (ai.MoveReview, error) {
+	key := newReviewKey(q.Rules, q.Start, q.Moves, q.Ply)
+	if mr, ok := h.s.reviews.get(key); ok {
+		return mr, nil
 	}
-	st := g.m.State()
-	text, err := wire.Record(&st, g.m.Config().Created)
-	if err != nil {
-		return err
+	mr, err := h.s.pool.Review(ctx, q.Rules, q.History, q.Move, ai.ReviewLimits{MoveTime: h.s.cfg.ReviewTime})
+	if err == nil {
+		h.s.reviews.put(key, mr)
 	}
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Content-Disposition", `inline; filename="oanquan-`+st.ID+`.txt"`)
-	w.WriteHeader(http.StatusOK)
-	w.Write([]byte(text))
-	return nil
+	return mr, err
 }
 
-// variantNames lists the rule variants, for messages.
-func variantNames() []string {
-	names := make([]string, len(rules.Variants))
-	for i, v := range rules.Variants {
-		names[i] = v.Name
-	}
-	return names
+// seated is a live game as the caller of request r sees it: the seats
+// its secret holds.
+type seated struct {
+	s *Server
+	g *liveGame
+	r *http.Request
 }
 
-// inputError is the refusal of a field's text that does not parse: what
-// the parser said, with the input cut short.
-func inputError(field string, err error) error {
-	var pe *notation.ParseError
-	if !errors.As(err, &pe) {
-		return fail(errBadRequest, "%s: %v", field, err)
+func (c seated) Match() *match.Match                              { return c.g.m }
+func (c seated) Held() []rules.Player                             { return c.g.seatsOf(c.r) }
+func (c seated) Authorize() error                                 { return c.g.authorize(c.r) }
+func (c seated) Player(context.Context) (rules.Player, error)     { return c.s.player(c.r, c.g) }
+func (c seated) Resync()                                          { c.s.resync(c.g.m.ID()) }
+func (c seated) Rematch(ctx context.Context) (match.State, error) { return c.s.rematch(ctx, c.g) }
+
+// Claim gives the free seat of an online game to the caller: a new
+// secret for it. Of several callers racing for the seat (through this
+// server or another), one gets it; the others, api.ErrSeatTaken.
+func (c seated) Claim(ctx context.Context) (rules.Player, string, error) {
+	s, g := c.s, c.g
+	free := -1
+	for p, h := range g.hashes() {
+		if h == nil {
+			free = p
+			break
+		}
 	}
-	if pe.Input == "" {
-		return fail(errBadRequest, "%s: %s: %s", field, pe.Field, pe.Msg)
+	if free < 0 {
+		return 0, "", errSeatsTaken
 	}
-	return fail(errBadRequest, "%s: %s %s: %s", field, pe.Field, short(pe.Input), pe.Msg)
+	secret := newSecret()
+	hash := hashSecret(secret)
+	if err := s.store.ClaimSeat(ctx, g.m.ID(), free, hash); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			s.reloadSeats(g)
+			return 0, "", errSeatsTaken
+		}
+		return 0, "", err
+	}
+	g.setSeat(free, hash)
+	s.log.Info("seat joined", "id", g.m.ID(), "seat", free)
+	s.presenceChanged(g) // tells the watchers and the creator
+	return rules.Player(free), secret, nil
+}
+
+// errSeatsTaken refuses a join when no seat is free.
+var errSeatsTaken = api.Fail(api.ErrSeatTaken, "both seats of this game are taken: you may watch it")
+
+// rematch makes the game that follows g, agreed by both players: the same
+// rules, the same seats (the players' secrets act in it too), the other
+// player first. Both players' pages and the watchers follow its id.
+func (s *Server) rematch(ctx context.Context, g *liveGame) (match.State, error) {
+	cfg := g.m.Config()
+	next := match.Config{
+		Mode:    match.Online,
+		Rules:   cfg.Rules,
+		Seed:    newSeed(),
+		Created: time.Now(),
+	}
+	next.Rules.First = cfg.Rules.First.Other()
+	start := next.Rules.Start() // a game set up from a position starts anew from the usual one
+	next.Start = &start
+	m, err := s.newMatchSeats(ctx, next, g.hashes())
+	if err != nil {
+		return match.State{}, fmt.Errorf("making the rematch: %w", err)
+	}
+	s.log.Info("rematch", "id", g.m.ID(), "next", m.ID())
+	return g.m.SetNext(m.ID())
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"oanquan/internal/api"
 	"oanquan/internal/wire"
 	"oanquan/notation"
 	"oanquan/rules"
@@ -19,7 +20,7 @@ import (
 func TestCreateDefaults(t *testing.T) {
 	s := newServer(t, Config{})
 	r := do(t, s, "POST", "/api/games", nil)
-	c := must[createdJSON](t, r, http.StatusCreated)
+	c := must[api.Created](t, r, http.StatusCreated)
 	g := c.Game
 	if len(c.Secret) < 22 || c.Seat != 0 || !slices.Equal(c.Seats, []int{0}) {
 		t.Errorf("secret %q, seat %d, seats %v; want a secret for seat 0 alone", c.Secret, c.Seat, c.Seats)
@@ -33,6 +34,7 @@ func TestCreateDefaults(t *testing.T) {
 		Moves:    []string{},
 		History:  []wire.Played{},
 		End:      "none",
+		CanHint:  true, // the player to move, against the computer
 	}
 	if !reflect.DeepEqual(g, want) {
 		t.Errorf("new game =\n%+v\nwant\n%+v", g, want)
@@ -69,7 +71,7 @@ func TestStateKeys(t *testing.T) {
 	if want := `[{"pebbles":0,"mandarins":0,"debt":0},{"pebbles":0,"mandarins":0,"debt":0}]`; string(m["stores"]) != want {
 		t.Errorf("stores = %s, want %s", m["stores"], want)
 	}
-	c := decodeAs[createdJSON](t, r)
+	c := decodeAs[api.Created](t, r)
 	secrets.Store(c.ID, c.Secret)
 	turn := do(t, s, "POST", "/api/games/"+c.ID+"/moves", `{"move":"7R"}`)
 	var tm map[string]json.RawMessage

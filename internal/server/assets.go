@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"oanquan/internal/api"
 	"oanquan/web"
 )
 
@@ -107,7 +108,7 @@ func (s *Server) static() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			s.writeError(w, r, fail(errMethod, "%s is not allowed here: use GET", short(r.Method)))
+			s.writeError(w, r, api.Fail(api.ErrMethod, "%s is not allowed here: use GET", api.Short(r.Method)))
 			return
 		}
 		dir := strings.HasSuffix(r.URL.Path, "/")

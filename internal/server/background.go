@@ -81,10 +81,7 @@ func (s *Server) resume() {
 		return
 	}
 	for _, id := range ids {
-		s.mu.Lock()
-		g := s.live[id]
-		s.mu.Unlock()
-		if g != nil {
+		if g := s.liveGame(id); g != nil {
 			g.m.Resume()
 			continue
 		}
@@ -102,13 +99,7 @@ func (s *Server) follow(notices <-chan store.Notice) {
 		switch {
 		case n.Game == "":
 			// Notices may have been lost: re-read every live game.
-			s.mu.Lock()
-			live := make([]*liveGame, 0, len(s.live))
-			for _, g := range s.live {
-				live = append(live, g)
-			}
-			s.mu.Unlock()
-			for _, g := range live {
+			for _, g := range s.liveGames() {
 				s.resync(g.m.ID())
 				s.presence.read(g)
 			}
@@ -130,9 +121,6 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 	if _, err := s.store.Get(ctx, "health-check"); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	s.mu.Lock()
-	live := len(s.live)
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "live": live, "queued": s.pool.Queued()})
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "live": len(s.liveGames()), "queued": s.pool.Queued()})
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"oanquan/internal/api"
 	"oanquan/internal/wire"
 )
 
@@ -49,7 +50,7 @@ func FuzzRequests(f *testing.F) {
 		}
 		g := create(t, s, map[string]any{"mode": mode})
 		if mode == "online" {
-			must[joinedJSON](t, player{}.act(t, s, "POST", "/api/games/"+g.ID+"/join", ""), 200)
+			must[api.Joined](t, player{}.act(t, s, "POST", "/api/games/"+g.ID+"/join", ""), 200)
 			must[wire.Turn](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": "7R"}), 200)
 		} else {
 			for _, mv := range []string{"7R", "1L"} {
@@ -81,7 +82,7 @@ func FuzzRequests(f *testing.F) {
 			t.Fatalf("%s %s %q: %s", method, path, body, r)
 		}
 		if r.status >= 400 {
-			wantError(t, r, r.status, decodeAs[errorBody](t, r).Error.Code)
+			wantError(t, r, r.status, decodeAs[api.ErrorBody](t, r).Error.Code)
 			if after := get(t, s, g.ID); !reflect.DeepEqual(after, before) {
 				t.Fatalf("%s %s %q refused (%s) but changed the game:\n%+v\nwant\n%+v", method, path, body, r, after, before)
 			}

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"oanquan/ai"
+	"oanquan/internal/api"
 	"oanquan/internal/match"
 	"oanquan/internal/store"
 	"oanquan/internal/wire"
@@ -67,7 +67,7 @@ func (s *Server) newMatchSeats(ctx context.Context, cfg match.Config, seats [2][
 	// saved.
 	game, err := rules.NewGame(cfg.Rules, *cfg.Start)
 	if err != nil {
-		return nil, fail(errBadRequest, "position: %v", err)
+		return nil, api.Fail(api.ErrBadRequest, "position: %v", err)
 	}
 	g := toStored(cfg)
 	g.Seats = seats
@@ -86,7 +86,7 @@ func (s *Server) newMatchSeats(ctx context.Context, cfg match.Config, seats [2][
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return nil, fail(match.ErrClosed, "the server is shutting down")
+		return nil, errClosed
 	}
 	return s.startLocked(cfg, g.Seats)
 }
@@ -173,23 +173,15 @@ func (s *Server) evictOneLocked() {
 // not live.
 func (s *Server) game(ctx context.Context, id string) (*liveGame, error) {
 	if !validID(id) {
-		return nil, fail(errNotFound, "no such game")
+		return nil, api.Fail(api.ErrNotFound, "no such game")
 	}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return nil, fail(match.ErrClosed, "the server is shutting down")
+	if g, err := s.used(id); g != nil || err != nil {
+		return g, err
 	}
-	if g := s.live[id]; g != nil {
-		s.touchLocked(g)
-		s.mu.Unlock()
-		return g, nil
-	}
-	s.mu.Unlock()
 	// Read outside the lock: a slow store must not hold up other games.
 	saved, err := s.store.Get(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, fail(errNotFound, "no such game")
+		return nil, api.Fail(api.ErrNotFound, "no such game")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("loading game %s: %w", id, err)
@@ -198,22 +190,46 @@ func (s *Server) game(ctx context.Context, id string) (*liveGame, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading game %s: %w", id, err)
 	}
+	return s.load(cfg, saved.Seats)
+}
+
+// used returns live game id, marked as just used; nil if it is not
+// live.
+func (s *Server) used(id string) (*liveGame, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return nil, fail(match.ErrClosed, "the server is shutting down")
+		return nil, errClosed
 	}
-	if g := s.live[id]; g != nil { // another request loaded it meanwhile
+	if g := s.live[id]; g != nil {
 		s.touchLocked(g)
 		return g, nil
 	}
-	if _, err := s.startLocked(cfg, saved.Seats); err != nil {
-		return nil, fmt.Errorf("loading game %s: %w", id, err)
+	return nil, nil
+}
+
+// load makes the saved game of cfg and seats live, unless another
+// request loaded it meanwhile.
+func (s *Server) load(cfg match.Config, seats [2][]byte) (*liveGame, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errClosed
 	}
-	g := s.live[id]
+	if g := s.live[cfg.ID]; g != nil {
+		s.touchLocked(g)
+		return g, nil
+	}
+	if _, err := s.startLocked(cfg, seats); err != nil {
+		return nil, fmt.Errorf("loading game %s: %w", cfg.ID, err)
+	}
+	g := s.live[cfg.ID]
 	s.presence.read(g) // others may be connected through other servers
 	return g, nil
 }
+
+// errClosed refuses a request about a game once the server is closed.
+var errClosed = api.Fail(match.ErrClosed, "the server is shutting down")
 
 // touchLocked marks g as just used.
 func (s *Server) touchLocked(g *liveGame) {
@@ -242,7 +258,7 @@ func (s *Server) commit(c match.Change) error {
 	if errors.Is(err, store.ErrConflict) {
 		// Another server changed the game first: catch up with it.
 		go s.resync(c.ID)
-		return fail(match.ErrStale, "the game changed meanwhile: here is where it stands")
+		return api.Fail(match.ErrStale, "the game changed meanwhile: here is where it stands")
 	}
 	if err != nil {
 		s.log.Error("saving game", "id", c.ID, "err", err)
@@ -255,9 +271,7 @@ func (s *Server) commit(c match.Change) error {
 // resync re-reads live game id from the store and brings the match to
 // it: another server changed it.
 func (s *Server) resync(id string) {
-	s.mu.Lock()
-	g := s.live[id]
-	s.mu.Unlock()
+	g := s.liveGame(id)
 	if g == nil {
 		return
 	}
@@ -304,7 +318,18 @@ func (s *Server) janitor(idle time.Duration) {
 // is watching and the computer is not thinking about, and returns how
 // many. They stay in the store, and come back when asked for.
 func (s *Server) evict(cutoff time.Time) int {
+	idle := s.takeIdle(cutoff)
+	for _, m := range idle {
+		m.Close()
+	}
+	return len(idle)
+}
+
+// takeIdle takes out of the live games those evict closes, and returns
+// their matches.
+func (s *Server) takeIdle(cutoff time.Time) []*match.Match {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	var idle []*match.Match
 	for e := s.lru.Back(); e != nil; {
 		g := e.Value.(*liveGame)
@@ -316,11 +341,7 @@ func (s *Server) evict(cutoff time.Time) int {
 		}
 		e = prev
 	}
-	s.mu.Unlock()
-	for _, m := range idle {
-		m.Close()
-	}
-	return len(idle)
+	return idle
 }
 
 // toStored turns a match's settings and moves into a saved game.
@@ -342,35 +363,25 @@ func toStored(c match.Config) store.Game {
 	return g
 }
 
-// fromStored is toStored's inverse.
+// fromStored is toStored's inverse, with the API's parser of settings.
+// The saved start always names its player to move, which is the saved
+// first player (toStored saves both from the same Config). A saved game that does not parse is the server's fault, not the
+// client's: its error is no refusal.
 func fromStored(g store.Game) (match.Config, error) {
-	c := match.Config{ID: g.ID, Mode: match.Mode(g.Mode), Human: rules.Player(g.Human), Seed: g.Seed, Created: g.Created}
-	var err error
-	if c.Level, err = ai.ParseLevel(g.Level); err != nil {
-		return c, err
+	human := g.Human
+	q := api.Settings{Mode: g.Mode, Level: g.Level, Human: &human, Variants: g.Variants, Position: g.Start}
+	c, err := q.Config()
+	if err == nil {
+		c.Moves, err = api.ParseMoves(g.Moves)
 	}
-	for _, v := range g.Variants {
-		if err := c.Rules.Enable(v); err != nil {
-			return c, err
-		}
-	}
-	c.Rules.First = rules.Player(g.First)
-	start, err := notation.ParsePosition(g.Start)
 	if err != nil {
-		return c, err
+		return c, errors.New(err.Error())
 	}
-	c.Start = &start
+	c.ID, c.Seed, c.Created = g.ID, g.Seed, g.Created
 	if g.Status != "" {
 		if err := json.Unmarshal([]byte(g.Status), &c.Status); err != nil {
 			return c, fmt.Errorf("status: %w", err)
 		}
-	}
-	for _, s := range g.Moves {
-		m, err := notation.ParseMove(s)
-		if err != nil {
-			return c, err
-		}
-		c.Moves = append(c.Moves, m)
 	}
 	return c, nil
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"oanquan/internal/api"
 	"oanquan/internal/match/matchtest"
 	"oanquan/internal/wire"
 )
@@ -109,7 +110,7 @@ var secrets sync.Map
 // creator's seats.
 func create(t testing.TB, h http.Handler, body any) wire.Game {
 	t.Helper()
-	c := must[createdJSON](t, do(t, h, "POST", "/api/games", body), http.StatusCreated)
+	c := must[api.Created](t, do(t, h, "POST", "/api/games", body), http.StatusCreated)
 	if len(c.Secret) < 22 || len(c.Seats) == 0 || c.Seat != c.Seats[0] {
 		t.Fatalf("created game: secret %q, seat %d, seats %v; want a secret of 128 bits or more and the seats it holds", c.Secret, c.Seat, c.Seats)
 	}
@@ -132,7 +133,7 @@ func wantError(t *testing.T, r response, status int, code string) {
 	if ct := r.header.Get("Content-Type"); ct != "application/json" {
 		t.Errorf("Content-Type %q, want application/json", ct)
 	}
-	e := decodeAs[errorBody](t, r)
+	e := decodeAs[api.ErrorBody](t, r)
 	if e.Error.Code != code || e.Error.Message == "" {
 		t.Errorf("error %+v, want code %q and a message", e.Error, code)
 	}

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"net"
 	"net/http"
@@ -11,10 +9,9 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
-)
 
-// errRate is the refusal of a request over its client's rate limit.
-var errRate = errors.New("rate limited")
+	"oanquan/internal/api"
+)
 
 // Limits are the per-client rate limits: token buckets, one per client
 // address and kind of request. A request over its limit is answered 429
@@ -79,9 +76,18 @@ func (l *limiter) allow(r *http.Request, kind string, rt Rate) error {
 	if rt.PerMinute <= 0 {
 		return nil
 	}
-	key := kind + " " + l.client(r)
+	if delay := l.take(kind+" "+l.client(r), rt); delay > 0 {
+		return &rateError{retry: delay, err: api.Fail(api.ErrRate, "too many %s requests from your address: try again in %d s", kind, retrySeconds(delay))}
+	}
+	return nil
+}
+
+// take takes a token from the bucket key, whose rate is rt, and returns
+// 0, or how long to wait for one (then taking none).
+func (l *limiter) take(key string, rt Rate) time.Duration {
 	now := time.Now()
 	l.mu.Lock()
+	defer l.mu.Unlock()
 	b := l.buckets[key]
 	if b == nil {
 		b = &bucket{lim: rate.NewLimiter(rate.Limit(rt.PerMinute/60), max(rt.Burst, 1))}
@@ -93,11 +99,7 @@ func (l *limiter) allow(r *http.Request, kind string, rt Rate) error {
 	if delay > 0 {
 		res.CancelAt(now)
 	}
-	l.mu.Unlock()
-	if delay > 0 {
-		return &rateError{retry: delay, msg: fmt.Sprintf("too many %s requests from your address: try again in %d s", kind, retrySeconds(delay))}
-	}
-	return nil
+	return delay
 }
 
 // sweep forgets the buckets unused since cutoff.
@@ -129,10 +131,10 @@ func (l *limiter) client(r *http.Request) string {
 // rateError is a refusal with the time to wait.
 type rateError struct {
 	retry time.Duration
-	msg   string
+	err   error // of kind api.ErrRate
 }
 
-func (e *rateError) Error() string { return e.msg }
-func (e *rateError) Unwrap() error { return errRate }
+func (e *rateError) Error() string { return e.err.Error() }
+func (e *rateError) Unwrap() error { return e.err }
 
 func retrySeconds(d time.Duration) int { return int(math.Ceil(d.Seconds())) }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"oanquan/internal/api"
 	"oanquan/internal/store"
 	"oanquan/internal/store/pgtest"
 	"oanquan/internal/wire"
@@ -97,7 +98,7 @@ func TestTwoServersOnePostgres(t *testing.T) {
 		}
 		r := do(t, b, "POST", "/api/games/"+g.ID+"/moves", map[string]any{"move": st.Legal[1], "ply": st.Ply})
 		wantError(t, r, 409, "conflict")
-		if e := decodeAs[errorBody](t, r); e.State == nil || len(e.State.Moves) != len(first.State.Moves) {
+		if e := decodeAs[api.ErrorBody](t, r); e.State == nil || len(e.State.Moves) != len(first.State.Moves) {
 			t.Errorf("the conflict's state: %+v, want the game as it stands", e.State)
 		}
 	}
@@ -196,9 +197,9 @@ func TestServerOnSQLite(t *testing.T) {
 // offered on one is accepted on the other.
 func TestTwoServersOnline(t *testing.T) {
 	a, b, ta, tb := serverPair(t)
-	c := must[createdJSON](t, do(t, a, "POST", "/api/games", `{"mode":"online"}`), 201)
+	c := must[api.Created](t, do(t, a, "POST", "/api/games", `{"mode":"online"}`), 201)
 	pa := player{c.Secret, c.Seat}
-	j := must[joinedJSON](t, player{}.act(t, b, "POST", "/api/games/"+c.ID+"/join", ""), 200)
+	j := must[api.Joined](t, player{}.act(t, b, "POST", "/api/games/"+c.ID+"/join", ""), 200)
 	pb := player{j.Secret, j.Seat}
 	wa, wb := dial(t, ta, c.ID), dial(t, tb, c.ID)
 	next := func(w *wsClient, typ string) wire.Message {
@@ -281,7 +282,7 @@ func TestTwoServersPresence(t *testing.T) {
 	t.Cleanup(func() { presenceTTL = ttl }) // after the servers' Close
 	presenceTTL = 600 * time.Millisecond    // renewals every 200 ms
 	a, b, ta, tb := serverPair(t)
-	c := must[createdJSON](t, do(t, a, "POST", "/api/games", `{"mode":"online"}`), 201)
+	c := must[api.Created](t, do(t, a, "POST", "/api/games", `{"mode":"online"}`), 201)
 	pa := player{c.Secret, c.Seat}
 	var only, both [2]bool
 	only[pa.seat], both = true, [2]bool{true, true}
@@ -295,7 +296,7 @@ func TestTwoServersPresence(t *testing.T) {
 
 	// The friend joins through b: a's sockets learn that the seat is
 	// taken, with no move.
-	j := must[joinedJSON](t, player{}.act(t, b, "POST", "/api/games/"+c.ID+"/join", ""), 200)
+	j := must[api.Joined](t, player{}.act(t, b, "POST", "/api/games/"+c.ID+"/join", ""), 200)
 	pb := player{j.Secret, j.Seat}
 	awaitPresence(t, wa, wire.Presence{Seats: only, Watchers: 2, Taken: both})
 	awaitPresence(t, watchA, wire.Presence{Seats: only, Watchers: 2, Taken: both})
@@ -391,9 +392,9 @@ func BenchmarkTwoServers(b *testing.B) {
 		b.ReportMetric(medianMS(ans), "move-ans-ms")
 	})
 	b.Run("leave", func(b *testing.B) {
-		c := must[createdJSON](b, do(b, s1, "POST", "/api/games", `{"mode":"online"}`), 201)
+		c := must[api.Created](b, do(b, s1, "POST", "/api/games", `{"mode":"online"}`), 201)
 		pa := player{c.Secret, c.Seat}
-		j := must[joinedJSON](b, player{}.act(b, s2, "POST", "/api/games/"+c.ID+"/join", ""), 200)
+		j := must[api.Joined](b, player{}.act(b, s2, "POST", "/api/games/"+c.ID+"/join", ""), 200)
 		pb := player{j.Secret, j.Seat}
 		var only [2]bool
 		only[pa.seat] = true

@@ -12,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 	"rsc.io/qr"
 
+	"oanquan/internal/api"
 	"oanquan/internal/store"
 	"oanquan/internal/wire"
 	"oanquan/notation"
@@ -42,14 +43,14 @@ func (p player) act(t testing.TB, h http.Handler, method, path string, body stri
 // onlineGame makes an online game and has a friend join it.
 func onlineGame(t *testing.T, h http.Handler, body string) (id string, creator, friend player) {
 	t.Helper()
-	c := must[createdJSON](t, do(t, h, "POST", "/api/games", body), http.StatusCreated)
+	c := must[api.Created](t, do(t, h, "POST", "/api/games", body), http.StatusCreated)
 	if c.Mode != "online" || len(c.Seats) != 1 {
 		t.Fatalf("online game: mode %q, seats %v; want online and one seat", c.Mode, c.Seats)
 	}
 	if p := c.Presence; p == nil || !p.Taken[c.Seat] || p.Taken[1-c.Seat] {
 		t.Fatalf("new online game's presence %+v: want only the creator's seat %d taken", p, c.Seat)
 	}
-	j := must[joinedJSON](t, player{}.act(t, h, "POST", "/api/games/"+c.ID+"/join", ""), 200)
+	j := must[api.Joined](t, player{}.act(t, h, "POST", "/api/games/"+c.ID+"/join", ""), 200)
 	if j.Secret == "" || j.Seat == c.Seat {
 		t.Fatalf("joined seat %d with secret %q; want the other seat than %d and a secret", j.Seat, j.Secret, c.Seat)
 	}
@@ -71,11 +72,11 @@ func mover(g wire.Game, a, b player) player {
 // exactly one gets it, the others get 409 and may watch.
 func TestJoinRace(t *testing.T) {
 	s := newServer(t, Config{})
-	c := must[createdJSON](t, do(t, s, "POST", "/api/games", `{"mode":"online","human":1}`), http.StatusCreated)
+	c := must[api.Created](t, do(t, s, "POST", "/api/games", `{"mode":"online","human":1}`), http.StatusCreated)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	codes := map[int]int{}
-	var winner joinedJSON
+	var winner api.Joined
 	for range 40 {
 		wg.Go(func() {
 			r := player{}.act(t, s, "POST", "/api/games/"+c.ID+"/join", "")
@@ -83,7 +84,7 @@ func TestJoinRace(t *testing.T) {
 			defer mu.Unlock()
 			codes[r.status]++
 			if r.status == 200 {
-				winner = decodeAs[joinedJSON](t, r)
+				winner = decodeAs[api.Joined](t, r)
 			}
 		})
 	}
@@ -96,12 +97,12 @@ func TestJoinRace(t *testing.T) {
 	}
 	wantError(t, player{}.act(t, s, "POST", "/api/games/"+c.ID+"/join", ""), 409, "seat_taken")
 	// A player who joins again keeps their seat, with no new secret.
-	again := must[joinedJSON](t, player{winner.Secret, 0}.act(t, s, "POST", "/api/games/"+c.ID+"/join", ""), 200)
+	again := must[api.Joined](t, player{winner.Secret, 0}.act(t, s, "POST", "/api/games/"+c.ID+"/join", ""), 200)
 	if again.Seat != 0 || again.Secret != "" {
 		t.Errorf("joining again: %+v, want seat 0 and no new secret", again)
 	}
 	// The creator too.
-	if r := must[joinedJSON](t, player{c.Secret, 1}.act(t, s, "POST", "/api/games/"+c.ID+"/join", ""), 200); r.Seat != 1 {
+	if r := must[api.Joined](t, player{c.Secret, 1}.act(t, s, "POST", "/api/games/"+c.ID+"/join", ""), 200); r.Seat != 1 {
 		t.Errorf("the creator joining: seat %d, want 1", r.Seat)
 	}
 	// Games of the other modes have nothing to join.
@@ -144,7 +145,7 @@ func TestOnlineTurns(t *testing.T) {
 	}
 	seen := map[int]bool{}
 	for range 40 {
-		c := must[createdJSON](t, do(t, s, "POST", "/api/games", `{"mode":"online","first":"random"}`), 201)
+		c := must[api.Created](t, do(t, s, "POST", "/api/games", `{"mode":"online","first":"random"}`), 201)
 		seen[c.ToMove] = true
 	}
 	if !seen[0] || !seen[1] {
@@ -152,7 +153,7 @@ func TestOnlineTurns(t *testing.T) {
 	}
 	r := do(t, s, "POST", "/api/games", `{"mode":"online","first":"sometimes"}`)
 	wantError(t, r, 400, "bad_request")
-	if e := decodeAs[errorBody](t, r); !strings.Contains(e.Error.Message, `want 0, 1 or "random"`) {
+	if e := decodeAs[api.ErrorBody](t, r); !strings.Contains(e.Error.Message, `want 0, 1 or "random"`) {
 		t.Errorf("first: sometimes: message %q, want what first takes", e.Error.Message)
 	}
 }
@@ -262,7 +263,7 @@ func TestOnlineResend(t *testing.T) {
 	wantError(t, r, 409, "conflict")
 	r = a.act(t, s, "POST", "/api/games/"+id+"/moves", `{"move":"`+g.Legal[1]+`","ply":0}`)
 	wantError(t, r, 409, "conflict")
-	if e := decodeAs[errorBody](t, r); e.State == nil || len(e.State.Moves) != 1 {
+	if e := decodeAs[api.ErrorBody](t, r); e.State == nil || len(e.State.Moves) != 1 {
 		t.Errorf("conflict without the state: %s", r.body)
 	}
 }
@@ -337,7 +338,7 @@ func TestHelloAfterJoinElsewhere(t *testing.T) {
 	s := newServer(t, Config{Store: st})
 	ts := httptest.NewServer(s)
 	defer ts.Close()
-	c := must[createdJSON](t, do(t, s, "POST", "/api/games", `{"mode":"online"}`), http.StatusCreated)
+	c := must[api.Created](t, do(t, s, "POST", "/api/games", `{"mode":"online"}`), http.StatusCreated)
 	watcher := dial(t, ts, c.ID) // the game is live here
 	watcher.want("state")
 	// Another server gives the free seat: this one is not told (a

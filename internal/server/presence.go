@@ -108,16 +108,35 @@ func (s *Server) presenceChanged(g *liveGame) {
 	// a newer one.
 	g.presenceMu.Lock()
 	defer g.presenceMu.Unlock()
+	g.m.SetPresence(g.presence())
+	s.presence.post(g) // the loop compares with what it posted
+}
+
+// presence is who is connected to g: here, through the other servers as
+// last read, and which seats are taken.
+func (g *liveGame) presence() match.Presence {
 	g.mu.Lock()
-	here := g.hereLocked()
-	all := here.Add(g.others)
+	defer g.mu.Unlock()
+	all := g.hereLocked().Add(g.others)
 	p := match.Presence{Seats: all.Seats, Watchers: all.Watchers}
 	for seat, h := range g.seats {
 		p.Taken[seat] = h != nil
 	}
-	g.mu.Unlock()
-	g.m.SetPresence(p)
-	s.presence.post(g) // the loop compares with what it posted
+	return p
+}
+
+// here counts g's WebSockets on this server by seat.
+func (g *liveGame) here() store.Presence {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.hereLocked()
+}
+
+// setOthers records who is connected to g through the other servers.
+func (g *liveGame) setOthers(others store.Presence) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.others = others
 }
 
 // hereLocked counts g's WebSockets on this server by seat.
@@ -167,15 +186,24 @@ func (s *Server) liveGame(id string) *liveGame {
 	return s.live[id]
 }
 
+// liveGames returns the games live now.
+func (s *Server) liveGames() []*liveGame {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	live := make([]*liveGame, 0, len(s.live))
+	for _, g := range s.live {
+		live = append(live, g)
+	}
+	return live
+}
+
 // postPresence posts the connections here to game id (none if it is no
 // longer live), unless the board has them already.
 func (s *Server) postPresence(id string) {
 	q := s.presence
 	var here store.Presence
 	if g := s.liveGame(id); g != nil {
-		g.mu.Lock()
-		here = g.hereLocked()
-		g.mu.Unlock()
+		here = g.here()
 	}
 	if here == q.posted[id] {
 		return
@@ -213,9 +241,7 @@ func (s *Server) readPresence(id string) {
 		}
 		return
 	}
-	g.mu.Lock()
-	g.others = others
-	g.mu.Unlock()
+	g.setOthers(others)
 	s.presenceChanged(g)
 }
 

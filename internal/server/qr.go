@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"rsc.io/qr"
+
+	"oanquan/internal/api"
 )
 
 // maxQRURL bounds the link a QR code may carry: an invitation is short.
@@ -20,21 +22,21 @@ const maxQRURL = 300
 func (s *Server) qrCode(w http.ResponseWriter, r *http.Request) error {
 	raw := r.URL.Query().Get("url")
 	if raw == "" {
-		return fail(errBadRequest, "url: missing; want the link to draw, such as http://host/?game=ID")
+		return api.Fail(api.ErrBadRequest, "url: missing; want the link to draw, such as http://host/?game=ID")
 	}
 	if len(raw) > maxQRURL {
-		return fail(errBadRequest, "url: %d bytes, want at most %d", len(raw), maxQRURL)
+		return api.Fail(api.ErrBadRequest, "url: %d bytes, want at most %d", len(raw), maxQRURL)
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fail(errBadRequest, "url: %s is not an http or https link", short(raw))
+		return api.Fail(api.ErrBadRequest, "url: %s is not an http or https link", api.Short(raw))
 	}
 	if !strings.EqualFold(u.Host, r.Host) {
-		return fail(errBadRequest, "url: only links to this server are drawn, not to %s", short(u.Host))
+		return api.Fail(api.ErrBadRequest, "url: only links to this server are drawn, not to %s", api.Short(u.Host))
 	}
 	code, err := qr.Encode(raw, qr.M)
 	if err != nil {
-		return fail(errBadRequest, "url: cannot be drawn: %v", err)
+		return api.Fail(api.ErrBadRequest, "url: cannot be drawn: %v", err)
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.WriteHeader(http.StatusOK)

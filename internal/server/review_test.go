@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"oanquan/ai"
+	"oanquan/internal/api"
 	"oanquan/internal/wire"
 )
 
@@ -220,7 +221,7 @@ func FuzzReview(f *testing.F) {
 			case r.status >= 500:
 				t.Fatalf("%q, ply %q: %s", body, ply, r)
 			default:
-				wantError(t, r, r.status, decodeAs[errorBody](t, r).Error.Code)
+				wantError(t, r, r.status, decodeAs[api.ErrorBody](t, r).Error.Code)
 			}
 		}
 	})

@@ -5,16 +5,12 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
-	"errors"
 	"net/http"
 	"strings"
 
+	"oanquan/internal/api"
 	"oanquan/rules"
 )
-
-// errSeat is the refusal of a request that acts for a seat without its
-// secret.
-var errSeat = errors.New("not your seat")
 
 // secretBytes is the size of a seat secret: 192 random bits.
 const secretBytes = 24
@@ -71,7 +67,7 @@ func (g *liveGame) authorize(r *http.Request) error {
 		return nil
 	}
 	if bearer(r) == "" {
-		return fail(errSeat, "this request acts for a player: send the secret given when the game was created, as Authorization: Bearer SECRET")
+		return api.Fail(api.ErrSeat, "this request acts for a player: send the secret given when the game was created, as Authorization: Bearer SECRET")
 	}
-	return fail(errSeat, "the secret sent is not that of a player of this game")
+	return api.Fail(api.ErrSeat, "the secret sent is not that of a player of this game")
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"oanquan/internal/api"
 	"oanquan/internal/match/matchtest"
 	"oanquan/internal/store"
 	"oanquan/internal/wire"
@@ -108,7 +109,7 @@ func TestRateLimited(t *testing.T) {
 	if w.Code != 201 {
 		t.Fatalf("another address: %d, want 201", w.Code)
 	}
-	c := decodeAs[createdJSON](t, response{w.Code, w.Header(), w.Body.Bytes()})
+	c := decodeAs[api.Created](t, response{w.Code, w.Header(), w.Body.Bytes()})
 	hints := func() int {
 		req := httptest.NewRequest("GET", "/api/games/"+c.ID+"/hints", nil)
 		req.RemoteAddr = "192.0.2.2:1000"

@@ -11,6 +11,32 @@
 // are never cached, static files are revalidated by ETag. Request bodies
 // are limited to 64 KiB, and cross-origin browser requests that change
 // state are refused (http.CrossOriginProtection).
+//
+// The operations of the API are package api's, which the engine in the
+// browser serves too: the server is their transport (routes from
+// api.Routes, bodies, rate limits, the error answers) and their host
+// (live games, the store, the seats' secrets, presence and leases).
+//
+// # Locks
+//
+// Every lock is taken with defer, in a method that does nothing else
+// under it (the side effects after). When several are held at once they
+// are taken in this order, never the other way round:
+//
+//  1. Server.mu: the live games and the LRU list. Held to make a game
+//     live (which sets its presence, steps 2–4) or to choose one to
+//     evict (asking its match whether it is idle); never across a store
+//     call or other I/O.
+//  2. liveGame.presenceMu: one presence update of a game at a time.
+//  3. the match's own lock (match.Match, whose doc says what it guards):
+//     its Commit (the store) and Sync's load run under it.
+//  4. liveGame.mu: the game's seats, WebSockets and the other servers'
+//     presence; taken under the match's lock by Sync's load (a seat
+//     given elsewhere), never held while calling the match.
+//
+// presenceSync.mu (the queue of presence posts and reads), the rate
+// limiter's and the review cache's are leaves: nothing is taken under
+// them.
 package server
 
 import (
@@ -23,6 +49,7 @@ import (
 	"sync"
 	"time"
 
+	"oanquan/internal/api"
 	"oanquan/internal/match"
 	"oanquan/internal/store"
 	"oanquan/web"
@@ -191,12 +218,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // posts of who is connected to it. Requests after Close about a game
 // answer 503. Close is idempotent. It does not close the store.
 func (s *Server) Close() {
-	s.mu.Lock()
-	s.closed = true
-	live := s.live
-	s.live = make(map[string]*liveGame)
-	s.lru.Init()
-	s.mu.Unlock()
+	live := s.closeLive()
 	s.stop()
 	var waiting []string
 	for id, g := range live {
@@ -210,6 +232,17 @@ func (s *Server) Close() {
 	s.pool.Close()
 	s.releaseLeases(waiting)
 	s.closePresence()
+}
+
+// closeLive marks the server closed and takes out every live game.
+func (s *Server) closeLive() map[string]*liveGame {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	live := s.live
+	s.live = make(map[string]*liveGame)
+	s.lru.Init()
+	return live
 }
 
 // releaseTimeout bounds the giving up of leases at Close.
@@ -227,58 +260,53 @@ func (s *Server) releaseLeases(ids []string) {
 	}
 }
 
-// routes builds the handler: the API, the WebSocket and the static files,
-// behind the security headers and the cross-origin check.
+// routes builds the handler: the API (package api's table of routes),
+// the WebSocket and the static files, behind the security headers and
+// the cross-origin check.
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
-	methods := map[string][]string{} // path pattern to the methods it has
-	handle := func(method, pattern string, h func(http.ResponseWriter, *http.Request) error) {
-		mux.HandleFunc(method+" "+pattern, func(w http.ResponseWriter, r *http.Request) {
-			if err := h(w, r); err != nil {
-				s.writeError(w, r, err)
-			}
-		})
-		if methods[pattern] == nil {
-			// Any other method on the same path: a JSON 405, where the
-			// mux would answer in plain text.
-			mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Allow", strings.Join(methods[pattern], ", "))
-				s.writeError(w, r, fail(errMethod, "%s is not allowed here: use %s", short(r.Method), strings.Join(methods[pattern], " or ")))
-			})
-		}
-		methods[pattern] = append(methods[pattern], method)
-		if method == http.MethodGet {
-			methods[pattern] = append(methods[pattern], http.MethodHead)
-		}
+	own := map[string]func(http.ResponseWriter, *http.Request) error{
+		"ws":     s.websocket,
+		"health": s.health,
+		"qr":     s.qrCode,
 	}
-	handle("POST", "/api/games", s.createGame)
-	handle("GET", "/api/games/{id}", s.getGame)
-	handle("POST", "/api/games/{id}/moves", s.playMove)
-	handle("POST", "/api/games/{id}/undo", s.undo)
-	handle("PUT", "/api/games/{id}/level", s.setLevel)
-	handle("GET", "/api/games/{id}/hints", s.hints)
-	handle("GET", "/api/games/{id}/record", s.record)
-	handle("GET", "/api/games/{id}/review", s.reviewGame)
-	handle("POST", "/api/review", s.reviewRecord)
-	handle("GET", "/api/games/{id}/ws", s.websocket)
-	handle("GET", "/api/health", s.health)
-	handle("GET", "/api/qr.svg", s.qrCode)
-	handle("POST", "/api/games/{id}/join", s.join)
-	handle("POST", "/api/games/{id}/resign", s.onlineAction((*match.Match).Resign))
-	handle("POST", "/api/games/{id}/abort", s.onlineAction((*match.Match).Abort))
-	handle("POST", "/api/games/{id}/draw", s.offer(match.OfferDraw))
-	handle("POST", "/api/games/{id}/takeback", s.offer(match.OfferTakeback))
-	handle("POST", "/api/games/{id}/rematch", s.offer(match.OfferRematch))
+	for _, rt := range api.Routes {
+		h := own[rt.Name]
+		if rt.Op != nil {
+			h = s.serve(rt.Op)
+		}
+		if h == nil {
+			panic("server: no handler for the route " + rt.Name)
+		}
+		s.handle(mux, rt.Method, rt.Pattern, h)
+	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, fail(errNotFound, "no such API: %s %s", short(r.Method), short(r.URL.Path)))
+		s.writeError(w, r, api.NoSuchAPI(r.Method, r.URL.Path))
 	})
 	mux.Handle("/", s.static())
 
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.writeError(w, r, fail(errForbidden, "cross-origin %s requests are refused", short(r.Method)))
+		s.writeError(w, r, api.Fail(api.ErrForbidden, "cross-origin %s requests are refused", api.Short(r.Method)))
 	}))
 	return securityHeaders(cop.Handler(mux))
+}
+
+// handle serves method on pattern with h, whose error is the answer.
+// Any other method on the pattern's first route is answered with a JSON
+// 405 (the mux would answer in plain text).
+func (s *Server) handle(mux *http.ServeMux, method, pattern string, h func(http.ResponseWriter, *http.Request) error) {
+	mux.HandleFunc(method+" "+pattern, func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+	if allowed := api.Allowed(pattern); allowed[0] == method {
+		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", strings.Join(allowed, ", "))
+			s.writeError(w, r, api.NotAllowed(r.Method, allowed))
+		})
+	}
 }
 
 // contentSecurityPolicy allows the page to load only from its own

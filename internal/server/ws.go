@@ -9,6 +9,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"oanquan/internal/api"
 	"oanquan/internal/match"
 	"oanquan/internal/wire"
 	"oanquan/rules"
@@ -35,15 +36,11 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
-		return fail(errBadRequest, "this is a WebSocket: connect with a WebSocket client")
+		return api.Fail(api.ErrBadRequest, "this is a WebSocket: connect with a WebSocket client")
 	}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return fail(match.ErrClosed, "the server is shutting down")
+	if err := s.addSocket(); err != nil {
+		return err
 	}
-	s.sockets.Add(1) // under the lock, so that Close never waits on a zero count being raised
-	s.mu.Unlock()
 	defer s.sockets.Done()
 	sub, err := g.m.Subscribe()
 	if err != nil {
@@ -63,23 +60,43 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer c.CloseNow()
 	wc := &wsConn{}
-	g.mu.Lock()
-	g.conns[wc] = -1
-	g.mu.Unlock()
+	g.setConn(wc, -1)
 	s.presenceChanged(g)
 	defer func() {
-		g.mu.Lock()
-		delete(g.conns, wc)
-		g.mu.Unlock()
+		g.dropConn(wc)
 		s.presenceChanged(g)
 	}()
 	s.relay(c, sub, func(seat rules.Player) {
-		g.mu.Lock()
-		g.conns[wc] = int(seat)
-		g.mu.Unlock()
+		g.setConn(wc, int(seat))
 		s.presenceChanged(g)
 	}, g)
 	return nil
+}
+
+// addSocket counts one more WebSocket for Close to wait for, unless the
+// server is closed.
+func (s *Server) addSocket() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed
+	}
+	s.sockets.Add(1) // under the lock, so that Close never waits on a zero count being raised
+	return nil
+}
+
+// setConn records WebSocket c on g, acting for seat (-1: watching).
+func (g *liveGame) setConn(c *wsConn, seat int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.conns[c] = seat
+}
+
+// dropConn forgets WebSocket c on g.
+func (g *liveGame) dropConn(c *wsConn) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	delete(g.conns, c)
 }
 
 // wsConn is one WebSocket open on a game, for counting who is there.

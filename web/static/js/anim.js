@@ -6,7 +6,7 @@
 
 import { num } from './i18n.js';
 import { pebble, spotOf } from './pebbles.js';
-import { cellEl, isMandarin } from './board.js';
+import { cellEl, isMandarin, screenOrder } from './board.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -149,7 +149,8 @@ export function play(ev, handAfter, ms) {
     case 'refill': {
       hideHand();
       const from = mid(g.tray[ev.player]);
-      const row = ev.player === 0 ? [6, 7, 8, 9, 10] : [4, 3, 2, 1, 0];
+      const order = screenOrder();
+      const row = [...ev.cells].sort((a, b) => order.indexOf(a) - order.indexOf(b));
       let moved = 0;
       row.forEach((rc, i) => { moved += arrive(landed(pileOf(rc), g.pile[rc], 1), from, Math.round(ms * 0.5), Math.round(ms * 0.08) * i); });
       return moved;

@@ -61,7 +61,17 @@ export function heldGames() { return Object.keys(secrets()).reverse(); }
 
 // Games kept in the browser, or the server out of reach: docs/OFFLINE.md.
 const here = (id) => { try { return localStorage.getItem('oanquan.local').includes(`"${id}"`); } catch { return false; } };
-const offline = (...a) => import('../offline/local.js').then((m) => m.call(...a));
+const local = () => import('../offline/local.js');
+
+// offline has the engine in the browser answer a call; a game carried on
+// there from now on takes its feed from there too.
+async function offline(method, path, body, failed) {
+  const m = await local();
+  const out = await m.call(method, path, body, failed);
+  const id = path.split('/')[3];
+  for (const f of feeds) if (f.id === id && here(id)) f.useEngine(m);
+  return out;
+}
 
 async function call(method, path, body, id, signal) {
   if (here(path.split('/')[3])) return offline(method, path, body);
@@ -132,12 +142,20 @@ export const api = {
   // reviewRecord reviews move ply of a game record (docs/RECORD.md).
   reviewRecord: (record, ply, signal) => call('POST', '/api/review', { record, ply }, undefined, signal),
 };
-// Live keeps a WebSocket open to one game and calls onMessage with each
-// message; it reconnects after a drop (the server then sends a fresh
-// state). open reports whether the socket is up, so that the page can poll
-// instead while it is not. In an online game it says hello with the seat's
-// secret, so that the other player sees this one is here.
-export class Live {
+const feeds = new Set();
+
+// subscribe calls onMessage with each message of game id's feed (docs/
+// API.md, the WebSocket's messages) until the feed's close is called:
+// the server's WebSocket, or for a game kept in the browser its engine
+// (offline/local.js subscribe). feed.open says whether it is up, so
+// that the page can poll while it is not.
+export function subscribe(id, onMessage) { return new Feed(id, onMessage); }
+
+// Feed keeps a WebSocket open to one game; it reconnects after a drop
+// (the server then sends a fresh state). In an online game it says hello
+// with the seat's secret, so that the other player sees this one is here.
+// A game kept in the browser takes its messages from the engine instead.
+class Feed {
   constructor(id, onMessage) {
     this.id = id;
     this.onMessage = onMessage;
@@ -151,14 +169,25 @@ export class Live {
     this.onShow = () => { if (this.away && !this.closed) { this.away = false; this.connect(); } };
     addEventListener('pagehide', this.onHide);
     addEventListener('pageshow', this.onShow);
+    feeds.add(this);
     this.connect();
   }
 
-  get open() { return this.ws && this.ws.readyState === WebSocket.OPEN; }
+  get open() { return !!this.unsubscribe || (this.ws && this.ws.readyState === WebSocket.OPEN); }
+
+  // useEngine takes the game's messages from the engine in the browser (m,
+  // offline/local.js) from now on.
+  useEngine(m) {
+    if (this.unsubscribe || this.closed) return;
+    if (this.ws) this.ws.close();
+    this.ws = null;
+    this.unsubscribe = m.subscribe(this.id, this.onMessage);
+    document.documentElement.dataset.live = 'on';
+  }
 
   connect() {
-    if (this.closed) return;
-    if (here(this.id)) { this.ws = { readyState: 1, close() {} }; return; }
+    if (this.closed || this.unsubscribe) return;
+    if (here(this.id)) { local().then((m) => this.useEngine(m)); return; }
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(`${proto}//${location.host}/api/games/${this.id}/ws`);
     this.ws = ws;
@@ -166,7 +195,7 @@ export class Live {
       this.delay = 500;
       const secret = secretOf(this.id);
       if (secret && secret !== OPEN) ws.send(JSON.stringify({ type: 'hello', secret }));
-      document.documentElement.dataset.live = 'on'; // for the tests
+      document.documentElement.dataset.live = 'on'; // the game is live (e2e tests wait for it)
     };
     ws.onmessage = (e) => {
       try { this.onMessage(JSON.parse(e.data)); } catch (err) { console.warn(err); }
@@ -181,8 +210,10 @@ export class Live {
 
   close() {
     this.closed = true;
+    feeds.delete(this);
     removeEventListener('pagehide', this.onHide);
     removeEventListener('pageshow', this.onShow);
     if (this.ws) this.ws.close();
+    if (this.unsubscribe) this.unsubscribe();
   }
 }

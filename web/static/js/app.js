@@ -1,16 +1,17 @@
 // The controller: actions (select, sow, undo, hint, skip, copy, replay),
-// settings and dialogs, keys, views and language. Turns go through
-// turns.js, drawing is view.js's; no rule is decided here.
+// settings and dialogs, keys, views and language. It writes the page's
+// state (S); the game and its turns go to the pipeline (turns.js) as
+// messages; drawing is view.js's; no rule is decided here.
 
 import { preferred, setLang, t, currentLang } from './i18n.js';
 import { createBoard, cellEl, squareOf, cellOf, parsePosition } from './board.js';
 import { loadHowto } from './howto.js';
 import { keyAction, ownKey } from './keys.js';
-import { api, Live, APIError, secretOf, seatOf } from './api.js';
+import { api, subscribe, APIError, secretOf, seatOf } from './api.js';
 import { S, saveSettings, isAI, isOnline, me, flipped, playerName, legalSet, legalCells, moveFor, screenDir } from './state.js';
 import { $, board, invalidate, flush, note, relog, announce, statusText } from './view.js';
 import { renderTallies, winnerText, whyText } from './result.js';
-import { showState, receiveTurn, receiveState, resetTurns, skip, hooks } from './turns.js';
+import { game, snapshot, show, replace, receive, sending, skip, observe } from './turns.js';
 import * as sound from './sound.js';
 
 const GAME_KEY = 'oanquan.game';
@@ -24,7 +25,7 @@ let review = null;
 async function loadReview() {
   if (!review) {
     const m = await import('./review.js');
-    m.init({ go: replayTo, fail, close: closeReview });
+    m.init({ go: replayTo, fail, close: closeReview, mark, record: replayRecord });
     review = m;
   }
   return review;
@@ -36,6 +37,7 @@ async function startReview() {
     const m = await loadReview();
     closeResult();
     S.reviewing = true;
+    if (S.replay && S.replay.record) S.replay = null;
     m.start();
     replayTo(0);
   } catch (e) { fail(e); }
@@ -51,7 +53,7 @@ function closeReview() {
 async function loadOnline() {
   if (!online) {
     const m = await import('./online.js');
-    m.init({ open: openById, fail, note, show: (st) => { receiveState(st); m.render(); } });
+    m.init({ open: openById, fail, note, show: (state) => receive({ type: 'state', state }) });
     online = m;
   }
   return online;
@@ -70,24 +72,23 @@ async function sow(c, dir) {
   const move = moveFor(c, dir);
   if (!legalSet().has(move)) return;
   S.focusAfter = c;
-  S.busy = true;
+  sending(true);
   S.selected = null;
   cellEl(board, c).focus({ preventScroll: true });
   note(null);
   invalidate();
   flush();
-  const id = S.state.id;
+  const { id, ply } = game();
   // Sent again until answered: a move whose answer a dropped connection
   // lost is played once (docs/API.md).
   const waiting = (on) => { if (on) note(() => t('status.resending')); else note(null); };
   try {
-    const turn = await api.resend(id, move, S.state.ply, waiting, () => !S.state || S.state.id !== id);
-    S.busy = false;
-    receiveTurn(turn);
-    invalidate(); // the socket may have brought the turn first
+    const turn = await api.resend(id, move, ply, waiting, () => game()?.id !== id);
+    sending(false);
+    receive({ type: 'turn', turn }); // the socket may have brought it first
   } catch (e) {
-    S.busy = false;
-    if (e instanceof APIError && e.state) receiveState(e.state);
+    sending(false);
+    if (e instanceof APIError && e.state) receive({ type: 'state', state: e.state });
     fail(e);
     refresh();
   }
@@ -106,49 +107,36 @@ function fail(e) {
 }
 
 async function refresh() {
-  if (!S.state) return;
+  if (!game()) return;
   try {
-    const fresh = await fetchState(S.state.id);
-    if (fresh) receiveState(fresh);
+    const fresh = await fetchState(game().id);
+    if (fresh) receive({ type: 'state', state: fresh });
   } catch { /* the next poll retries */ }
 }
 
 // fetchState gets the game's state, or null when news arrived meanwhile
 // (an older answer shown after it would look like an undo).
 async function fetchState(id) {
-  const news = S.news;
+  const { news } = snapshot();
   const fresh = await api.get(id);
-  return S.news === news ? fresh : null;
+  return snapshot().news === news ? fresh : null;
 }
 
 function setGame(state) {
-  if (S.live) S.live.close();
+  if (S.feed) S.feed.close();
   closeResult();
   if (S.reviewing && !(review && review.active(state.id))) closeReview();
-  resetTurns(state);
-  S.watching = !secretOf(state.id);
-  S.seat = seatOf(state.id);
-  S.state = state; // for flipped(): who plays here
+  Object.assign(S, { selected: null, hinted: null, replay: null, watching: !secretOf(state.id), seat: seatOf(state.id) });
+  show(state);
   if (board.dataset.flipped !== String(flipped())) createBoard(board, true, flipped());
   $('table').classList.toggle('flipped', flipped());
-  if (state.mode === 'online' && !online) loadOnline().then((m) => m.render()).catch(fail);
+  if (state.mode === 'online' && !online) loadOnline().catch(fail);
   const shown = new URLSearchParams(location.search).get('game'); // the address names a game: keep it this one
   if (shown && shown !== state.id) history.replaceState(null, '', `?game=${encodeURIComponent(state.id)}`);
-  showState(state);
   note(null);
   $('copy-out').hidden = true;
   try { localStorage.setItem(GAME_KEY, state.id); } catch { /* storage off */ }
-  S.live = new Live(state.id, (msg) => {
-    if (msg.type === 'turn') receiveTurn(msg.turn);
-    else if (msg.type === 'state') receiveState(msg.state);
-    else if (msg.type === 'thinking') { S.thinking = msg.thinking; invalidate(); }
-    else if (msg.type === 'presence' && S.state && S.state.id === state.id) {
-      S.state.presence = msg.presence;
-      if (online) online.render();
-      invalidate();
-    }
-  });
-  syncControls();
+  S.feed = subscribe(state.id, receive);
   if (state.over) openResult(false);
 }
 
@@ -179,21 +167,18 @@ async function openById(id) {
 
 // poll stands in for the WebSocket while it is down.
 function poll() {
-  const st = S.state;
-  if (st && S.live && !S.live.open && !S.animating && !st.over && (st.thinking || (me() !== null && st.toMove !== me()) || S.watching)) {
-    fetchState(st.id).then((fresh) => { if (fresh) receiveState(fresh); }).catch(() => {});
+  const { state: st, phase } = snapshot();
+  if (st && S.feed && !S.feed.open && phase !== 'showing' && !st.over && (st.thinking || (me() !== null && st.toMove !== me()) || S.watching)) {
+    fetchState(st.id).then((fresh) => { if (fresh) receive({ type: 'state', state: fresh }); }).catch(() => {});
   }
 }
 
 async function undo() {
-  if (!S.state) return;
+  if (!game()) return;
   try {
-    const st = await api.undo(S.state.id);
-    S.last = null;
+    const st = await api.undo(game().id);
     S.selected = null;
-    S.queue = [];
-    S.expectPly = st.ply;
-    showState(st);
+    replace(st);
     note(null);
   } catch (e) {
     if (e instanceof APIError && e.code === 'conflict') { note(() => t('undo.none')); announce(t('undo.none')); } else fail(e);
@@ -201,9 +186,9 @@ async function undo() {
 }
 
 async function hint() {
-  if (!S.state) return;
+  if (!game()) return;
   try {
-    const { hints } = await api.hints(S.state.id);
+    const { hints } = await api.hints(game().id);
     if (!hints || !hints.length || !legalSet().has(hints[0].move)) { note(() => t('hint.none')); return; }
     const move = hints[0].move;
     const c = cellOf(parseInt(move, 10));
@@ -218,10 +203,10 @@ async function hint() {
 }
 
 async function copy(kind) {
-  if (!S.state) return;
-  let text = S.state.position;
+  if (!game()) return;
+  let text = game().position;
   try {
-    if (kind === 'record') text = await api.record(S.state.id);
+    if (kind === 'record') text = await api.record(game().id);
   } catch (e) { fail(e); return; }
   const out = $('copy-out');
   try {
@@ -241,7 +226,7 @@ async function copy(kind) {
 
 
 function openResult(focus = true) {
-  const st = S.state;
+  const st = game();
   if (!st || !st.over || !st.result) return;
   renderTallies($('tallies'), st.result, playerName);
   $('winner').textContent = st.end === 'abort' ? t('result.aborted') : winnerText(st.result, me(), playerName, isAI());
@@ -250,9 +235,7 @@ function openResult(focus = true) {
   const why = whyText(st.end, st.result, playerName, me());
   $('result-why').textContent = why;
   $('result-why').hidden = !why;
-  $('result-rematch').hidden = isAI();
   $('result-review').hidden = !st.moves.length;
-  if (online) online.render();
   const dlg = $('result');
   if (!dlg.open) dlg.showModal();
   if (focus) $('result-new').focus();
@@ -267,23 +250,23 @@ function closeResult() {
 // positions lists the finished game's positions: from the server when its
 // state gives them (positions, in the notation), else those this page saw.
 function positions() {
-  const list = S.state.positions;
-  if (Array.isArray(list) && list.length > 1) return list.map(parsePosition).filter(Boolean);
-  return [...S.snapshots.keys()].sort((a, b) => a - b).map((ply) => ({ ply, model: S.snapshots.get(ply) }));
+  const { state, snapshots } = snapshot();
+  if (Array.isArray(state.positions) && state.positions.length > 1) return state.positions.map(parsePosition).filter(Boolean);
+  return [...snapshots.keys()].sort((a, b) => a - b).map((ply) => ({ ply, model: snapshots.get(ply) }));
 }
 
 function replayStep(step) {
   if (S.replay) { replayTo(S.replay.index + step); return; }
-  if (step > 0 || !S.state || !S.state.over) return;
+  if (step > 0 || !game()?.over) return;
   replayTo(positions().length - 1 + step); // from the final position
 }
 
 // replayTo shows position index of the finished game (clamped; the last
 // is the final position, which ends the replay unless a review is open).
 function replayTo(index) {
-  const st = S.state;
+  const { state: st, phase } = snapshot();
   const record = S.replay && S.replay.record; // a pasted record's review
-  if (!record && (!st || !st.over || S.animating)) return;
+  if (!record && (!st || !st.over || phase === 'showing')) return;
   if (!S.replay) {
     const plies = positions();
     if (plies.length < 2) return;
@@ -300,19 +283,20 @@ function replayTo(index) {
   else announce(S.replay ? statusText() : t('replay.end'));
 }
 
-
-function syncControls() {
-  const s = S.settings;
-  $('level').value = (S.state && S.state.level) || s.level;
-  $('anim').value = s.anim;
-  $('level-field').hidden = !isAI();
-  $('undo').hidden = isOnline();
-  $('hint').hidden = isOnline();
-  const info = S.state ? [t('mode.' + S.state.mode)] : [];
-  for (const v of (S.state && S.state.variants) || []) info.push(t('variant.' + v).split(':')[0]);
-  $('game-info').textContent = info.join(' · ');
-  sound.setSound(s.sound);
+// mark has the board mark the review's squares at the position shown.
+function mark() {
+  if (S.replay && review) S.replay.marks = review.marksAt(S.replay.index);
+  invalidate();
 }
+
+// replayRecord shows a pasted record's positions for its review, from
+// the first: plies fills as the review goes on; total is its length.
+function replayRecord(plies, total) {
+  S.reviewing = true;
+  S.replay = { record: true, plies, index: 0, total, model: plies[0].model };
+  replayTo(0);
+}
+
 
 function fillNewGame() {
   const s = S.settings;
@@ -359,8 +343,8 @@ function wireSettings() {
   $('level').onchange = async (e) => {
     S.settings.level = e.target.value;
     saveSettings();
-    if (S.state && isAI() && !S.watching) {
-      try { receiveState(await api.level(S.state.id, S.settings.level)); } catch (err) { fail(err); }
+    if (game() && isAI() && !S.watching) {
+      try { receive({ type: 'state', state: await api.level(game().id, S.settings.level) }); } catch (err) { fail(err); }
     }
   };
   $('sound').onclick = () => {
@@ -376,7 +360,7 @@ function wireSettings() {
   $('result-rematch').onclick = () => {
     if (isOnline()) { if (online) online.rematch(); return; }
     closeResult();
-    newGame({ first: S.state ? 1 - S.state.first : 0 });
+    newGame({ first: game() ? 1 - game().first : 0 });
   };
   $('nav-games').onclick = async () => { try { (await loadOnline()).showGames(); } catch (e) { fail(e); } };
   $('result-close').onclick = () => { closeResult(); board.focus(); };
@@ -408,7 +392,7 @@ function wireBoard() {
 
 function onKey(e) {
   if (!ownKey(e) || !$('howto-view').hidden || document.querySelector('dialog[open]')) return;
-  if (((S.state && S.state.over) || (S.replay && S.replay.record)) && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+  if ((game()?.over || (S.replay && S.replay.record)) && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
     e.preventDefault();
     replayStep(e.key === 'ArrowLeft' ? -1 : 1);
     return;
@@ -435,25 +419,32 @@ function onKey(e) {
 // the board: the state, not a turn, ends the game.
 const agreed = new Set(['resign', 'abort', 'draw']);
 
-hooks.onState = (st) => {
-  syncControls();
-  if (online) {
-    online.render();
-    if (online.follow(st)) return;
-  }
+// shown answers what the pipeline shows: a turn starting drops the
+// choice; a state may end the game or lead to the rematch; the last turn
+// shown opens the ending, or gives the focus back to the board.
+function shown(msg) {
+  if (msg.type === 'turn') Object.assign(S, { selected: null, hinted: null });
+  else if (msg.type === 'state') shownState(msg.state);
+  else if (msg.type === 'done') shownTurns();
+}
+
+function shownState(st) {
+  if (S.selected !== null && !(st.legal || []).length) S.selected = null;
+  if (online && online.follow(st)) return;
   if (st.over && agreed.has(st.end) && st.id !== S.shownEnd) {
     S.shownEnd = st.id;
     openResult();
   }
-};
-hooks.afterTurn = () => {
-  const st = S.state;
+}
+
+function shownTurns() {
+  const st = game();
   if (st && st.over) { openResult(); return; }
   if (st && legalCells().size && S.focusAfter !== undefined) {
     const b = cellEl(board, S.focusAfter);
     if (b && (document.activeElement === document.body || document.activeElement === board)) b.focus({ preventScroll: true });
   }
-};
+}
 
 
 async function route() {
@@ -481,9 +472,7 @@ async function showHowto() {
 
 async function changeLang(code) {
   await setLang(code);
-  syncControls();
   syncNewGame();
-  if (online) online.render();
   relog();
   if ($('result').open) openResult(false);
   if (!$('howto-view').hidden) await showHowto();
@@ -501,7 +490,8 @@ async function start() {
   await setLang(lang);
   wireBoard();
   wireSettings();
-  syncControls();
+  sound.setSound(S.settings.sound);
+  observe(shown);
   invalidate();
   window.addEventListener('hashchange', route);
   route();
@@ -526,9 +516,10 @@ async function openGame() {
       setGame(st);
       return;
     } catch (e) {
-      // Out of reach: wait for the server (a linked game says why the
-      // page shows none); else gone: start afresh.
-      if (!(e instanceof APIError)) { offline(new URLSearchParams(location.search).get('game') === saved ? 'status.offlineLink' : 'status.offline'); return; }
+      // A game the address names waits for the server out of reach (the
+      // page says why it shows none); else a new game starts, in the
+      // browser if need be.
+      if (!(e instanceof APIError) && new URLSearchParams(location.search).get('game') === saved) { offline('status.offlineLink'); return; }
     }
   }
   const opts = createOpts();
@@ -544,8 +535,9 @@ async function openGame() {
 // offline says the server is out of reach (key: the status's text) and
 // tries again, unless a game has been started here meanwhile.
 function offline(key = 'status.offline') {
-  $('status').textContent = t(key);
-  setTimeout(() => { if (!S.state) openGame(); }, 3000);
+  S.offline = key;
+  invalidate();
+  setTimeout(() => { if (!game()) openGame(); }, 3000);
 }
 
 start();

@@ -7,8 +7,10 @@
 
 import { t, plural } from './i18n.js';
 import { api, APIError, secretOf, seatOf, keepSecret, heldGames } from './api.js';
-import { S, me, playerName, isOnline } from './state.js';
-import { $, announce } from './view.js';
+import { me, playerName, isOnline } from './state.js';
+import { game } from './turns.js';
+import { $, announce, addDrawer, setButton } from './view.js';
+import { setText } from './board.js';
 import * as sound from './sound.js';
 
 let app = null; // {open(id), fail(e)} from app.js
@@ -16,11 +18,14 @@ let seen = null; // what the last render saw, to announce what changed
 const TITLE = document.title;
 
 // init wires the module to the page's controller: open(id) shows game id,
-// fail(e) reports an error.
+// fail(e) reports an error, note(say) says something in the log, show(st)
+// shows a state the server answered with. The online parts are drawn in
+// every redraw from then on.
 export function init(controller) {
   if (app) return;
   app = controller;
   build();
+  addDrawer(render);
   document.addEventListener('visibilitychange', () => { if (!document.hidden) document.title = TITLE; });
 }
 
@@ -63,10 +68,10 @@ function build() {
 
   const actions = document.querySelector('.actions');
   actions.append(
-    button('resign', 'online.resign', () => confirmThen($('resign'), 'online.resignConfirm', () => act(() => api.resign(S.state.id)))),
-    button('abort', 'online.abort', () => confirmThen($('abort'), 'online.abortConfirm', () => act(() => api.abort(S.state.id)))),
-    button('offer-draw', 'online.offerDraw', () => act(() => api.offer(S.state.id, 'draw', 'offer'))),
-    button('offer-takeback', 'online.offerTakeback', () => act(() => api.offer(S.state.id, 'takeback', 'offer'))));
+    button('resign', 'online.resign', () => confirmThen($('resign'), 'online.resignConfirm', () => act(() => api.resign(game().id)))),
+    button('abort', 'online.abort', () => confirmThen($('abort'), 'online.abortConfirm', () => act(() => api.abort(game().id)))),
+    button('offer-draw', 'online.offerDraw', () => act(() => api.offer(game().id, 'draw', 'offer'))),
+    button('offer-takeback', 'online.offerTakeback', () => act(() => api.offer(game().id, 'takeback', 'offer'))));
 
   const seatLink = el('input', { id: 'seat-link', type: 'text', readOnly: true, className: 'link', dir: 'ltr' });
   seatLink.setAttribute('aria-labelledby', 'seat-link-text');
@@ -106,16 +111,16 @@ async function act(request) {
 }
 
 function answer(action) {
-  const o = S.state && S.state.offer;
+  const o = game()?.offer;
   if (!o) return;
-  act(() => api.offer(S.state.id, o.kind, action));
+  act(() => api.offer(game().id, o.kind, action));
 }
 
 // rematch offers a rematch, or accepts the friend's.
 export function rematch() {
-  const o = S.state && S.state.offer;
+  const o = game()?.offer;
   const accept = o && o.kind === 'rematch' && o.by !== me();
-  act(() => api.offer(S.state.id, 'rematch', accept ? 'accept' : 'offer'));
+  act(() => api.offer(game().id, 'rematch', accept ? 'accept' : 'offer'));
 }
 
 function inviteLink(id) { return `${location.origin}/?game=${encodeURIComponent(id)}`; }
@@ -140,33 +145,39 @@ async function share() {
 
 // render draws the online parts for the game shown (hidden in other
 // modes) and announces what changed since the last call: a friend who
-// joined or left, an offer made or answered.
-export function render() {
-  const st = S.state;
+// joined or left, an offer made or answered. What a player may do (abort,
+// take back) is the server's word (canAbort, canTakeback).
+function render() {
+  const st = game();
   const online = isOnline();
-  $('online').hidden = !online;
-  for (const id of ['resign', 'abort', 'offer-draw', 'offer-takeback']) $(id).hidden = true;
-  $('seat-move').hidden = true;
-  if (!online) { seen = null; return; }
-  const mine = me();
+  const mine = online ? me() : null;
   const other = mine === null ? null : 1 - mine;
-  const p = st.presence || { seats: [false, false], watchers: 0, taken: [false, false] };
+  const p = (st && st.presence) || { seats: [false, false], watchers: 0, taken: [false, false] };
   const joined = other === null || !!(p.taken && p.taken[other]);
-  const offer = st.offer;
+  const offer = online ? st.offer : null;
+  const playing = mine !== null && !st.over;
+  const abort = playing && !!st.canAbort[mine];
+  visible($('online'), online);
+  setButton($('abort'), abort);
+  setButton($('resign'), playing && !abort);
+  setButton($('offer-draw'), playing, joined && !offer);
+  setButton($('offer-takeback'), playing, !!st?.canTakeback?.[mine] && !offer);
+  visible($('seat-move'), mine !== null);
+  if (!online) { seen = null; return; }
 
   // The invitation, while the friend has not come.
   const inviting = mine !== null && !joined && !st.over;
-  $('invite').hidden = !inviting;
+  visible($('invite'), inviting);
   if (inviting) {
     const link = inviteLink(st.id);
-    $('invite-heading').textContent = t('online.inviteHeading');
-    $('invite-text').textContent = t('online.inviteText');
+    setText($('invite-heading'), t('online.inviteHeading'));
+    setText($('invite-text'), t('online.inviteText'));
     if ($('invite-link').value !== link) {
       $('invite-link').value = link;
       $('invite-qr').src = `/api/qr.svg?url=${encodeURIComponent(link)}`;
     }
     $('invite-qr').alt = t('online.qrAlt');
-    $('invite-share').hidden = !navigator.share;
+    visible($('invite-share'), !!navigator.share);
   }
 
   // Who is here.
@@ -174,58 +185,35 @@ export function render() {
   let here;
   if (mine !== null) here = joined ? t(p.seats[other] ? 'online.friendHere' : 'online.friendAway') : t('online.friendNotYet');
   else here = [0, 1].map((q) => `${playerName(q)} ${p.seats[q] ? '●' : '○'}`).join(' · ');
-  $('presence').textContent = here + watchers;
+  setText($('presence'), here + watchers);
   $('presence').classList.toggle('away', mine !== null && joined && !p.seats[other]);
 
   // The offer waiting for an answer.
-  $('offer').hidden = !offer || st.over && offer.kind !== 'rematch';
+  visible($('offer'), !!offer && !(st.over && offer.kind !== 'rematch'));
   if (offer) {
     const fromMe = offer.by === mine;
-    $('offer-text').textContent = offerText(offer, mine);
-    $('offer-accept').hidden = fromMe || mine === null;
-    $('offer-decline').hidden = fromMe || mine === null;
+    setText($('offer-text'), offerText(offer, mine));
+    visible($('offer-accept'), !fromMe && mine !== null);
+    visible($('offer-decline'), !fromMe && mine !== null);
   }
 
-  // The player's actions.
-  if (mine !== null && !st.over) {
-    const moved = (st.history || []).some((h) => h.player === mine);
-    const last = (st.history || []).findLast((h) => h.player === mine);
-    $('abort').hidden = moved;
-    $('resign').hidden = !moved;
-    $('offer-draw').hidden = false;
-    $('offer-draw').disabled = !joined || !!offer;
-    $('offer-takeback').hidden = false;
-    $('offer-takeback').disabled = !last || !!offer;
-  }
   if (mine !== null) {
-    $('seat-move').hidden = false;
-    $('seat-move-summary').textContent = t('online.seatMove');
-    $('seat-link-text').textContent = t('online.seatWarn');
+    setText($('seat-move-summary'), t('online.seatMove'));
+    setText($('seat-link-text'), t('online.seatWarn'));
     const link = `${inviteLink(st.id)}#seat=${secretOf(st.id)}`;
     if ($('seat-link').value !== link) $('seat-link').value = link;
   }
-  syncRematch();
   tell(st, mine, joined, p);
 }
+
+// visible shows e or hides it, writing only a change.
+function visible(e, on) { if (e.hidden === on) e.hidden = !on; }
 
 // offerText says what offer is, from the point of view of seat mine.
 function offerText(offer, mine) {
   if (offer.by === mine) return t(`online.sent.${offer.kind}`);
   if (mine !== null) return t(`online.got.${offer.kind}`);
   return t(`online.watch.${offer.kind}`, { name: playerName(offer.by) });
-}
-
-function syncRematch() {
-  const b = $('result-rematch');
-  if (!isOnline()) return;
-  const st = S.state;
-  const mine = me();
-  const o = st.offer;
-  b.hidden = mine === null || !st.over || !!st.next;
-  const mineOffered = o && o.kind === 'rematch' && o.by === mine;
-  const theirs = o && o.kind === 'rematch' && o.by !== mine;
-  b.textContent = t(mineOffered ? 'online.rematchSent' : theirs ? 'online.rematchAccept' : 'button.rematch');
-  b.disabled = !!mineOffered;
 }
 
 // tell announces what changed since the last render, and calls a player
@@ -315,7 +303,7 @@ export async function showGames() {
     const b = el('button', { type: 'button', className: 'game-row', onclick: () => { dlg.close(); app.open(g.id); } },
       el('span', { className: 'what' }, gameTitle(g)),
       el('span', { className: 'turn' }, gameTurn(g)));
-    if (S.state && g.id === S.state.id) b.setAttribute('aria-current', 'true');
+    if (g.id === game()?.id) b.setAttribute('aria-current', 'true');
     list.append(el('li', {}, b));
   }
   list.querySelector('button')?.focus();

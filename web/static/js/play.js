@@ -64,7 +64,7 @@ export function applyEvent(model, ev, name, hand, you = () => false, ai = false)
       out.hand = 0;
       out.mark = 'capture';
       out.message = () => (ev.stone
-        ? t('msg.mandarinCaptured', { points: plural('points', ev.points || ev.count + 10) })
+        ? t('msg.mandarinCaptured', { points: plural('points', ev.points) })
         : plural('msg.captured', ev.count));
       break;
     case 'stop':
@@ -73,7 +73,7 @@ export function applyEvent(model, ev, name, hand, you = () => false, ai = false)
       break;
     case 'exchange':
       store.mandarins = Math.max(0, store.mandarins - 1);
-      store.pebbles += ev.count || 10;
+      store.pebbles += ev.count;
       out.active = null;
       out.message = () => you(p) ? t('msg.youExchange') : t('msg.exchange', { name: name(p) });
       break;
@@ -93,9 +93,8 @@ export function applyEvent(model, ev, name, hand, you = () => false, ai = false)
       break;
     }
     case 'refill': {
-      const row = p === 0 ? [6, 7, 8, 9, 10] : [0, 1, 2, 3, 4];
-      for (const rc of row) model.cells[rc] += 1;
-      store.pebbles = Math.max(0, store.pebbles - 5);
+      for (const rc of ev.cells) model.cells[rc] += 1;
+      store.pebbles = Math.max(0, store.pebbles - ev.cells.length);
       out.active = null;
       out.message = () => you(p) ? t('msg.youRefill') : t('msg.refill', { name: name(p) });
       break;

@@ -25,7 +25,7 @@ export function renderTallies(box, result, name) {
       line.append(s);
       return s;
     };
-    term(10 * tal.mandarins, plural('mandarins', tal.mandarins));
+    term(tal.mandarinPoints, plural('mandarins', tal.mandarins));
     term(tal.pebbles, t('result.pebbles'), '+');
     term(tal.swept, t('result.swept'), '+');
     if (tal.debt) term(tal.debt, t('result.debt'), '−');

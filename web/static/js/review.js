@@ -3,26 +3,30 @@
 // workers; this module asks for one move after another, so that the page
 // stays free and the review can be stopped, and draws what comes back: a
 // graph of the score over the game, the mistakes marked by size, and, at
-// each position the player steps to, the move played and the better one.
+// each position the player steps to, the move played and the better one
+// (the controller, app.js, keeps the replay; marksAt says what to mark).
 // Loaded only when a review is asked for.
 
 import { t, plural, num } from './i18n.js';
 import { api, APIError } from './api.js';
 import { S, me, playerName, screenDir } from './state.js';
+import { game } from './turns.js';
 import { cellOf, parsePosition } from './board.js';
-import { $, announce, invalidate } from './view.js';
+import { $, announce } from './view.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const W = 600;
 const H = 150;
 
-let app = null; // {go(index), fail(e), close()} from app.js
+let app = null; // {go(index), fail(e), close(), mark(), record(plies, total)} from app.js
 // R is the review shown: {id, n, items, running, abort}, and for a pasted
 // record {record, plies}: the positions, which come with the answers.
 let R = null;
 
 // init wires the module to the page's controller: go(index) steps the
-// replay to a position, fail(e) reports an error.
+// replay to a position, fail(e) reports an error, close() ends the
+// review, mark() has the board mark the position shown (marksAt),
+// record(plies, total) replays a pasted record's positions.
 export function init(controller) {
   if (app) return;
   app = controller;
@@ -68,11 +72,10 @@ function build() {
 
 // start reviews the game shown (over), from the first move.
 export function start() {
-  const st = S.state;
+  const st = game();
   if (!st || !st.over || !st.moves.length) return;
   if (R && R.id === st.id) { show(); return; }
   stopNow();
-  if (S.replay && S.replay.record) S.replay = null;
   R = { id: st.id, n: st.moves.length, items: [], running: false };
   $('review').hidden = false;
   run();
@@ -124,12 +127,10 @@ async function startRecord(record) {
   stopNow();
   R = { record, n: first.moves, items: [], plies: [], running: false };
   take(R, first);
-  S.reviewing = true;
-  S.replay = { record: true, plies: R.plies, index: 0, total: R.n, model: R.plies[0].model };
   $('review').hidden = false;
   run();
   announce(t('review.started'));
-  app.go(0);
+  app.record(R.plies, R.n);
 }
 
 // take keeps an answer: the move's review and, for a record, the
@@ -226,19 +227,17 @@ export function show() {
   drawMarks();
   const index = S.replay ? S.replay.index : R.n;
   $('review-move').textContent = moveText(index);
-  marks(index);
-  invalidate();
+  app.mark();
 }
 
-// marks tells the board which squares to mark at position index: the
-// square the move was played from, and the better move's.
-function marks(index) {
-  if (!S.replay) return;
-  const item = R.items[index];
-  if (!item) { S.replay.marks = null; return; }
+// marksAt returns the squares the board marks at position index: the
+// square the move was played from, and the better move's; or null.
+export function marksAt(index) {
+  const item = R && R.items[index];
+  if (!item) return null;
   const played = item.review.move;
   const best = item.review.best;
-  S.replay.marks = {
+  return {
     played: cellOf(parseInt(played, 10)), playedDir: screenDir(played),
     better: best ? cellOf(parseInt(best, 10)) : null, betterDir: best ? screenDir(best) : null,
   };

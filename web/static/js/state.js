@@ -3,31 +3,25 @@
 
 import { t } from './i18n.js';
 import { squareOf, cellOf, ownerOf, onBottom } from './board.js';
+import { game, snapshot } from './turns.js';
 
 const SETTINGS_KEY = 'oanquan.settings';
 
+// S is the page's own state; the game shown and its turns are the
+// pipeline's (turns.js: game(), snapshot()). app.js writes S, except
+// notes (view.js, note) and settings (saved by saveSettings).
 export const S = {
-  state: null,
-  model: null,
-  queue: [],
-  expectPly: 0,
-  animating: false,
-  skipping: false,
-  skipReplies: false, // ⏩ pressed: skip every turn until a human is to move
-  selected: null,
-  hinted: null,
-  busy: false,
-  thinking: false,
+  selected: null, // the square chosen, its arrows shown
+  hinted: null, // the move a hint points at
+  focusAfter: undefined, // the square to focus once the turn is shown
   watching: false, // the game was opened without its seat secret
   seat: null, // the seat this browser plays in an online game
-  last: null, // last move: {start, path, capture} sets of cells
-  turns: [], // the turn log: {title, items, ply} with items as functions
-  active: null,
-  hand: 0,
-  live: null,
-  news: 0, // counts states and turns received or shown: see fetchState
-  replay: null, // {plies, index, model} while going back through a finished game
-  snapshots: new Map(), // ply -> model, the positions seen in this session
+  feed: null, // the game's feed (api.js subscribe): close it to leave
+  replay: null, // {plies, index, model, marks, record, total} while going back through a finished game
+  reviewing: false, // a review is open (review.js)
+  notes: [], // the page's own messages after the turns, as functions
+  shownEnd: null, // the game whose agreed ending was shown
+  offline: '', // the status's key while the server is out of reach
   settings: loadSettings(),
 };
 
@@ -43,9 +37,9 @@ export function saveSettings() {
 
 // Names ----------------------------------------------------------------
 
-export function isAI() { return !!(S.state && S.state.mode === 'ai'); }
-export function isOnline() { return !!(S.state && S.state.mode === 'online'); }
-export function human() { return S.state ? S.state.human : 0; }
+export function isAI() { return game()?.mode === 'ai'; }
+export function isOnline() { return game()?.mode === 'online'; }
+export function human() { return game()?.human ?? 0; }
 
 // me returns the seat this page plays for one person (against the
 // computer, or online), or null (two players on one device, watching).
@@ -92,9 +86,10 @@ export function moverOf(st, i) {
 // Legal moves and directions ---------------------------------------------
 
 export function legalSet() {
-  if (!S.state || S.animating || S.busy || S.queue.length || S.watching || S.replay) return new Set();
-  if (isOnline() && S.state.toMove !== me()) return new Set();
-  return new Set(S.state.legal || []);
+  const { state, phase, waiting } = snapshot();
+  if (!state || phase !== 'idle' || waiting || S.watching || S.replay) return new Set();
+  if (isOnline() && state.toMove !== me()) return new Set();
+  return new Set(state.legal || []);
 }
 
 export function legalCells() {
@@ -118,5 +113,5 @@ export function screenDir(move) {
 
 // canUndo says whether there is a move to take back, as the server says.
 export function canUndo() {
-  return !!(S.state && S.state.canUndo && !S.watching && !isOnline());
+  return !!(game()?.canUndo && !S.watching && !isOnline());
 }

@@ -1,149 +1,179 @@
-// The turn pipeline: states and turns (HTTP, WebSocket, polls) queue up
-// and are shown event by event (model change, one batched redraw, motion,
-// sound, pause), or at once when skipping, with animation off or the page
-// hidden. It catches up on missed turns and drops stale news.
+// The turn pipeline: it owns what is shown of the game (its state, the
+// board's model, the last move's marks, the turn log) and the turns
+// waiting (turnq.js). Everything reaches it as a message: the game's feed
+// and the HTTP answers send receive({type, …}), the controller show (a new
+// game), replace (an undo), sending and skip; other modules read snapshot()
+// and observe() what it shows. Each turn is shown event by event (model
+// change, one batched redraw, motion, sound, pause), or at once when
+// skipping, with animation off or the page hidden.
 
 import { modelOf, applyEvent, delayFor, important } from './play.js';
 import { S, isAI, me, playerName, isYou, playText, moverOf } from './state.js';
 import { invalidate, frame, announce, statusText } from './view.js';
+import * as Q from './turnq.js';
 import * as anim from './anim.js';
 import * as sound from './sound.js';
 
-// hooks: what the controller does after a turn and on a new state.
-export const hooks = { afterTurn: () => {}, onState: () => {} };
+// P is the pipeline's state. news counts states and turns received, so
+// that an answer older than the news is dropped (app.js, fetchState).
+const P = {
+  q: Q.queue(), state: null, model: null, thinking: false, news: 0,
+  last: null, // the last move: {start, path, capture} sets of cells, stop
+  turns: [], // the turn log: {ply, player, move, title, items} with texts as functions
+  active: null, hand: 0, // the cell an event acts on, the pebbles in hand
+  snapshots: new Map(), // ply -> model, the positions seen in this session
+  said: [], // what the turns shown since the last pause say
+};
+let wake = null;
+const observers = [];
 
-// showState puts state on screen at once.
-export function showState(state) {
-  S.news++;
-  S.state = state;
-  S.model = modelOf(state);
-  S.snapshots.set(state.ply, modelOf(state));
-  S.thinking = state.thinking;
-  S.expectPly = Math.max(S.expectPly, state.ply);
-  syncLog(state);
-  if (S.selected !== null && !(state.legal || []).length) S.selected = null;
+// snapshot returns what the pipeline shows: the game's state, model,
+// phase, last move, turn log, the cell acted on and the hand.
+export function snapshot() {
+  const { q, ...shown } = P;
+  return { ...shown, phase: q.phase, waiting: q.queue.length };
+}
+
+// game returns the game's state shown (never to be changed).
+export function game() { return P.state; }
+
+// observe calls fn with each thing shown: {type: 'state', state}, {type:
+// 'turn', turn} as its showing starts, {type: 'event', event, moved} (how
+// many things moved), {type: 'done'} when the last turn queued is shown.
+export function observe(fn) { observers.push(fn); }
+
+function tell(msg) { for (const fn of observers) fn(msg); }
+
+// receive takes a message of the game's feed (docs/API.md: turn, state,
+// thinking, presence), or an HTTP answer sent as one.
+export function receive(msg) {
+  if (msg.type === 'turn') takeTurn(msg.turn);
+  else if (msg.type === 'state') takeState(msg.state);
+  else if (msg.type === 'thinking') P.thinking = msg.thinking;
+  else if (msg.type === 'presence' && P.state) P.state = { ...P.state, presence: msg.presence };
   invalidate();
-  hooks.onState(state);
 }
 
-// receiveTurn takes a turn from the server (docs/API.md).
-export function receiveTurn(turn) {
-  S.news++;
-  if (!S.state || turn.state.id !== S.state.id) return;
-  if (turn.ply < S.expectPly) return; // already shown
-  if (turn.ply > S.expectPly) { // missed some: show where the game is
-    S.expectPly = turn.state.ply;
-    if (!S.animating) showState(turn.state);
-    else S.queue.push({ state: turn.state, events: [] });
-    return;
-  }
-  S.expectPly = turn.state.ply;
-  S.queue.push(turn);
-  pump();
+function takeTurn(turn) {
+  P.news++;
+  if (!P.state || turn.state.id !== P.state.id) return;
+  const what = Q.take(P.q, turn);
+  if (what === 'jump') showState(turn.state);
+  else if (what === 'queue') pump();
 }
 
-// receiveState takes a state that may replace what is shown (an undo, a
-// level change, a reconnection).
-export function receiveState(state) {
-  S.news++;
-  if (!S.state || state.id !== S.state.id) return;
-  if (S.animating || S.queue.length) {
-    if (state.ply === S.expectPly) { S.thinking = state.thinking; return; }
-    S.queue = [];
-    S.skipping = true;
-    if (S.wake) S.wake();
-    S.pending = state;
-    return;
+function takeState(state) {
+  P.news++;
+  if (!P.state || state.id !== P.state.id) return;
+  const what = Q.replace(P.q, state);
+  if (what === 'thinking') P.thinking = state.thinking;
+  else if (what === 'cut') wakeUp();
+  else {
+    if (what === 'back') P.last = null;
+    showState(state);
   }
-  if (state.ply < S.expectPly) S.last = null; // an undo
-  S.expectPly = state.ply;
+}
+
+// show puts a new game on screen, forgetting everything shown.
+export function show(state) {
+  Object.assign(P, { last: null, turns: [], snapshots: new Map(), state: null });
+  Q.reset(P.q, state);
+  wakeUp();
+  anim.hideHand();
+  P.state = state;
   showState(state);
 }
 
-// resetTurns forgets everything shown, for a new game on screen.
-export function resetTurns(state) {
-  S.queue = [];
-  S.last = null;
-  S.selected = null;
-  S.hinted = null;
-  S.turns = [];
-  S.replay = null;
-  S.snapshots = new Map();
-  S.skipReplies = false;
-  S.expectPly = state.ply;
-  S.state = null;
-  if (S.animating) { S.skipping = true; if (S.wake) S.wake(); S.pending = state; }
-  anim.hideHand();
+// replace shows the game's state after an undo.
+export function replace(state) {
+  P.last = null;
+  Q.undone(P.q, state);
+  showState(state);
+}
+
+// sending says a move is sent (on) or answered (off): no move is offered
+// meanwhile.
+export function sending(on) {
+  Q.send(P.q, on);
+  invalidate();
 }
 
 // skip finishes the turn shown and the computer's reply: everything up to
 // the next move a person makes.
 export function skip() {
-  if (!S.animating && !S.busy && !(S.state && S.state.thinking)) return;
-  S.skipping = true;
-  S.skipReplies = true;
-  if (S.wake) S.wake();
+  if (!Q.skip(P.q, P.state && P.state.thinking)) return;
+  wakeUp();
   invalidate();
+}
+
+function wakeUp() { if (wake) wake(); }
+
+function showState(state) {
+  P.news++;
+  P.state = state;
+  P.model = modelOf(state);
+  P.snapshots.set(state.ply, modelOf(state));
+  P.thinking = state.thinking;
+  Q.seen(P.q, state);
+  syncLog(state);
+  invalidate();
+  tell({ type: 'state', state });
 }
 
 function pause(ms) {
   if (!ms || quick()) return Promise.resolve();
   return new Promise((resolve) => {
     const id = setTimeout(done, ms);
-    function done() { clearTimeout(id); S.wake = null; resolve(); }
-    S.wake = done;
+    function done() { clearTimeout(id); wake = null; resolve(); }
+    wake = done;
   });
 }
 
 // quick says whether events are shown without motion.
 function quick() {
-  return S.skipping || S.skipReplies || S.settings.anim === 'off' || document.hidden;
+  return !!P.q.skip || S.settings.anim === 'off' || document.hidden;
 }
 
 async function pump() {
-  if (S.animating) return;
-  S.animating = true;
-  while (S.queue.length) {
-    const turn = S.queue.shift();
+  if (P.q.phase === 'showing') return;
+  for (let turn = Q.next(P.q); turn; turn = Q.next(P.q)) {
     await animate(turn);
-    S.skipping = false;
-    if (S.pending) {
-      const st = S.pending;
-      S.pending = null; S.last = null; S.queue = []; S.expectPly = st.ply;
-      S.animating = false; showState(st); S.animating = true;
-      continue;
+    const cut = Q.shown(P.q);
+    if (cut) {
+      P.last = null;
+      Q.next(P.q);
+      showState(cut);
+      break;
     }
-    S.active = null;
-    S.hand = 0;
-    const last = S.queue.length === 0;
-    if (last) S.animating = false;
+    P.active = null;
+    P.hand = 0;
+    const done = !P.q.queue.length;
+    if (done) Q.next(P.q);
     showState(turn.state);
-    if (last) afterTurn(turn);
+    if (done) { afterTurn(); break; }
   }
-  S.animating = false;
   anim.hideHand();
   invalidate();
 }
 
 async function animate(turn) {
   if (!turn.events || !turn.events.length) return;
-  S.last = { start: new Set(), path: new Set(), capture: new Set(), stop: null };
-  S.selected = null;
-  S.hinted = null;
+  P.last = { start: new Set(), path: new Set(), capture: new Set(), stop: null };
+  tell({ type: 'turn', turn });
   const entry = logTurn(turn.ply, turn.player, turn.move);
-  const said = [entry.title];
+  P.said.push(entry.title);
   let hand = 0;
   if (!quick()) { await frame(); anim.measure(); }
   for (const ev of turn.events) {
-    const out = applyEvent(S.model, ev, playerName, hand, isYou, isAI());
+    const out = applyEvent(P.model, ev, playerName, hand, isYou, isAI());
     hand = out.hand;
-    S.active = out.active;
-    S.hand = hand;
-    if (out.mark && out.active !== null) S.last[out.mark].add(out.active);
-    if (ev.kind === 'stop') S.last.stop = ev.cell;
+    P.hand = hand;
+    P.active = out.active;
+    if (out.mark && out.active !== null) P.last[out.mark].add(out.active);
+    if (ev.kind === 'stop') P.last.stop = ev.cell;
     if (out.message) {
       entry.items.push(out.message);
-      if (important(ev.kind)) said.push(out.message);
+      if (important(ev.kind)) P.said.push(out.message);
     }
     if (ev.kind === 'end') sound.end(endFor(turn.state));
     invalidate();
@@ -154,11 +184,10 @@ async function animate(turn) {
     const moved = anim.play(ev, hand, ms);
     if (ev.kind === 'drop') sound.drop();
     else if (ev.kind === 'capture') sound.capture(ev.stone);
-    record(ev, moved);
+    tell({ type: 'event', event: ev, moved });
     await pause(ms);
   }
   anim.hideHand();
-  S.said = (S.said || []).concat(said); // spoken with any turn queued after it
 }
 
 // endFor: a win (true) or loss (false) for the person at this page
@@ -169,35 +198,23 @@ function endFor(st) {
   return w === me();
 }
 
-// record adds the counts drawn and how many things moved to
-// window.__trace, which only the browser tests create.
-function record(ev, moved) {
-  const tr = window.__trace;
-  if (!Array.isArray(tr)) return;
-  const counts = [...document.querySelectorAll('#game-board .cell .count')].map((e) => Number(e.dataset.v));
-  const cells = [];
-  document.querySelectorAll('#game-board .cell').forEach((e, i) => { cells[Number(e.dataset.cell)] = counts[i]; });
-  tr.push({ kind: ev.kind, cell: ev.cell, cells, moved });
-}
-
 function afterTurn() {
-  const parts = S.said || [];
-  S.said = null;
-  const st = S.state;
-  if (st && (st.over || (st.legal || []).length)) S.skipReplies = false;
+  const parts = P.said;
+  P.said = [];
+  Q.settle(P.q, P.state);
   announce([...parts.map((say) => say()), statusText()].join(' '));
-  hooks.afterTurn();
+  tell({ type: 'done' });
 }
 
 // The turn log ------------------------------------------------------------
 
 // logTurn returns the log entry of the turn played at ply, made if new.
-export function logTurn(ply, player, move) {
-  let e = S.turns.find((x) => x.ply === ply);
+function logTurn(ply, player, move) {
+  let e = P.turns.find((x) => x.ply === ply);
   if (!e) {
     e = { ply, player, move, title: playText(player, move), items: [] };
-    S.turns.push(e);
-    S.turns.sort((a, b) => a.ply - b.ply);
+    P.turns.push(e);
+    P.turns.sort((a, b) => a.ply - b.ply);
   }
   return e;
 }
@@ -207,6 +224,6 @@ export function logTurn(ply, player, move) {
 function syncLog(st) {
   const n = st.moves.length;
   const base = st.ply - n;
-  S.turns = S.turns.filter((e) => e.ply < st.ply);
+  P.turns = P.turns.filter((e) => e.ply < st.ply);
   st.moves.forEach((m, i) => logTurn(base + i, moverOf(st, i), m));
 }

@@ -1,10 +1,13 @@
-// The view draws the page from S in one batched redraw per animation
-// frame (whatever changes S calls invalidate), and speaks through the
-// live region.
+// The view draws the page from the page's state (S) and the pipeline's
+// snapshot in one batched redraw per animation frame (whatever changes
+// them calls invalidate), and speaks through the live region. Each part
+// of the page has one drawer here, or one that a module loaded later
+// adds (addDrawer), called in the same redraw.
 
 import { t, num } from './i18n.js';
 import { updateBoard, renderStore, cellEl, squareOf, setText, setAttr } from './board.js';
-import { S, isAI, human, me, playerName, ownerWord, legalSet, legalCells, moveFor, canUndo, moverOf } from './state.js';
+import { S, isAI, isOnline, human, me, playerName, ownerWord, legalSet, legalCells, moveFor, canUndo, moverOf } from './state.js';
+import { snapshot } from './turns.js';
 
 export const $ = (id) => document.getElementById(id);
 
@@ -15,6 +18,10 @@ arrows.innerHTML = '<button type="button" class="arrow" data-dir="left">◀</but
 
 let dirty = false;
 let waiters = [];
+const drawers = [];
+
+// addDrawer has fn draw its part of the page in every redraw.
+export function addDrawer(fn) { drawers.push(fn); }
 
 // invalidate asks for a redraw in the next animation frame.
 export function invalidate() {
@@ -41,52 +48,91 @@ export function frame() {
   return new Promise((resolve) => { waiters.push(resolve); invalidate(); });
 }
 
-function classesFor(c, legal) {
+function classesFor(c, legal, v) {
   const k = [];
   if (legal.has(c)) k.push('legal');
   if (S.selected === c) k.push('selected');
-  if (S.active === c && S.animating) k.push('active');
+  if (v.active === c && v.phase === 'showing') k.push('active');
   const m = S.replay && S.replay.marks;
   if (m) {
     if (m.played === c) k.push('played', 'played-' + m.playedDir);
     if (m.better === c) k.push('better', 'better-' + m.betterDir);
   }
-  if (S.last && !S.replay) {
-    if (S.last.start.has(c)) k.push('last-start');
-    if (S.last.path.has(c)) k.push('last-path');
-    if (S.last.capture.has(c)) k.push('last-capture');
-    if (S.last.stop === c) k.push('stopped');
+  const last = v.last;
+  if (last && !S.replay) {
+    if (last.start.has(c)) k.push('last-start');
+    if (last.path.has(c)) k.push('last-path');
+    if (last.capture.has(c)) k.push('last-capture');
+    if (last.stop === c) k.push('stopped');
   }
   return k;
 }
 
-// draw redraws everything from S.
+// draw redraws everything.
 export function draw() {
-  const model = S.replay ? S.replay.model : S.model;
-  if (!model) { setText($('status'), statusText()); return; }
+  const v = snapshot();
+  const st = v.state;
+  const showing = v.phase === 'showing';
+  const model = S.replay ? S.replay.model : v.model;
+  setText($('status'), statusText());
+  drawControls(st);
+  if (!model) return;
   const legal = legalCells();
-  updateBoard(board, model, { owner: ownerWord, classes: (c) => classesFor(c, legal) });
+  updateBoard(board, model, { owner: ownerWord, classes: (c) => classesFor(c, legal, v) });
   for (const b of board.querySelectorAll('button.cell')) {
     const ok = legal.has(Number(b.dataset.cell));
     setAttr(b, 'aria-disabled', ok ? 'false' : 'true');
     if (b.tabIndex !== (ok ? 0 : -1)) b.tabIndex = ok ? 0 : -1;
   }
-  const st = S.state;
-  const on = (p) => !S.animating && !S.replay && st && !st.over && st.toMove === p;
+  const on = (p) => !showing && !S.replay && st && !st.over && st.toMove === p;
   renderStore($('store-0'), model.stores[0], playerName(0), on(0));
   renderStore($('store-1'), model.stores[1], playerName(1), on(1));
   renderArrows(legal);
   $('table').classList.toggle('choosing', !!arrows.parentNode);
-  setText($('status'), statusText());
-  $('status').classList.toggle('thinking', !!(st && !S.animating && isAI() && !st.over && st.toMove !== human()));
+  $('status').classList.toggle('thinking', !!(st && !showing && !st.over && (v.thinking || st.thinking)));
   $('watching').hidden = !S.watching;
-  $('skip').disabled = !(S.animating || (st && st.thinking && isAI()));
-  $('undo').disabled = !canUndo() || S.animating || !!S.replay;
-  $('hint').disabled = legal.size === 0;
+  $('skip').disabled = !(showing || (st && st.thinking && isAI()));
+  setButton($('undo'), !isOnline(), canUndo() && !showing && !S.replay);
+  setButton($('hint'), !isOnline(), !!st?.canHint && legal.size > 0);
   setAttr($('sound'), 'aria-pressed', String(!!S.settings.sound));
-  drawMoves();
-  drawLog();
-  drawReplay();
+  drawRematch(st);
+  drawMoves(st);
+  drawLog(v.turns);
+  drawReplay(st, showing);
+  for (const fn of drawers) fn();
+}
+
+// setButton shows button b or not, usable or not, writing only what changed.
+export function setButton(b, shown, usable = true) {
+  if (b.hidden === shown) b.hidden = !shown;
+  if (b.disabled === usable) b.disabled = !usable;
+}
+
+// drawControls sets this game's controls (difficulty, animation, what
+// game it is) for each state shown and each language: a setting just
+// changed keeps its place until the server's state says it took.
+let controlsFor = [];
+
+function drawControls(st) {
+  const now = [st, t('mode.ai'), S.settings.anim];
+  if (now.every((x, i) => x === controlsFor[i])) return;
+  controlsFor = now;
+  $('level').value = st?.level || S.settings.level;
+  $('anim').value = S.settings.anim;
+  $('level-field').hidden = !isAI();
+  const info = st ? [t('mode.' + st.mode)] : [];
+  for (const v of st?.variants || []) info.push(t('variant.' + v).split(':')[0]);
+  setText($('game-info'), info.join(' · '));
+}
+
+// drawRematch draws the ending dialog's Rematch: two players here, or
+// online, where it offers a rematch or accepts the friend's.
+function drawRematch(st) {
+  const b = $('result-rematch');
+  const o = st && isOnline() && st.offer && st.offer.kind === 'rematch' ? st.offer : null;
+  const mine = o && o.by === me();
+  setText(b, t(mine ? 'online.rematchSent' : o ? 'online.rematchAccept' : 'button.rematch'));
+  setButton(b, isOnline() ? me() !== null && st.over && !st.next : !isAI(), !mine);
 }
 
 function renderArrows(legal) {
@@ -113,16 +159,16 @@ function renderArrows(legal) {
 }
 
 export function statusText() {
-  const st = S.state;
-  if (!st) return t('status.connecting');
+  const { state: st, phase, hand, thinking } = snapshot();
+  if (!st) return t(S.offline || 'status.connecting');
   if (S.replay) return t('replay.status', { ply: S.replay.index, n: S.replay.total ?? S.replay.plies.length - 1 });
-  if (S.animating) return S.hand > 0 ? `${t('status.sowing')} ${t('inHand', { n: S.hand })}` : t('status.sowing');
+  if (phase === 'showing') return hand > 0 ? `${t('status.sowing')} ${t('inHand', { n: hand })}` : t('status.sowing');
   if (st.over) return t('status.over');
   if (S.watching) return t('status.watchTurn', { name: playerName(st.toMove) });
   if (S.selected !== null && legalCells().has(S.selected)) return t('status.pickDirection', { square: squareOf(S.selected) });
   if (isAI()) {
     if (st.toMove === human()) return t('status.yourTurn');
-    return t(S.thinking || st.thinking ? 'status.thinking' : 'status.computerTurn');
+    return t(thinking || st.thinking ? 'status.thinking' : 'status.computerTurn');
   }
   const mine = me();
   if (mine !== null) {
@@ -137,8 +183,7 @@ export function statusText() {
 // scrolled into view without cutting a row.
 let movesKey = '';
 
-function drawMoves() {
-  const st = S.state;
+function drawMoves(st) {
   const ol = $('moves');
   const key = st ? `${st.id}|${st.moves.join(' ')}|${t('moves.empty')}|${num(1)}|${playerName(0)}` : '';
   if (key === movesKey) return;
@@ -185,27 +230,27 @@ function span(cls, text) {
 // folded. It is drawn by additions: a new turn, a new line of one.
 let logLang = '';
 
-function drawLog() {
+function drawLog(turns) {
   const box = $('turns');
   const lang = t('log.heading');
-  const key = `${lang} ${S.turns.length} ${S.turns.at(-1)?.ply} ${S.turns.at(-1)?.items.length} ${(S.notes || []).length} ${S.notes?.[0]?.()}`;
+  const key = `${lang} ${turns.length} ${turns.at(-1)?.ply} ${turns.at(-1)?.items.length} ${S.notes.length} ${S.notes[0]?.()}`;
   if (key === box.key) return;
   box.key = key;
   if (lang !== logLang) { box.textContent = ''; logLang = lang; }
   const rows = new Map([...box.querySelectorAll('details')].map((d) => [Number(d.dataset.ply), d]));
-  for (const [ply, d] of rows) if (!S.turns.some((e) => e.ply === ply)) { d.remove(); rows.delete(ply); }
-  const first = S.turns.length ? S.turns[0].ply : 0;
+  for (const [ply, d] of rows) if (!turns.some((e) => e.ply === ply)) { d.remove(); rows.delete(ply); }
+  const first = turns.length ? turns[0].ply : 0;
   let changed = false;
-  S.turns.forEach((e, i) => {
+  turns.forEach((e, i) => {
     let d = rows.get(e.ply);
-    const last = i === S.turns.length - 1;
+    const last = i === turns.length - 1;
     if (!d) {
       d = document.createElement('details');
       d.dataset.ply = e.ply;
       const s = document.createElement('summary');
       s.append(span('n', num(e.ply - first + 1) + '.'), ' ', e.title());
       d.append(s, document.createElement('ol'));
-      box.insertBefore(d, box.querySelector(`details[data-ply="${S.turns[i + 1]?.ply}"]`) || box.querySelector('.note, .none'));
+      box.insertBefore(d, box.querySelector(`details[data-ply="${turns[i + 1]?.ply}"]`) || box.querySelector('.note, .none'));
       if (!last) d.open = false;
       changed = true;
     }
@@ -222,7 +267,7 @@ function drawLog() {
       changed = true;
     }
   });
-  const notes = (S.notes || []).map((say) => say());
+  const notes = S.notes.map((say) => say());
   const shown = [...box.querySelectorAll('.note')].map((p) => p.textContent);
   if (notes.join('\n') !== shown.join('\n')) {
     for (const p of box.querySelectorAll('.note')) p.remove();
@@ -230,7 +275,7 @@ function drawLog() {
     changed = true;
   }
   const none = box.querySelector('.none');
-  if (S.turns.length || notes.length) none?.remove();
+  if (turns.length || notes.length) none?.remove();
   else if (!none) box.append(span('none', t('log.empty')));
   if (changed) box.scrollTop = box.scrollHeight;
 }
@@ -247,15 +292,14 @@ export function relog() {
 // a copy) after the turns, until the next turn.
 export function note(say, keep) {
   if (!keep) S.notes = [];
-  if (say) (S.notes = S.notes || []).push(typeof say === 'function' ? say : () => say);
+  if (say) S.notes.push(typeof say === 'function' ? say : () => say);
   invalidate();
 }
 
-function drawReplay() {
+function drawReplay(st, showing) {
   const bar = $('replay-bar');
-  const st = S.state;
   const record = !!(S.replay && S.replay.record);
-  const on = ((st && st.over) || record) && !S.animating;
+  const on = ((st && st.over) || record) && !showing;
   bar.hidden = !on;
   if (!on) return;
   $('replay-review').hidden = !!S.reviewing || !st || !st.moves.length;

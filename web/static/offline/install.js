@@ -8,24 +8,19 @@
 // reload.
 
 import { t } from '../js/i18n.js';
-import { S } from '../js/state.js';
-import { hooks } from '../js/turns.js';
+import { game, observe } from '../js/turns.js';
 
 const LAST_KEY = 'oanquan.last'; // local.js reads it
 
 // keepLast keeps the state on screen, if a server's game that could go
 // on offline.
 function keepLast() {
-  const st = S.state;
+  const st = game();
   if (!st || !(st.mode === 'ai' || st.mode === 'local') || st.id.startsWith('local-')) return;
   try { localStorage.setItem(LAST_KEY, JSON.stringify(st)); } catch { /* storage full or off */ }
 }
 
-// Every state shown and every turn ends in one of these hooks (turns.js).
-for (const name of ['onState', 'afterTurn']) {
-  const next = hooks[name];
-  hooks[name] = (...args) => { next(...args); keepLast(); };
-}
+observe((shown) => { if (shown.type === 'state') keepLast(); });
 keepLast();
 
 let reloading = false;
@@ -65,7 +60,6 @@ async function register() {
   // An installed game may stay open for days: look for a new version
   // every hour too, not only when a page is opened.
   setInterval(() => reg.update().catch(() => { /* offline */ }), 60 * 60 * 1000);
-  document.documentElement.dataset.sw = 'on'; // for the tests
 }
 
 // The colours of the browser's bar, light and dark: the page's own

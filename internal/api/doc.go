@@ -5,7 +5,7 @@
 // refusals (kind → status and code). The server (internal/server) serves
 // it over HTTP, and the engine in the browser (internal/offline) to the
 // page's Web Worker; both answer the same request with the same status
-// and JSON, which a test checks (the conformance test of internal/offline).
+// and JSON, which TestConformance checks (testdata/conformance.json).
 //
 // A transport finds the route, and gives its operation a Call with a Host:
 // where the games live and who asks (the server: live games, the store,

@@ -27,7 +27,7 @@ func (e *Engine) serve(q Request) Answer {
 		return refusal(err)
 	}
 	if route.Op == nil || route.Online {
-		return refusal(api.Fail(api.ErrNotOffline, "%s %s needs the server", q.Method, route.Pattern))
+		return refusal(api.Fail(api.ErrNotOffline, "%s %s needs the server", api.Short(q.Method), route.Pattern))
 	}
 	h := &host{e: e, kept: q.Game}
 	resp, err := route.Op(&api.Call{Ctx: context.Background(), Host: h, ID: id, Query: api.ParseQuery(rawQuery), Body: body(q.Body)})

@@ -309,3 +309,30 @@ func TestReview(t *testing.T) {
 		do[map[string]any](t, e, q, 400)
 	}
 }
+
+// FuzzServe: any API call the page could send (any method, path and
+// body) is answered with a status and a JSON body, never a crash: a
+// game's answer, or a refusal with one of the API's codes.
+func FuzzServe(f *testing.F) {
+	f.Add("POST", "/api/games", `{"mode":"local"}`)
+	f.Add("POST", "/api/games/local-1/moves", `{"move":"7R","ply":0}`)
+	f.Add("GET", "/api/games/local-1/review?ply=%30", ``)
+	f.Add("POST", "/api/review", `{"record":"\n1. 7R *\n","ply":0}`)
+	f.Add("PUT", "/api/games/local-1/level", `{"level":"hard"}`)
+	f.Add("DELETE", "/api/games/x/join", `[]`)
+	e := New(func(Update) {})
+	kept := &Saved{ID: "local-1", Mode: "local", Moves: []string{}}
+	f.Fuzz(func(t *testing.T, method, path, body string) {
+		q := Request{Method: method, Path: path, Game: kept}
+		if json.Valid([]byte(body)) {
+			q.Body = json.RawMessage(body)
+		}
+		a := e.Do(q)
+		if _, err := json.Marshal(a.Body); err != nil || a.Status < 200 || a.Status > 599 {
+			t.Fatalf("%s %s %s: %d %+v (%v)", method, path, body, a.Status, a.Body, err)
+		}
+		if b, ok := a.Body.(api.ErrorBody); ok && (a.Status < 400 || b.Error.Code == "" || b.Error.Code == "internal") {
+			t.Fatalf("%s %s %s: %d %+v", method, path, body, a.Status, b)
+		}
+	})
+}

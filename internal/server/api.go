@@ -52,13 +52,15 @@ type host struct {
 
 // Allow applies the client's rate limit of the kind of request.
 func (h host) Allow(kind string) error {
-	rates := map[string]Rate{
-		"new game": h.s.limits.cfg.Creates,
-		"join":     h.s.limits.cfg.Creates,
-		"hint":     h.s.limits.cfg.Hints,
-		"review":   h.s.limits.cfg.Reviews,
+	cfg := h.s.limits.cfg
+	rate := cfg.Creates // "new game", "join"
+	switch kind {
+	case "hint":
+		rate = cfg.Hints
+	case "review":
+		rate = cfg.Reviews
 	}
-	return h.s.limits.allow(h.r, kind, rates[kind])
+	return h.s.limits.allow(h.r, kind, rate)
 }
 
 // Create saves a new game, whose seats a new secret acts for, and makes

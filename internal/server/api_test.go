@@ -34,6 +34,7 @@ func TestCreateDefaults(t *testing.T) {
 		Moves:    []string{},
 		History:  []wire.Played{},
 		End:      "none",
+		CanHint:  true, // the player to move, against the computer
 	}
 	if !reflect.DeepEqual(g, want) {
 		t.Errorf("new game =\n%+v\nwant\n%+v", g, want)

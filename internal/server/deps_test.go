@@ -10,11 +10,14 @@ import (
 )
 
 // TestImportPolicy writes down which way imports go (docs/SERVER.md):
-// match has no HTTP and no storage, store knows no game packages, and
-// only the server speaks HTTP and WebSocket.
+// match has no HTTP and no storage, store knows no game packages, only
+// the server speaks HTTP and WebSocket, and the API's operations (api)
+// have no transport and no storage: the engine in the browser runs them
+// too, and net/http or net/url would make it larger.
 func TestImportPolicy(t *testing.T) {
 	for dir, banned := range map[string][]string{
 		"../match": {"net", "net/http", "database/sql", "oanquan/internal/server", "oanquan/internal/store", "github.com/coder/websocket"},
+		"../api":   {"net", "net/http", "net/url", "database/sql", "oanquan/internal/server", "oanquan/internal/store", "oanquan/internal/offline", "github.com/coder/websocket"},
 		"../store": {"net/http", "oanquan/internal/match", "oanquan/internal/server", "oanquan/rules", "oanquan/ai"},
 	} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))

@@ -34,7 +34,7 @@ func (AIEngine) Hints(ctx context.Context, pos rules.Position, lim ai.Limits) ([
 // computerToMoveLocked reports whether the game goes on and the computer
 // is to move.
 func (m *Match) computerToMoveLocked() bool {
-	return m.cfg.Mode == AI && !m.game.Over() && m.game.Position().ToMove != m.cfg.Human
+	return !m.game.Over() && m.pol.ComputerPlays(m.game.Position().ToMove, m.cfg.Human)
 }
 
 // thinkingLocked reports whether the computer's search is running.
@@ -99,7 +99,7 @@ func (m *Match) think(ctx context.Context, gen uint64, pos rules.Position, lim a
 	if err != nil || pos.Legal(mv) != nil {
 		mv = pos.LegalMoves(nil)[0] // the computer is to move, so there is one
 	}
-	if _, err := m.playLocked(mv, true); err != nil {
+	if _, err := m.playLocked(mv); err != nil {
 		// Not saved: the game is still waiting for the computer, in
 		// the store too. Say so, so that pages stop showing it think.
 		s := m.stateLocked()

@@ -10,9 +10,36 @@
 //	for u := range sub.C { … }     // turns, the computer thinking, states
 //	m.Close()
 //
+// What a mode allows — who plays, what undo takes back, hints, the
+// players' offers — is its Policy, chosen once by New; the match decides
+// by the policy, never by the mode's name, so a new mode is a new Policy.
+//
 // In AI mode the computer's search runs in its own goroutine with a
 // context and never holds the match's lock: the human can undo, change
 // the level or leave while it thinks, and each of these cancels it.
+//
+// # Locks
+//
+// A Match has one mutex. Each method takes it once, with defer, and
+// leaves the work that needs it to …Locked helpers. While it is held the
+// match may
+//   - call Config.Commit and Sync's load, so that changes are saved in
+//     the order they are made. These must not call the match (the mutex
+//     is not reentrant), and any lock they take comes after the match's:
+//     no one may call the match while holding such a lock;
+//   - send to the subscribers' channels, never waiting: a subscriber
+//     whose buffer is full is dropped. Subscribers read without the lock
+//     and may call the match (Subscription.Close takes the lock);
+//   - start the computer's search goroutine.
+//
+// It is never held while an Engine runs: think searches without it and
+// takes it only to play the move found, Hints takes what it searches
+// under it and searches after, and Close waits for the search goroutines
+// after letting it go.
+//
+// A Pool has one mutex too, a leaf: held only to queue and take jobs,
+// never while a job runs, and never together with a match's, since the
+// engine is only called without the match's lock.
 package match
 
 import (
@@ -24,15 +51,6 @@ import (
 
 	"oanquan/ai"
 	"oanquan/rules"
-)
-
-// Mode says who plays.
-type Mode string
-
-// The modes.
-const (
-	AI    Mode = "ai"    // a human against the computer
-	Local Mode = "local" // two humans taking turns on one device
 )
 
 // Config is what a match is created with. The zero Config is an AI match
@@ -110,6 +128,7 @@ const subBuffer = 32
 // use. Close it when done, to stop the computer's search.
 type Match struct {
 	cfg    Config // as given, but for Level and the Moves (which live in game)
+	pol    Policy // the mode's
 	engine Engine
 	ctx    context.Context // canceled by Close: the parent of every search
 	stop   context.CancelFunc
@@ -131,12 +150,11 @@ type Match struct {
 // New creates a match and replays cfg.Moves. If the computer is to move,
 // it starts thinking at once.
 func New(cfg Config) (*Match, error) {
-	if cfg.Mode == "" {
-		cfg.Mode = AI
+	pol, err := PolicyOf(cfg.Mode)
+	if err != nil {
+		return nil, err
 	}
-	if cfg.Mode != AI && cfg.Mode != Local && cfg.Mode != Online {
-		return nil, refuse(ErrInvalid, "unknown mode %q: want ai, local or online", cfg.Mode)
-	}
+	cfg.Mode = pol.Mode
 	if cfg.Level < ai.Easy || cfg.Level > ai.Hard {
 		return nil, refuse(ErrInvalid, "unknown level %d", cfg.Level)
 	}
@@ -156,7 +174,7 @@ func New(cfg Config) (*Match, error) {
 			return nil, refuse(ErrInvalid, "replaying the moves: %v", err)
 		}
 	}
-	m := &Match{cfg: cfg, engine: cfg.Engine, game: g, level: cfg.Level, subs: make(map[*Subscription]struct{}), status: cfg.Status}
+	m := &Match{cfg: cfg, pol: pol, engine: cfg.Engine, game: g, level: cfg.Level, subs: make(map[*Subscription]struct{}), status: cfg.Status}
 	m.cfg.Moves = nil
 	m.cfg.Start = &start
 	if m.engine == nil {
@@ -166,9 +184,7 @@ func New(cfg Config) (*Match, error) {
 		m.cfg.HintTime = DefaultHintTime
 	}
 	m.ctx, m.stop = context.WithCancel(context.Background())
-	m.mu.Lock()
-	m.startSearchLocked()
-	m.mu.Unlock()
+	m.Resume()
 	return m, nil
 }
 
@@ -177,6 +193,9 @@ func (m *Match) ID() string { return m.cfg.ID }
 
 // Mode returns the match's mode.
 func (m *Match) Mode() Mode { return m.cfg.Mode }
+
+// Policy returns the policy of the match's mode.
+func (m *Match) Policy() Policy { return m.pol }
 
 // Config returns what New needs to rebuild the match as it stands: the
 // settings, the current level and the moves played.
@@ -196,17 +215,24 @@ func (m *Match) Config() Config {
 // every subscription. Later calls to the match's methods return
 // ErrClosed. Close is idempotent.
 func (m *Match) Close() {
-	m.mu.Lock()
-	if !m.closed {
-		m.closed = true
-		m.cancelSearchLocked()
-		for s := range m.subs {
-			m.dropLocked(s)
-		}
-	}
-	m.mu.Unlock()
+	m.shut()
 	m.stop()
-	m.wg.Wait()
+	m.wg.Wait() // without the lock, which a search ending takes
+}
+
+// shut marks the match closed, cancels the computer's search and closes
+// every subscription.
+func (m *Match) shut() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return
+	}
+	m.closed = true
+	m.cancelSearchLocked()
+	for s := range m.subs {
+		m.dropLocked(s)
+	}
 }
 
 // State is a snapshot of a match. Its slices are its own.
@@ -279,39 +305,62 @@ func (m *Match) stateLocked() State {
 		s.Moves = []rules.Move{}
 	}
 	s.Computer = make([]bool, len(s.Moves))
-	if m.cfg.Mode == AI {
-		for i := range s.Computer {
-			s.Computer[i] = s.Mover(i) != m.cfg.Human
-		}
+	for i := range s.Computer {
+		s.Computer[i] = m.pol.ComputerPlays(s.Mover(i), m.cfg.Human)
+	}
+	m.allowedLocked(&s)
+	if m.overLocked() {
+		s.Positions = m.game.History()
+		s.Result = m.resultLocked(s.Status.Outcome)
+	}
+	return s
+}
+
+// allowedLocked fills in what s's players may do now: the legal moves and
+// the Can… fields, each asked of the check that refuses the request.
+func (m *Match) allowedLocked(s *State) {
+	s.Legal = []rules.Move{}
+	if !m.overLocked() && !m.computerToMoveLocked() {
+		s.Legal = m.game.LegalMoves(s.Legal)
 	}
 	s.CanUndo = m.undoCountLocked() > 0
-	s.CanHint = m.hintsRefusedLocked() == nil
+	s.CanHint = m.pol.Hints && m.hintsRefusedLocked() == nil
+	if !m.pol.Online {
+		return // false outside online games, without making their refusals
+	}
 	for p := range rules.Player(2) {
 		s.CanAbort[p] = m.abortRefusedLocked(p) == nil
 		s.CanTakeback[p] = m.takebackRefusedLocked(p) == nil
 	}
-	s.Legal = []rules.Move{}
-	over := m.overLocked()
-	if !over && !m.computerToMoveLocked() {
-		s.Legal = m.game.LegalMoves(s.Legal)
+}
+
+// resultLocked returns the final count of the game, which is over: by
+// the rules, or by its players (outcome), the count as it stands and the
+// winner theirs.
+func (m *Match) resultLocked(outcome Outcome) rules.Result {
+	if m.game.Over() {
+		return m.game.Result()
 	}
-	if over {
-		s.Positions = m.game.History()
+	pos := m.game.Position()
+	r := pos.Count(rules.EndNone)
+	r.Winner = -1
+	if outcome.Kind == OutcomeResign {
+		r.Winner = int(outcome.Player.Other())
 	}
-	switch o := s.Status.Outcome; {
-	case m.game.Over():
-		s.Result = m.game.Result()
-	case o.Kind != "":
-		// Ended by the players: the count as it stands, the winner
-		// theirs.
-		pos := m.game.Position()
-		s.Result = pos.Count(rules.EndNone)
-		s.Result.Winner = -1
-		if o.Kind == OutcomeResign {
-			s.Result.Winner = int(o.Player.Other())
-		}
+	return r
+}
+
+// turnLocked returns the turn of mv, played from before with events;
+// its State is the match's now.
+func (m *Match) turnLocked(before rules.Position, mv rules.Move, events []rules.Event) Turn {
+	return Turn{
+		Ply:      int(before.Ply),
+		Player:   before.ToMove,
+		Move:     mv,
+		Computer: m.pol.ComputerPlays(before.ToMove, m.cfg.Human),
+		Events:   events,
+		State:    m.stateLocked(),
 	}
-	return s
 }
 
 // Turn is one move played and what it did.
@@ -334,7 +383,7 @@ func (m *Match) Play(mv rules.Move, ply *int) (Turn, error) {
 	if err := m.checkHumanMoveLocked(mv, ply); err != nil {
 		return Turn{}, err
 	}
-	return m.playLocked(mv, false)
+	return m.playLocked(mv)
 }
 
 func (m *Match) checkHumanMoveLocked(mv rules.Move, ply *int) error {
@@ -358,7 +407,7 @@ func (m *Match) checkHumanMoveLocked(mv rules.Move, ply *int) error {
 // playLocked plays the legal move mv, commits it, sends the turn to the
 // subscribers, and starts the computer thinking if it is to move next.
 // If the commit fails, the move is taken back and nothing is sent.
-func (m *Match) playLocked(mv rules.Move, computer bool) (Turn, error) {
+func (m *Match) playLocked(mv rules.Move) (Turn, error) {
 	pos := m.game.Position()
 	index := len(m.game.Moves())
 	var tr rules.Trace
@@ -370,14 +419,7 @@ func (m *Match) playLocked(mv rules.Move, computer bool) (Turn, error) {
 		return Turn{}, err
 	}
 	thinking := m.startSearchLocked()
-	turn := Turn{
-		Ply:      int(pos.Ply),
-		Player:   pos.ToMove,
-		Move:     mv,
-		Computer: computer,
-		Events:   tr.Events,
-		State:    m.stateLocked(),
-	}
+	turn := m.turnLocked(pos, mv, tr.Events)
 	m.broadcastLocked(Update{Kind: TurnUpdate, Turn: &turn})
 	if thinking {
 		m.broadcastLocked(Update{Kind: ThinkingUpdate, Thinking: true})
@@ -406,7 +448,7 @@ func (m *Match) Undo() (State, error) {
 	if m.closed {
 		return State{}, refuse(ErrClosed, "the game has been closed")
 	}
-	if m.cfg.Mode == Online {
+	if m.pol.Undo == UndoNone {
 		return State{}, refuse(ErrConflict, "in a game between two players online, ask the other player: offer a takeback")
 	}
 	n := m.undoCountLocked()
@@ -437,20 +479,7 @@ func (m *Match) undoLocked(n int) error {
 
 // undoCountLocked returns how many moves Undo takes back, 0 for none.
 func (m *Match) undoCountLocked() int {
-	moves := len(m.game.Moves())
-	switch m.cfg.Mode {
-	case Local:
-		return min(moves, 1)
-	case Online:
-		return 0 // the other player must agree: a takeback offer
-	}
-	start := m.game.Start()
-	for i := moves - 1; i >= 0; i-- {
-		if moverOf(start, i) == m.cfg.Human {
-			return moves - i
-		}
-	}
-	return 0
+	return m.pol.undoCount(m.game.Start(), len(m.game.Moves()), m.cfg.Human)
 }
 
 // SetLevel changes the computer's strength at once: if it is thinking,
@@ -464,7 +493,7 @@ func (m *Match) SetLevel(l ai.Level) (State, error) {
 	if l < ai.Easy || l > ai.Hard {
 		return State{}, refuse(ErrInvalid, "unknown level %d", l)
 	}
-	if m.cfg.Mode == Online {
+	if !m.pol.Level {
 		return State{}, refuse(ErrInvalid, "a game between two players has no computer level")
 	}
 	if err := m.commitLocked(Change{Kind: LevelSet, Level: l}); err != nil {
@@ -515,12 +544,27 @@ func (m *Match) hintsRefusedLocked() error {
 		return refuse(ErrClosed, "the game has been closed")
 	case m.overLocked():
 		return refuse(ErrGameOver, "no hints: the game is over")
-	case m.cfg.Mode == Online:
+	case !m.pol.Hints:
 		return refuse(ErrInvalid, "no hints in a game between two players online")
 	case m.computerToMoveLocked():
 		return refuse(ErrNotYourTurn, "no hints: it is the computer's turn")
 	}
 	return nil
+}
+
+// replayLocked plays moves from the game's start on a game of its own, and
+// returns it; an illegal move is an ErrInvalid naming the saved move.
+func (m *Match) replayLocked(moves []rules.Move) (*rules.Game, error) {
+	g, err := rules.NewGame(m.game.Rules(), m.game.Start())
+	if err != nil {
+		return nil, err
+	}
+	for i, mv := range moves {
+		if _, err := g.Play(mv, nil); err != nil {
+			return nil, refuse(ErrInvalid, "saved move %d (%v): %v", i, mv, err)
+		}
+	}
+	return g, nil
 }
 
 // Saved is what Sync reads of a saved game.
@@ -560,14 +604,8 @@ func (m *Match) Sync(load func() (Saved, error)) error {
 	}
 	// Check the new moves on a copy first, so that a bad save changes
 	// nothing here.
-	check, err := rules.NewGame(m.game.Rules(), m.game.Start())
-	if err != nil {
+	if _, err := m.replayLocked(moves); err != nil {
 		return err
-	}
-	for i, mv := range moves {
-		if _, err := check.Play(mv, nil); err != nil {
-			return refuse(ErrInvalid, "saved move %d (%v): %v", i, mv, err)
-		}
 	}
 	m.cancelSearchLocked()
 	undone := k < len(cur)
@@ -579,14 +617,7 @@ func (m *Match) Sync(load func() (Saved, error)) error {
 		if undone {
 			continue
 		}
-		turn := Turn{
-			Ply:      int(pos.Ply),
-			Player:   pos.ToMove,
-			Move:     mv,
-			Computer: m.cfg.Mode == AI && pos.ToMove != m.cfg.Human,
-			Events:   tr.Events,
-			State:    m.stateLocked(),
-		}
+		turn := m.turnLocked(pos, mv, tr.Events)
 		m.broadcastLocked(Update{Kind: TurnUpdate, Turn: &turn})
 	}
 	if undone || level != m.level || newStatus {

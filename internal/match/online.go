@@ -2,12 +2,6 @@ package match
 
 import "oanquan/rules"
 
-// Online is the mode of two humans on two devices: each plays the seat
-// whose secret they hold (the server checks that), and they may resign,
-// offer a draw, ask to take back a move, abort before they have moved
-// and, after the end, offer a rematch.
-const Online Mode = "online"
-
 // The ways a game between humans ends otherwise than by the rules, and
 // the kinds of offer. They are saved (as Status) and are part of the API.
 const (
@@ -80,7 +74,7 @@ func (m *Match) onlineLocked(what string) error {
 	switch {
 	case m.closed:
 		return refuse(ErrClosed, "the game has been closed")
-	case m.cfg.Mode != Online:
+	case !m.pol.Online:
 		return refuse(ErrInvalid, "%s: only in a game between two players online", what)
 	}
 	return nil
@@ -122,7 +116,7 @@ func (m *Match) Abort(p rules.Player) (State, error) {
 func (m *Match) abortRefusedLocked(p rules.Player) error {
 	moves := len(m.game.Moves())
 	switch {
-	case m.cfg.Mode != Online:
+	case !m.pol.Online:
 		return refuse(ErrInvalid, "abort: only in a game between two players online")
 	case m.overLocked():
 		return refuse(ErrGameOver, "abort: the game is over")
@@ -136,7 +130,7 @@ func (m *Match) abortRefusedLocked(p rules.Player) error {
 // nil: the game is not online, or over, or p has no move to take back.
 func (m *Match) takebackRefusedLocked(p rules.Player) error {
 	switch {
-	case m.cfg.Mode != Online:
+	case !m.pol.Takeback:
 		return refuse(ErrInvalid, "takeback offer: only in a game between two players online")
 	case m.overLocked():
 		return refuse(ErrGameOver, "takeback offer: the game is over")
@@ -278,7 +272,7 @@ func (m *Match) PlayFor(p rules.Player, mv rules.Move, ply *int) (Turn, error) {
 	if to := m.game.Position().ToMove; to != p {
 		return Turn{}, refuse(ErrNotYourTurn, "move %v: it is the other player's turn", mv)
 	}
-	return m.playLocked(mv, false)
+	return m.playLocked(mv)
 }
 
 // PlayedAt returns the turn played at ply if it was mv, played by p (any
@@ -298,23 +292,14 @@ func (m *Match) PlayedAt(ply int, mv rules.Move, p *rules.Player) (Turn, bool) {
 	if p != nil && *p != mover {
 		return Turn{}, false
 	}
-	g, err := rules.NewGame(m.game.Rules(), start)
+	g, err := m.replayLocked(moves[:i])
 	if err != nil {
 		return Turn{}, false
 	}
-	for _, earlier := range moves[:i] {
-		g.Play(earlier, nil)
-	}
+	before := g.Position()
 	var tr rules.Trace
 	g.Play(mv, &tr)
-	return Turn{
-		Ply:      ply,
-		Player:   mover,
-		Move:     mv,
-		Computer: m.cfg.Mode == AI && mover != m.cfg.Human,
-		Events:   tr.Events,
-		State:    m.stateLocked(),
-	}, true
+	return m.turnLocked(before, mv, tr.Events), true
 }
 
 // Presence says who is connected to a game now: for each seat, whether

@@ -69,11 +69,16 @@ func NewPool(workers int, next Engine) *Pool {
 // Close stops the workers once the jobs queued are done (jobs whose
 // context is done are skipped). Jobs queued after Close fail.
 func (p *Pool) Close() {
+	p.shut()
+	p.wg.Wait()
+}
+
+// shut marks the pool closed and wakes the idle workers, to end.
+func (p *Pool) shut() {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.closed = true
 	p.wake.Broadcast()
-	p.mu.Unlock()
-	p.wg.Wait()
 }
 
 // Queued returns how many jobs wait for a worker.
@@ -158,20 +163,28 @@ func (p *Pool) background(ctx context.Context, run func(ctx context.Context, t *
 // and waits until it has run or ctx is done.
 func (p *Pool) wait(ctx context.Context, run func(ctx context.Context, t *ai.Table), queue func(*job)) error {
 	j := &job{ctx: ctx, run: run, done: make(chan struct{})}
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		return refuse(ErrClosed, "the server is shutting down")
+	if err := p.enqueue(j, queue); err != nil {
+		return err
 	}
-	queue(j)
-	p.wake.Signal()
-	p.mu.Unlock()
 	select {
 	case <-j.done:
 		return ctx.Err()
 	case <-ctx.Done():
 		return ctx.Err() // the worker will skip it, or the search ends soon
 	}
+}
+
+// enqueue queues j with queue and wakes a worker, unless the pool is
+// closed.
+func (p *Pool) enqueue(j *job, queue func(*job)) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return refuse(ErrClosed, "the server is shutting down")
+	}
+	queue(j)
+	p.wake.Signal()
+	return nil
 }
 
 // Engine returns the Engine for game id: it runs the searches of next on

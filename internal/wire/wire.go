@@ -228,7 +228,7 @@ func GameOf(s *match.State) Game {
 	for _, p := range s.Positions {
 		g.Positions = append(g.Positions, notation.FormatPosition(p))
 	}
-	if s.Mode == match.Online {
+	if s.Policy().Online {
 		g.Presence = &Presence{Seats: s.Presence.Seats, Watchers: s.Presence.Watchers, Taken: s.Presence.Taken}
 	}
 	g.History = make([]Played, len(s.Moves))
@@ -334,7 +334,7 @@ func Record(st *match.State, created time.Time) (string, error) {
 	if !created.IsZero() {
 		tags["Date"] = created.UTC().Format("2006.01.02")
 	}
-	if st.Mode == match.AI {
+	if st.Policy().Computer {
 		tags["Player"+st.Human.String()] = "Human"
 		tags["Player"+st.Human.Other().String()] = "Computer (" + st.Level.String() + ")"
 	}

@@ -87,6 +87,7 @@ func newPage(t *testing.T, w, h int, settings string, emulate ...chromedp.Emulat
 			_, err := cdp.Call(ctx, tg, cdplog.Enable, cdp.Empty{})
 			return err
 		}),
+		watchLive,
 		chromedp.EmulateViewport(int64(w), int64(h), emulate...),
 		chromedp.Navigate(base+"/"),
 	)

@@ -182,7 +182,6 @@ class Feed {
     if (this.ws) this.ws.close();
     this.ws = null;
     this.unsubscribe = m.subscribe(this.id, this.onMessage);
-    document.documentElement.dataset.live = 'on';
   }
 
   connect() {
@@ -195,14 +194,12 @@ class Feed {
       this.delay = 500;
       const secret = secretOf(this.id);
       if (secret && secret !== OPEN) ws.send(JSON.stringify({ type: 'hello', secret }));
-      document.documentElement.dataset.live = 'on'; // the game is live (e2e tests wait for it)
     };
     ws.onmessage = (e) => {
       try { this.onMessage(JSON.parse(e.data)); } catch (err) { console.warn(err); }
     };
     ws.onclose = () => {
       if (this.closed || this.away || this.ws !== ws) return;
-      document.documentElement.dataset.live = 'off';
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 8000);
     };

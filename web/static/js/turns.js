@@ -76,11 +76,10 @@ function takeState(state) {
 
 // show puts a new game on screen, forgetting everything shown.
 export function show(state) {
-  Object.assign(P, { last: null, turns: [], snapshots: new Map(), state: null });
+  Object.assign(P, { last: null, turns: [], snapshots: new Map() });
   Q.reset(P.q, state);
   wakeUp();
   anim.hideHand();
-  P.state = state;
   showState(state);
 }
 

@@ -344,7 +344,8 @@ const measureEngine = `(async () => {
 })()`
 
 // TestOfflineEngineSpeed measures the engine in Chromium beside the
-// native one (E2E_PERF=1; docs/OFFLINE.md has the figures).
+// native one (E2E_PERF=1, as .ci/run sets it for this test alone;
+// docs/OFFLINE.md has the figures). The browser's searches must search.
 func TestOfflineEngineSpeed(t *testing.T) {
 	if os.Getenv("E2E_PERF") == "" {
 		t.Skip("a measurement: E2E_PERF=1")
@@ -362,8 +363,14 @@ func TestOfflineEngineSpeed(t *testing.T) {
 			Searches           []search
 		}](p, measureEngine)
 		t.Logf("run %d: engine answering after %.0f ms; first move against Easy with its reply %.0f ms", run, m.Started, m.FirstMove)
+		if len(m.Searches) != 2 {
+			t.Errorf("run %d: %d searches answered, want 2", run, len(m.Searches))
+		}
 		for _, s := range m.Searches {
 			t.Logf("  Chromium: Hard from the start, %d ms: depth %d, %d nodes, %.0f nodes/s", s.MS, s.Depth, s.Nodes, float64(s.Nodes)/float64(s.MS)*1000)
+			if s.Depth < 4 || s.Nodes == 0 { // a search that did not search
+				t.Errorf("Chromium: Hard from the start searched %d plies, %d nodes; want 4 plies or more", s.Depth, s.Nodes)
+			}
 		}
 	}
 	// Native, on one core as the browser's worker, then as the server

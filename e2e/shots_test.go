@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"image"
@@ -53,12 +54,11 @@ func checkShot(t *testing.T, p *page, file string, w, h, moves int) {
 		t.Errorf("the board is at %v, want it whole in the %d×%d window", b, w, h)
 	}
 	p.screenshot(file)
-	f, err := os.Open(file)
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	img, err := png.Decode(f)
+	img, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}

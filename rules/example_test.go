@@ -6,9 +6,9 @@ import (
 	"oanquan/rules"
 )
 
-// A whole game in which each side sows its lowest square to the right
-// whenever it can: the moves played, how the game ended, and the final
-// count.
+// A whole game in which each side always sows the lowest of its squares
+// that hold pebbles, to the right: the moves played, how the game ended,
+// and the final count.
 func Example() {
 	var r rules.Rules // the standard game
 	g, err := rules.NewGame(r, r.Start())

@@ -42,21 +42,55 @@ func TestParseLevel(t *testing.T) {
 	}
 }
 
+// TestSearchGameOver: on a position where the game is over (each end a
+// position shows: both mandarins taken, no refill, the ply limit; and the
+// last position of a game played out), Search at every level and Hints
+// answer ErrNoMove.
 func TestSearchGameOver(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 1))
-	g := randomGame(t, rules.Rules{}, rng, 1000)
-	if !g.Over() {
-		t.Fatal("random game did not end")
+	var r rules.Rules
+	mandarins := rules.Position{ // both mandarin squares empty
+		Cells:  [rules.NumCells]uint8{3, 0, 0, 1, 0, 0, 0, 2, 0, 0, 4, 0},
+		Stores: [2]rules.Store{{Pebbles: 24, Mandarins: 1}, {Pebbles: 16, Mandarins: 1}},
 	}
-	pos := g.Position()
-	if pos.Status() == rules.EndNone {
-		t.Skip("game ended by repetition")
+	noRefill := rules.Position{ // player 0's row is empty, and the stores hold 4 pebbles
+		Cells:  [rules.NumCells]uint8{10, 10, 10, 10, 6, 0, 0, 0, 0, 0, 0, 0},
+		Stone:  [2]bool{true, true},
+		Stores: [2]rules.Store{{Pebbles: 2}, {Pebbles: 2}},
 	}
-	if _, err := Search(context.Background(), pos, Limits{Level: Hard, Depth: 2}); !errors.Is(err, ErrNoMove) {
-		t.Errorf("Search(finished game) error = %v, want ErrNoMove", err)
+	plyLimit := r.Start()
+	plyLimit.Ply = rules.MaxPlies
+	// And the last position of a game played to its end, each side
+	// sowing its lowest square to the right (a game over by repetition
+	// would not do: that end is in the game's history, not the position).
+	played, err := rules.NewGame(r, r.Start())
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := Hints(context.Background(), pos, Limits{Depth: 2}); !errors.Is(err, ErrNoMove) {
-		t.Errorf("Hints(finished game) error = %v, want ErrNoMove", err)
+	for !played.Over() {
+		if _, err := played.Play(played.LegalMoves(nil)[1], nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		pos  rules.Position
+		want rules.End
+	}{
+		{mandarins, rules.EndMandarins},
+		{noRefill, rules.EndNoRefill},
+		{plyLimit, rules.EndPlyLimit},
+		{played.Position(), played.End()},
+	} {
+		if got := c.pos.Status(); got != c.want || got == rules.EndNone {
+			t.Fatalf("Status(%v) = %v, want %v (the test's position is wrong)", c.pos, got, c.want)
+		}
+		for _, lv := range []Level{Easy, Medium, Hard} {
+			if _, err := Search(context.Background(), c.pos, Limits{Level: lv, Depth: 2}); !errors.Is(err, ErrNoMove) {
+				t.Errorf("Search(%v, %v) over by %v: error = %v, want ErrNoMove", c.pos, lv, c.want, err)
+			}
+		}
+		if _, err := Hints(context.Background(), c.pos, Limits{Depth: 2}); !errors.Is(err, ErrNoMove) {
+			t.Errorf("Hints(%v) over by %v: error = %v, want ErrNoMove", c.pos, c.want, err)
+		}
 	}
 }
 

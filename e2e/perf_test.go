@@ -20,7 +20,8 @@ import (
 // not hold the main thread long enough to drop frames. On a machine busy
 // with other work a task also lasts while the renderer waits for a core,
 // so figures under load overstate: the test runs only when E2E_PERF is
-// set.
+// set (.ci/run sets it and runs it alone, after the other tests), and
+// tries again when it sees a long task.
 func TestTurnLongTasks(t *testing.T) {
 	if os.Getenv("E2E_PERF") == "" {
 		t.Skip("set E2E_PERF=1 to measure long tasks (E2E_CPU_SLOWDOWN=4 for Lighthouse's mobile CPU)")
@@ -29,6 +30,25 @@ func TestTurnLongTasks(t *testing.T) {
 	if v, err := strconv.ParseFloat(os.Getenv("E2E_CPU_SLOWDOWN"), 64); err == nil && v >= 1 {
 		rate = v
 	}
+	// A task the page makes long is long every time; one that a busy
+	// machine makes long comes and goes. Up to three tries, each in a new
+	// page: the test fails when every one saw a long task.
+	for try := 1; ; try++ {
+		long := turnLongTasks(t, rate)
+		if len(long) == 0 {
+			break
+		}
+		if try == 3 {
+			t.Errorf("long tasks while turns were shown, in each of %d tries; the last: %v ms", try, long)
+			break
+		}
+	}
+}
+
+// turnLongTasks plays a turn and its reply at normal speed, on a phone
+// with its CPU slowed rate times, and returns the page's long tasks
+// meanwhile, in ms.
+func turnLongTasks(t *testing.T, rate float64) []int {
 	p := newPage(t, 360, 740, `{"mode":"ai","level":"easy","anim":"normal","first":0,"sound":false}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
 	p.wait(ready, 20*time.Second)
 	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
@@ -41,7 +61,5 @@ func TestTurnLongTasks(t *testing.T) {
 	playByClicks(p, rng)
 	long := eval[[]int](p, `window.__long`)
 	t.Logf("a turn and its reply at normal speed, CPU slowed %v×: %v, long tasks (ms): %v", rate, time.Since(start).Round(time.Millisecond), long)
-	if len(long) > 0 {
-		t.Errorf("long tasks while turns were shown: %v ms", long)
-	}
+	return long
 }

@@ -1,8 +1,12 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -25,6 +29,51 @@ func colorScheme(dark bool) chromedp.Action[chromedp.Void] {
 		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, p)
 		return err
 	})
+}
+
+// checkShot saves the page's screenshot in file and checks the page and
+// the picture: the board's twelve squares shown whole in the w×h window,
+// one of them chosen, the number of moves in the list; a PNG of w×h
+// pixels with the board drawn in it (many colours where the board is).
+func checkShot(t *testing.T, p *page, file string, w, h, moves int) {
+	t.Helper()
+	shown := eval[struct {
+		Cells, Selected, Moves int
+		Board                  [4]float64 // left, top, right, bottom
+	}](p, `(() => {
+  const b = document.getElementById('game-board').getBoundingClientRect();
+  return { cells: document.querySelectorAll('#game-board .cell').length,
+    selected: document.querySelectorAll('#game-board .cell.selected').length,
+    moves: `+movesShown+`, board: [b.left, b.top, b.right, b.bottom] };
+})()`)
+	if shown.Cells != 12 || shown.Selected != 1 || shown.Moves != moves {
+		t.Errorf("the page showed %d squares, %d chosen, %d moves; want 12, 1, %d", shown.Cells, shown.Selected, shown.Moves, moves)
+	}
+	b := image.Rect(int(shown.Board[0]), int(shown.Board[1]), int(shown.Board[2]), int(shown.Board[3]))
+	if b.Dx() < 200 || b.Dy() < 80 || !b.In(image.Rect(0, 0, w, h)) {
+		t.Errorf("the board is at %v, want it whole in the %d×%d window", b, w, h)
+	}
+	p.screenshot(file)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	if got := img.Bounds(); got != image.Rect(0, 0, w, h) {
+		t.Fatalf("%s is %v, want %d×%d", file, got, w, h)
+	}
+	colours := map[color.RGBA]bool{}
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			colours[color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)] = true
+		}
+	}
+	if len(colours) < 16 {
+		t.Errorf("%s: %d colours where the board is, want the board drawn (16 or more)", file, len(colours))
+	}
 }
 
 // shotDir is where the screenshots go: $SCREENSHOT_DIR, else a folder

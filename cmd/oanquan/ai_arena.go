@@ -12,14 +12,6 @@ import (
 	"oanquan/rules"
 )
 
-func init() {
-	commands["arena"] = command{
-		usage: "A B [--games N] [--plies N] [--balanced POINTS] [--seed N] [--variant NAME]... [--verbose]",
-		doc:   "two players (easy, medium, hard, random or alphabeta, with settings as in hard:movetime=200 or alphabeta:depth=8) play paired openings; prints wins, draws, losses, score share with 95% interval, Elo difference, points share",
-		run:   runArena,
-	}
-}
-
 func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

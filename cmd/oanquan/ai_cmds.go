@@ -15,19 +15,6 @@ import (
 	"oanquan/rules"
 )
 
-func init() {
-	commands["bestmove"] = command{
-		usage: "[--level easy|medium|hard] [--movetime MS] [--depth N] [--seed N] [--variant NAME]... POSITION",
-		doc:   "the computer's move: the move on one line, then JSON with score, depth, nodes, pv, proven and, when proven, a verdict such as \"wins by 6 with best play\"",
-		run:   runBestmove,
-	}
-	commands["analyse"] = command{
-		usage: "[--movetime MS] [--depth N] [--variant NAME]... POSITION",
-		doc:   "every legal move with its score (points, mover's view), best first, one JSON line each",
-		run:   runAnalyse,
-	}
-}
-
 // variantFlags collects repeated --variant flags into rules.
 type variantFlags struct{ r *rules.Rules }
 

@@ -16,17 +16,12 @@ import (
 	"oanquan/rules"
 )
 
-func init() {
-	commands["engine"] = command{
-		usage: "",
-		doc:   "speak the engine protocol (docs/PROTOCOL.md) on standard input and output",
-		run: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-			if len(args) != 0 {
-				return usagef("engine: takes no arguments, got %q", args[0])
-			}
-			return engineLoop(ctx, os.Stdin, stdout)
-		},
+// runEngine speaks the engine protocol on standard input and output.
+func runEngine(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) != 0 {
+		return usagef("engine: takes no arguments, got %q", args[0])
 	}
+	return engineLoop(ctx, os.Stdin, stdout)
 }
 
 // engine is the state of one protocol session. Searches run in their own

@@ -11,14 +11,6 @@ import (
 	"oanquan/rules"
 )
 
-func init() {
-	commands["bench"] = command{
-		usage: "[--seconds S]",
-		doc:   "random playouts from the start on one core; one JSON line of figures",
-		run:   runBench,
-	}
-}
-
 // lcg is a 64-bit linear congruential generator (Knuth's MMIX
 // constants): a multiply and an add a number, seeded for repeatable runs.
 // Only its high 32 bits are used, which are random enough to choose one of

@@ -14,24 +14,6 @@ import (
 	"oanquan/rules"
 )
 
-func init() {
-	commands["apply"] = command{
-		usage: "[--variant NAME]... POSITION MOVE...",
-		doc:   "play the moves from the position; one JSON line per move",
-		run:   runApply,
-	}
-	commands["show"] = command{
-		usage: "POSITION",
-		doc:   "draw the position as a board",
-		run:   runShow,
-	}
-	commands["perft"] = command{
-		usage: "[--variant NAME]... POSITION DEPTH",
-		doc:   "count the lines of play DEPTH turns long",
-		run:   runPerft,
-	}
-}
-
 // variantFlag collects repeated --variant options into rules.
 type variantFlag struct{ r *rules.Rules }
 

@@ -13,14 +13,6 @@ import (
 	"path/filepath"
 )
 
-func init() {
-	commands["icons"] = command{
-		usage: "",
-		doc:   "draws the web app's icons (SVG, 192 and 512 px PNG) into web/static/icons; go generate ./web runs it",
-		run:   runIcons,
-	}
-}
-
 // iconDir is where `oanquan icons` writes, from the module's root.
 const iconDir = "web/static/icons"
 

@@ -17,14 +17,6 @@ import (
 	"time"
 )
 
-func init() {
-	commands["loadgen"] = command{
-		usage: "[--url URL] [--games N] [--rate R] [--hard K] [--seconds S] [--warmup S] [--pid PID] [--fill N]",
-		doc:   "drive a game server on this machine with concurrent games; one JSON line of figures",
-		run:   runLoadgen,
-	}
-}
-
 // Bounds of a load run: load goes to this machine only, and stops by
 // itself.
 const (

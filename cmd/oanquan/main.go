@@ -16,21 +16,58 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"syscall"
 )
 
-// command is one subcommand. Files of this package add theirs to commands
-// in an init function, so that each lives beside its own code.
+// command is one subcommand.
 type command struct {
-	name  string // as typed; set by run
+	name  string // as typed
 	usage string // the arguments, as in "POSITION DEPTH"
 	doc   string // one line
 	run   func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
-var commands = map[string]command{}
+// commands are the subcommands, in the order `oanquan help` lists them
+// (by name). Each one's run function is in the file of its kind: the
+// engine's (apply, show, perft) in engine.go, the computer player's in
+// ai_*.go, the others in a file named after the command.
+var commands = []command{
+	{"analyse", "[--movetime MS] [--depth N] [--variant NAME]... POSITION",
+		"every legal move with its score (points, mover's view), best first, one JSON line each", runAnalyse},
+	{"apply", "[--variant NAME]... POSITION MOVE...",
+		"play the moves from the position; one JSON line per move", runApply},
+	{"arena", "A B [--games N] [--plies N] [--balanced POINTS] [--seed N] [--variant NAME]... [--verbose]",
+		"two players (easy, medium, hard, random or alphabeta, with settings as in hard:movetime=200 or alphabeta:depth=8) play paired openings; prints wins, draws, losses, score share with 95% interval, Elo difference, points share", runArena},
+	{"bench", "[--seconds S]",
+		"random playouts from the start on one core; one JSON line of figures", runBench},
+	{"bestmove", "[--level easy|medium|hard] [--movetime MS] [--depth N] [--seed N] [--variant NAME]... POSITION",
+		`the computer's move: the move on one line, then JSON with score, depth, nodes, pv, proven and, when proven, a verdict such as "wins by 6 with best play"`, runBestmove},
+	{"engine", "",
+		"speak the engine protocol (docs/PROTOCOL.md) on standard input and output", runEngine},
+	{"icons", "",
+		"draws the web app's icons (SVG, 192 and 512 px PNG) into web/static/icons; go generate ./web runs it", runIcons},
+	{"loadgen", "[--url URL] [--games N] [--rate R] [--hard K] [--seconds S] [--warmup S] [--pid PID] [--fill N]",
+		"drive a game server on this machine with concurrent games; one JSON line of figures", runLoadgen},
+	{"perft", "[--variant NAME]... POSITION DEPTH",
+		"count the lines of play DEPTH turns long", runPerft},
+	{"review", "[--movetime MS] [--depth N] RECORD_FILE",
+		"go through a game record move by move: score before and after, the better move, inaccuracy/mistake/blunder; one JSON line per move", runReview},
+	{"show", "POSITION",
+		"draw the position as a board", runShow},
+	{"wasm", "",
+		"builds the engine for the browser (WebAssembly) into web/static/offline; go generate ./web runs it", runWasm},
+}
+
+// lookup finds the command name.
+func lookup(name string) (command, error) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, nil
+		}
+	}
+	return command{}, usagef("unknown command %q: run `oanquan help` for the list", name)
+}
 
 // usageError is a mistake in the command line or its input: exit status 2,
 // one line on stderr.
@@ -75,11 +112,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case len(args) == 0 || strings.HasPrefix(args[0], "-"):
 		return helped(runServe(ctx, args, stdout, stderr), serveCommand, stdout)
 	}
-	c, ok := commands[args[0]]
-	if !ok {
-		return usagef("unknown command %q: run `oanquan help` for the list", args[0])
+	c, err := lookup(args[0])
+	if err != nil {
+		return err
 	}
-	c.name = args[0]
 	if wantsHelp(args[1:]) {
 		return commandHelp(ctx, args[0], stdout)
 	}
@@ -109,14 +145,13 @@ func wantsHelp(args []string) bool {
 
 // commandHelp prints the usage of the command name and its flags.
 func commandHelp(ctx context.Context, name string, stdout io.Writer) error {
-	c, ok := commands[name]
-	if !ok {
-		return usagef("unknown command %q: run `oanquan help` for the list", name)
+	c, err := lookup(name)
+	if err != nil {
+		return err
 	}
-	c.name = name
 	// A command asked for its help with flags answers with them; the
 	// others refuse the argument at once, having no flags.
-	err := c.run(ctx, []string{"-help"}, io.Discard, io.Discard)
+	err = c.run(ctx, []string{"-help"}, io.Discard, io.Discard)
 	if h := (*helpRequest)(nil); !errors.As(err, &h) {
 		err = &helpRequest{}
 	}
@@ -154,14 +189,8 @@ func upperFirst(s string) string {
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "Ô Ăn Quan, the Vietnamese mandarin-capture game.")
 	fmt.Fprintln(w, "\nUsage:\n  oanquan [--addr HOST:PORT] [--db …] serve the browser game (flags below)")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		c := commands[n]
-		fmt.Fprintf(w, "  oanquan %s %s\n      %s\n", n, c.usage, c.doc)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  oanquan %s %s\n      %s\n", c.name, c.usage, c.doc)
 	}
 }
 

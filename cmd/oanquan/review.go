@@ -12,14 +12,6 @@ import (
 	"oanquan/notation"
 )
 
-func init() {
-	commands["review"] = command{
-		usage: "[--movetime MS] [--depth N] RECORD_FILE",
-		doc:   "go through a game record move by move: score before and after, the better move, inaccuracy/mistake/blunder; one JSON line per move",
-		run:   runReview,
-	}
-}
-
 // maxRecordBytes bounds the record file read: a record of the longest
 // game the rules allow (10,000 plies) is well under it.
 const maxRecordBytes = 1 << 20

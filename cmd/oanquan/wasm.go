@@ -18,14 +18,6 @@ import (
 	"strings"
 )
 
-func init() {
-	commands["wasm"] = command{
-		usage: "",
-		doc:   "builds the engine for the browser (WebAssembly) into web/static/offline; go generate ./web runs it",
-		run:   runWasm,
-	}
-}
-
 // The files `oanquan wasm` writes, from the module's root. The wasm is
 // kept gzipped (the server sends it so, with Content-Encoding: gzip);
 // wasm_exec.js is the Go toolchain's own support file, copied from

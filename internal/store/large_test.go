@@ -15,7 +15,9 @@ import (
 
 // TestSQLiteLarge saves many games of 40 moves each and reports the
 // file's size and the process's resident memory, before and after
-// reading some of them back. It is run by hand, not in the normal suite:
+// reading some of them back; the games must all read back whole, and the
+// process stay under maxLargeRSS (the store keeps the games on disk, not
+// in memory). It is too long for the normal suite; .ci/run runs it alone:
 //
 //	OANQUAN_LARGE=100000 go test -run '^TestSQLiteLarge$' -v -timeout 30m ./internal/store
 //
@@ -73,24 +75,35 @@ func TestSQLiteLarge(t *testing.T) {
 	t.Logf("Waiting(100): %d ids, %v, in %v", len(ids), err, time.Since(start))
 	runtime.GC()
 	t.Logf("after reading: %s", rss())
+	if peak := statusKB("VmHWM"); peak > maxLargeRSS>>10 {
+		t.Errorf("peak resident memory %d MiB, want at most %d MiB", peak>>10, maxLargeRSS>>20)
+	}
+}
+
+// maxLargeRSS bounds TestSQLiteLarge's resident memory at its peak: about
+// 40 MiB for 100,000 games when measured, well under a server's budget
+// (docs/OPERATING.md).
+const maxLargeRSS = 256 << 20
+
+// statusKB returns a field of /proc/self/status in kB (VmRSS: resident
+// memory now; VmHWM: at its peak), or 0 where there is none.
+func statusKB(field string) int {
+	status, _ := os.ReadFile("/proc/self/status")
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return kb
+		}
+	}
+	return 0
 }
 
 // rss returns the process's resident memory now and at its peak, and the
 // Go heap.
 func rss() string {
-	status, _ := os.ReadFile("/proc/self/status")
-	var now, peak string
-	for _, line := range strings.Split(string(status), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			now = strings.TrimSpace(v)
-		}
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			peak = strings.TrimSpace(v)
-		}
-	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return fmt.Sprintf("RSS %s (peak %s), Go heap in use %d MiB", now, peak, ms.HeapInuse>>20)
+	return fmt.Sprintf("RSS %d kB (peak %d kB), Go heap in use %d MiB", statusKB("VmRSS"), statusKB("VmHWM"), ms.HeapInuse>>20)
 }
 
 func fileSizes(path string) string {

@@ -30,7 +30,7 @@ func join(c *Call) (Response, error) {
 		return Response{}, err
 	}
 	st := g.Match().State()
-	if st.Mode != match.Online {
+	if !st.Policy().Online {
 		return Response{}, Fail(ErrSeatTaken, "this game has no seat to join: it is not a game between players online")
 	}
 	if held := g.Held(); len(held) > 0 {

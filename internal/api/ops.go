@@ -55,7 +55,7 @@ func create(c *Call) (Response, error) {
 		return Response{}, err
 	}
 	seats := []rules.Player{cfg.Human} // against the computer, and online: the other seat is the friend's
-	if cfg.Mode == match.Local {
+	if pol, _ := match.PolicyOf(cfg.Mode); pol.BothSeats {
 		seats = []rules.Player{rules.Player0, rules.Player1}
 	}
 	m, secret, err := c.Host.Create(c.Ctx, cfg, seats)
@@ -239,7 +239,7 @@ func review(c *Call) (Response, error) {
 		return Response{}, err
 	}
 	st := g.Match().State()
-	if st.Mode == match.Online && !st.Over() {
+	if !st.Reviewable() {
 		return Response{}, Fail(match.ErrConflict, "an online game is reviewed once it is over")
 	}
 	text := c.Query.Get("ply")

@@ -66,7 +66,7 @@ func (h *host) Allow(string) error { return nil }
 
 // Create starts a new game in the browser. It has no secret: "-".
 func (h *host) Create(_ context.Context, cfg match.Config, _ []rules.Player) (*match.Match, string, error) {
-	if cfg.Mode == match.Online {
+	if pol, _ := match.PolicyOf(cfg.Mode); pol.Online {
 		return nil, "", errOnline
 	}
 	cfg.ID = newID()

@@ -212,12 +212,19 @@ func (e *Engine) game(id string, saved *Saved) (*game, error) {
 	return e.start(cfg, saved.Seed, created)
 }
 
+// hostable reports whether a game of mode can be played in the browser:
+// any known mode whose seats are not players on other devices.
+func hostable(mode string) bool {
+	pol, err := match.PolicyOf(match.Mode(mode))
+	return mode != "" && err == nil && !pol.Online
+}
+
 // adopt carries on a game of the server's from its last state: the same
 // id, settings and moves. Its start is the usual one when replaying its
 // moves from there gives its position, else (a game set up from a
 // position) its position, with no moves to undo.
 func (e *Engine) adopt(st *wire.Game) (*game, error) {
-	if st == nil || (st.Mode != "ai" && st.Mode != "local") || st.ID == "" {
+	if st == nil || st.ID == "" || !hostable(st.Mode) {
 		return nil, api.Fail(api.ErrBadRequest, "only a game against the computer or of two players on one device can be carried on here")
 	}
 	s := Saved{ID: st.ID, Mode: st.Mode, Level: st.Level, Human: st.Human, First: st.First, Variants: st.Variants, Moves: st.Moves}
@@ -288,7 +295,7 @@ func config(s Saved) (match.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	if cfg.Mode == match.Online {
+	if pol, _ := match.PolicyOf(cfg.Mode); pol.Online {
 		return cfg, errOnline
 	}
 	cfg.MoveTime = MoveTime

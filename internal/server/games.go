@@ -71,7 +71,8 @@ func (s *Server) newMatchSeats(ctx context.Context, cfg match.Config, seats [2][
 	}
 	g := toStored(cfg)
 	g.Seats = seats
-	g.Waiting = store.Waiting(cfg.Mode == match.AI && cfg.Start.ToMove != cfg.Human && !game.Over())
+	pol, _ := match.PolicyOf(cfg.Mode)
+	g.Waiting = store.Waiting(pol.ComputerPlays(cfg.Start.ToMove, cfg.Human) && !game.Over())
 	for tries := 0; ; tries++ {
 		g.ID = newID()
 		err := s.store.Create(ctx, g)

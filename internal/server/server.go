@@ -223,7 +223,7 @@ func (s *Server) Close() {
 	var waiting []string
 	for id, g := range live {
 		g.m.Close()
-		if st := g.m.State(); st.Mode == match.AI && !st.Over() && st.Position.ToMove != st.Human {
+		if st := g.m.State(); st.ComputerToMove() {
 			waiting = append(waiting, id)
 		}
 	}

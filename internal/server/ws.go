@@ -126,7 +126,7 @@ func (s *Server) readHellos(ctx context.Context, c *websocket.Conn, g *liveGame,
 			continue // nothing else is expected: ignore it
 		}
 		seats := g.seatsOfSecret(h.Secret)
-		if len(seats) == 0 && !reloaded && g.m.Mode() == match.Online && g.taken() != [2]bool{true, true} {
+		if len(seats) == 0 && !reloaded && g.m.Policy().Online && g.taken() != [2]bool{true, true} {
 			// The friend may have joined through another server just
 			// now, before this one heard of it. Once a connection: a
 			// client sending wrong secrets costs one read.

@@ -331,10 +331,10 @@ const measureEngine = `(async () => {
     w.addEventListener('message', function f(e) { if (e.data.n === id) { w.removeEventListener('message', f); resolve(JSON.parse(e.data.answer)); } });
     w.postMessage({ n: id, request: JSON.stringify(req) });
   });
-  const game = (await ask({ op: 'create', create: { mode: 'ai', level: 'easy' } })).body;
+  const game = (await ask({ method: 'POST', path: '/api/games', body: { mode: 'ai', level: 'easy' } })).body;
   const started = performance.now() - t0;
   const t1 = performance.now();
-  await ask({ op: 'move', id: game.id, move: '7R' });
+  await ask({ method: 'POST', path: '/api/games/' + game.id + '/moves', body: { move: '7R' } });
   while (!updates.some((u) => u.message.type === 'turn' && u.message.turn.by === 'computer')) await new Promise((r) => setTimeout(r, 1));
   const firstMove = performance.now() - t1;
   const searches = [];

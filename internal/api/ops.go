@@ -99,7 +99,7 @@ func allowedGame(c *Call, kind string) (Game, error) {
 // mover returns the seat a move is played for: online, the caller's;
 // otherwise nil (any seat of the caller's acts for the game).
 func mover(c *Call, g Game) (*rules.Player, error) {
-	if g.Match().Mode() != match.Online {
+	if !g.Match().Policy().Online {
 		return nil, g.Authorize()
 	}
 	p, err := g.Player(c.Ctx)

@@ -63,7 +63,7 @@ func (q *presenceSync) post(g *liveGame) { q.add(g, true) }
 func (q *presenceSync) read(g *liveGame) { q.add(g, false) }
 
 func (q *presenceSync) add(g *liveGame, post bool) {
-	if q == nil || g.m.Mode() != match.Online {
+	if q == nil || !g.m.Policy().Online {
 		return
 	}
 	q.queue(g.m.ID(), post)
@@ -101,7 +101,7 @@ func (q *presenceSync) take() (posts, reads map[string]bool) {
 // and which seats are taken. If the connections here changed since they
 // were posted, they are posted.
 func (s *Server) presenceChanged(g *liveGame) {
-	if g.m.Mode() != match.Online {
+	if !g.m.Policy().Online {
 		return
 	}
 	// One at a time per game, so that an older count is never set after

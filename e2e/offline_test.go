@@ -353,6 +353,7 @@ func TestOfflineEngineSpeed(t *testing.T) {
 	p := newPage(t, 390, 844, `{"anim":"off"}`)
 	p.wait(controlled, 30*time.Second)
 	type search struct {
+		Move  string
 		Depth int
 		Nodes int64
 		MS    int64
@@ -368,8 +369,10 @@ func TestOfflineEngineSpeed(t *testing.T) {
 		}
 		for _, s := range m.Searches {
 			t.Logf("  Chromium: Hard from the start, %d ms: depth %d, %d nodes, %.0f nodes/s", s.MS, s.Depth, s.Nodes, float64(s.Nodes)/float64(s.MS)*1000)
-			if s.Depth < 4 || s.Nodes == 0 { // a search that did not search
-				t.Errorf("Chromium: Hard from the start searched %d plies, %d nodes; want 4 plies or more", s.Depth, s.Nodes)
+			// A search that did not search. How deep it goes in its time
+			// depends on the machine's load: that is measured, not tested.
+			if s.Move == "" || s.Depth < 1 || s.Nodes == 0 {
+				t.Errorf("Chromium: Hard from the start answered move %q after %d plies, %d nodes; want a move searched", s.Move, s.Depth, s.Nodes)
 			}
 		}
 	}

@@ -40,6 +40,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	hintBurst := fs.Int("hints-burst", server.DefaultLimits.Hints.Burst, "hints a client address may ask for at once")
 	reviews := fs.Float64("reviews-per-minute", server.DefaultLimits.Reviews.PerMinute, "positions of game reviews a client address may ask for a minute, on average (0: no limit)")
 	reviewBurst := fs.Int("reviews-burst", server.DefaultLimits.Reviews.Burst, "positions of game reviews a client address may ask for at once")
+	unknown := fs.Float64("unknown-games-per-minute", server.DefaultLimits.Unknown.PerMinute, "requests for games that do not exist a client address may make a minute, on average, before all its requests naming a game are refused (0: no limit)")
+	unknownBurst := fs.Int("unknown-games-burst", server.DefaultLimits.Unknown.Burst, "requests for games that do not exist a client address may make at once")
 	ipHeader := fs.String("client-ip-header", "", "behind a proxy: the header holding the client's address (X-Forwarded-For, X-Real-IP); never set it without one")
 	verbose := fs.Bool("verbose", false, "log every game change, not only requests that failed and games made")
 	if err := parseFlags(fs, args); err != nil {
@@ -55,10 +57,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("--move-time %v: want a positive duration such as 300ms", *moveTime)
 	case *maxLive < 1:
 		return usagef("--max-live %d: want 1 or more", *maxLive)
-	case *creates < 0 || *hints < 0 || *reviews < 0:
-		return usagef("--new-games-per-minute, --hints-per-minute and --reviews-per-minute: want 0 (no limit) or more")
-	case *createBurst < 1 || *hintBurst < 1 || *reviewBurst < 1:
-		return usagef("--new-games-burst, --hints-burst and --reviews-burst: want 1 or more")
+	case *creates < 0 || *hints < 0 || *reviews < 0 || *unknown < 0:
+		return usagef("--new-games-per-minute, --hints-per-minute, --reviews-per-minute and --unknown-games-per-minute: want 0 (no limit) or more")
+	case *createBurst < 1 || *hintBurst < 1 || *reviewBurst < 1 || *unknownBurst < 1:
+		return usagef("--new-games-burst, --hints-burst, --reviews-burst and --unknown-games-burst: want 1 or more")
 	}
 	if os.Getenv("GOMAXPROCS") == "" {
 		// One scheduler processor more than the search workers, so that
@@ -98,6 +100,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			Creates:        server.Rate{PerMinute: perMinute(*creates), Burst: *createBurst},
 			Hints:          server.Rate{PerMinute: perMinute(*hints), Burst: *hintBurst},
 			Reviews:        server.Rate{PerMinute: perMinute(*reviews), Burst: *reviewBurst},
+			Unknown:        server.Rate{PerMinute: perMinute(*unknown), Burst: *unknownBurst},
 			ClientIPHeader: *ipHeader,
 		},
 		ID:  serverID(ln.Addr()),

@@ -31,7 +31,7 @@ const wsPingInterval = 30 * time.Second
 // watches. A client that falls behind is closed with StatusTryAgainLater
 // and may reconnect for a fresh state.
 func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
-	g, err := s.game(r.Context(), r.PathValue("id"))
+	g, err := s.gameFor(r.Context(), r, r.PathValue("id"))
 	if err != nil {
 		return err
 	}

@@ -221,3 +221,25 @@ func TestOpenPostgres(t *testing.T) {
 	}
 	t.Log(desc)
 }
+
+// TestPostgresSynchronousCommit: the store's connections commit
+// durably even where the database's default says not to.
+func TestPostgresSynchronousCommit(t *testing.T) {
+	url := pgtest.Start(t)
+	admin := openPostgresAt(t, url)
+	var name string
+	if err := admin.pool.QueryRow(ctx, "SELECT current_database()").Scan(&name); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.pool.Exec(ctx, "ALTER DATABASE "+name+" SET synchronous_commit = off"); err != nil {
+		t.Fatal(err)
+	}
+	s := openPostgresAt(t, url)
+	var got string
+	if err := s.pool.QueryRow(ctx, "SHOW synchronous_commit").Scan(&got); err != nil {
+		t.Fatal(err)
+	}
+	if got != "on" {
+		t.Errorf("synchronous_commit = %q on the store's connections, want on", got)
+	}
+}

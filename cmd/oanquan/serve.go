@@ -42,6 +42,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	reviewBurst := fs.Int("reviews-burst", server.DefaultLimits.Reviews.Burst, "positions of game reviews a client address may ask for at once")
 	unknown := fs.Float64("unknown-games-per-minute", server.DefaultLimits.Unknown.PerMinute, "requests for games that do not exist a client address may make a minute, on average, before all its requests naming a game are refused (0: no limit)")
 	unknownBurst := fs.Int("unknown-games-burst", server.DefaultLimits.Unknown.Burst, "requests for games that do not exist a client address may make at once")
+	sockets := fs.Int("sockets-per-address", server.DefaultLimits.Sockets, "WebSockets a client address may have open at once (0: no limit)")
+	maxSockets := fs.Int("max-sockets", server.DefaultMaxSockets, "WebSockets open at once in all; lowered to three quarters of the limit of open files")
 	ipHeader := fs.String("client-ip-header", "", "behind a proxy: the header holding the client's address (X-Forwarded-For, X-Real-IP); never set it without one")
 	verbose := fs.Bool("verbose", false, "log every game change, not only requests that failed and games made")
 	if err := parseFlags(fs, args); err != nil {
@@ -59,6 +61,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("--max-live %d: want 1 or more", *maxLive)
 	case *creates < 0 || *hints < 0 || *reviews < 0 || *unknown < 0:
 		return usagef("--new-games-per-minute, --hints-per-minute, --reviews-per-minute and --unknown-games-per-minute: want 0 (no limit) or more")
+	case *sockets < 0 || *maxSockets < 1:
+		return usagef("--sockets-per-address %d, --max-sockets %d: want 0 (no limit) or more, and 1 or more", *sockets, *maxSockets)
 	case *createBurst < 1 || *hintBurst < 1 || *reviewBurst < 1 || *unknownBurst < 1:
 		return usagef("--new-games-burst, --hints-burst, --reviews-burst and --unknown-games-burst: want 1 or more")
 	}
@@ -90,17 +94,20 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return v
 	}
+	socketCap := capSockets(*maxSockets, raiseFileLimit(), log)
 	h := server.New(server.Config{
 		Store:       st,
 		Workers:     *workers,
 		MoveTime:    *moveTime,
 		MaxLive:     *maxLive,
 		IdleTimeout: *idle,
+		MaxSockets:  socketCap,
 		Limits: server.Limits{
 			Creates:        server.Rate{PerMinute: perMinute(*creates), Burst: *createBurst},
 			Hints:          server.Rate{PerMinute: perMinute(*hints), Burst: *hintBurst},
 			Reviews:        server.Rate{PerMinute: perMinute(*reviews), Burst: *reviewBurst},
 			Unknown:        server.Rate{PerMinute: perMinute(*unknown), Burst: *unknownBurst},
+			Sockets:        *sockets,
 			ClientIPHeader: *ipHeader,
 		},
 		ID:  serverID(ln.Addr()),
@@ -110,6 +117,19 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "Ô Ăn Quan: games kept in %s\n", where)
 	fmt.Fprintf(stdout, "Ô Ăn Quan: playing at %s (Ctrl-C to stop)\n", pageURL(ln.Addr()))
 	return serveUntil(ctx, srv, ln, h)
+}
+
+// capSockets returns the cap on WebSockets open at once: want, lowered to
+// three quarters of files, the limit of open files (0: unknown), so that
+// the requests, the store and the listener always have descriptors left
+// (a server out of them can accept nothing, not even a health check).
+func capSockets(want int, files uint64, log *slog.Logger) int {
+	if files == 0 || uint64(want) <= files/4*3 {
+		return want
+	}
+	capped := int(files / 4 * 3)
+	log.Warn("fewer WebSockets than --max-sockets: the limit of open files is low", "max_sockets", capped, "open_files", files)
+	return max(capped, 1)
 }
 
 // serverID names this server to the others sharing its store: the host's

@@ -25,7 +25,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		err = storeNotFound{err}
 	}
 	status, body := api.Describe(err)
-	var re *rateError
+	var re *retryError
 	switch {
 	case errors.As(err, &re):
 		w.Header().Set("Retry-After", strconv.Itoa(retrySeconds(re.retry)))

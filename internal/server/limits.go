@@ -26,6 +26,10 @@ type Limits struct {
 	// seat): beyond it, every request naming a game is refused, found or
 	// not, until the bucket fills again.
 	Unknown Rate
+	// Sockets is how many WebSockets one client may have open at once;
+	// beyond it the next is refused (429) before the upgrade. 0: no
+	// limit.
+	Sockets int
 	// ClientIPHeader, if set, names the header that holds the client's
 	// address as a proxy in front of the server saw it, such as
 	// X-Forwarded-For (its last address is taken) or X-Real-IP. Set it
@@ -52,11 +56,14 @@ var DefaultLimits = Limits{
 	// Links to games deleted (docs/OPERATING.md, retention) or mistyped
 	// are few; guessing a 96-bit id takes far more than a minute's 30.
 	Unknown: Rate{PerMinute: 30, Burst: 30},
+	// A page holds one WebSocket, on the game it shows: a class of
+	// children, each with a few tabs open.
+	Sockets: 100,
 }
 
 func (l Limits) orDefault() Limits {
-	if l.Creates == (Rate{}) && l.Hints == (Rate{}) && l.Reviews == (Rate{}) && l.Unknown == (Rate{}) {
-		l.Creates, l.Hints, l.Reviews, l.Unknown = DefaultLimits.Creates, DefaultLimits.Hints, DefaultLimits.Reviews, DefaultLimits.Unknown
+	if l.Creates == (Rate{}) && l.Hints == (Rate{}) && l.Reviews == (Rate{}) && l.Unknown == (Rate{}) && l.Sockets == 0 {
+		l.Creates, l.Hints, l.Reviews, l.Unknown, l.Sockets = DefaultLimits.Creates, DefaultLimits.Hints, DefaultLimits.Reviews, DefaultLimits.Unknown, DefaultLimits.Sockets
 	}
 	return l
 }
@@ -87,7 +94,7 @@ func (l *limiter) allow(r *http.Request, kind string, rt Rate) error {
 		return nil
 	}
 	if delay := l.take(kind+" "+l.client(r), rt); delay > 0 {
-		return &rateError{retry: delay, err: api.Fail(api.ErrRate, "too many %s requests from your address: try again in %d s", kind, retrySeconds(delay))}
+		return &retryError{retry: delay, err: api.Fail(api.ErrRate, "too many %s requests from your address: try again in %d s", kind, retrySeconds(delay))}
 	}
 	return nil
 }
@@ -145,7 +152,7 @@ func (l *limiter) allowGame(client string) error {
 		return nil
 	}
 	delay := time.Duration((1 - tokens) / (rt.PerMinute / 60) * float64(time.Second))
-	return &rateError{retry: delay, err: api.Fail(api.ErrRate, "too many requests for games that do not exist from your address: try again in %d s", retrySeconds(delay))}
+	return &retryError{retry: delay, err: api.Fail(api.ErrRate, "too many requests for games that do not exist from your address: try again in %d s", retrySeconds(delay))}
 }
 
 // unknownGame counts a request for a game that does not exist from
@@ -212,13 +219,13 @@ func clientOf(addr string) string {
 	return p.String()
 }
 
-// rateError is a refusal with the time to wait.
-type rateError struct {
+// retryError is a refusal with the time to wait (Retry-After).
+type retryError struct {
 	retry time.Duration
-	err   error // of kind api.ErrRate
+	err   error // a refusal: api.ErrRate, api.ErrUnavailable
 }
 
-func (e *rateError) Error() string { return e.err.Error() }
-func (e *rateError) Unwrap() error { return e.err }
+func (e *retryError) Error() string { return e.err.Error() }
+func (e *retryError) Unwrap() error { return e.err }
 
 func retrySeconds(d time.Duration) int { return int(math.Ceil(d.Seconds())) }

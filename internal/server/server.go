@@ -82,6 +82,11 @@ type Config struct {
 	// Limits are the per-client rate limits; the zero value is
 	// DefaultLimits.
 	Limits Limits
+	// MaxSockets is how many WebSockets may be open at once, from all
+	// clients; beyond it the next is refused (503) before the upgrade.
+	// Keep it below the process's limit of open files, with room for
+	// the requests and the store. 0: DefaultMaxSockets.
+	MaxSockets int
 	// ID names this server to the others sharing its store (for the
 	// leases on games against the computer, and its posts of who is
 	// connected to it): each server its own, and the same one again
@@ -108,17 +113,19 @@ const leaseTTL = 30 * time.Second
 // Server is the game server, an http.Handler. Create one with New and
 // Close it when done. It is safe for concurrent use.
 type Server struct {
-	cfg     Config
-	store   store.Store
-	log     *slog.Logger
-	pool    *match.Pool
-	limits  *limiter
-	handler http.Handler
-	assets  map[string]*asset // static files by path ("/js/app.js")
-	ctx     context.Context   // canceled by Close: WebSockets end
-	stop    context.CancelFunc
-	sockets sync.WaitGroup // the WebSocket handlers, which Close waits for
-	bg      sync.WaitGroup // the server's own goroutines
+	cfg    Config
+	store  store.Store
+	log    *slog.Logger
+	pool   *match.Pool
+	limits *limiter
+	// socketCaps counts the WebSockets open, by client and in all.
+	socketCaps *socketLimits
+	handler    http.Handler
+	assets     map[string]*asset // static files by path ("/js/app.js")
+	ctx        context.Context   // canceled by Close: WebSockets end
+	stop       context.CancelFunc
+	sockets    sync.WaitGroup // the WebSocket handlers, which Close waits for
+	bg         sync.WaitGroup // the server's own goroutines
 	// wsPing and wsWrite are wsPingInterval and wsWriteTimeout; tests
 	// shorten them.
 	wsPing, wsWrite time.Duration
@@ -170,6 +177,10 @@ func New(cfg Config) *Server {
 		s.cfg.ID = newID()
 	}
 	s.limits = newLimiter(s.cfg.Limits.orDefault())
+	if s.cfg.MaxSockets <= 0 {
+		s.cfg.MaxSockets = DefaultMaxSockets
+	}
+	s.socketCaps = newSocketLimits(s.limits.cfg.Sockets, s.cfg.MaxSockets)
 	s.presence = newPresenceSync(s.store)
 	s.pool = match.NewPool(s.cfg.Workers, s.cfg.Engine)
 	s.ctx, s.stop = context.WithCancel(context.Background())

@@ -38,6 +38,11 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 	if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
 		return api.Fail(api.ErrBadRequest, "this is a WebSocket: connect with a WebSocket client")
 	}
+	done, err := s.addSocketOf(r) // the caps, before the upgrade
+	if err != nil {
+		return err
+	}
+	defer done()
 	if err := s.addSocket(); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"time"
 
 	"oanquan/internal/api"
 	"oanquan/internal/store"
@@ -24,6 +25,13 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.Is(err, store.ErrNotFound) {
 		err = storeNotFound{err}
 	}
+	if reason, ok := store.Unavailable(err); ok && !errors.Is(err, api.ErrUnavailable) {
+		// Not a bug: the store cannot be reached or written now. The
+		// client hears why in a few words and when to try again; the
+		// log gets the error.
+		s.log.Error("store unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
+		err = unavailable(reason)
+	}
 	status, body := api.Describe(err)
 	var re *retryError
 	switch {
@@ -40,6 +48,16 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.Warn("request refused", "method", r.Method, "path", r.URL.Path, "status", status)
 	}
 	writeJSON(w, status, body)
+}
+
+// storeRetry is the Retry-After of a request refused because the store
+// cannot be reached or written.
+const storeRetry = 5 * time.Second
+
+// unavailable refuses a request because the store cannot be reached or
+// written, for the reason given (store.Unavailable).
+func unavailable(reason string) error {
+	return &retryError{retry: storeRetry, err: api.Fail(api.ErrUnavailable, "the games cannot be saved or read just now: %s; try again in %d s", reason, retrySeconds(storeRetry))}
 }
 
 // storeNotFound is the store's not-found as the API's: a game the store

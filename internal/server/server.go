@@ -133,6 +133,7 @@ type Server struct {
 	// servers; nil if the store has no board.
 	presence *presenceSync
 	reviews  *reviewCache // the moves reviewed lately
+	probe    storeProbe   // the store's health, probed now and then
 
 	mu     sync.Mutex
 	live   map[string]*liveGame
@@ -153,6 +154,7 @@ func New(cfg Config) *Server {
 		reviews: newReviewCache(reviewCacheSize),
 		wsPing:  wsPingInterval,
 		wsWrite: wsWriteTimeout,
+		probe:   storeProbe{ttl: healthTTL},
 	}
 	if s.store == nil {
 		s.store = store.NewMemory()
@@ -279,6 +281,8 @@ func (s *Server) routes() http.Handler {
 	own := map[string]func(http.ResponseWriter, *http.Request) error{
 		"ws":     s.websocket,
 		"health": s.health,
+		"ready":  s.health,
+		"live":   s.liveness,
 		"qr":     s.qrCode,
 	}
 	for _, rt := range api.Routes {

@@ -153,6 +153,14 @@ type storeProbe struct {
 	seen bool      // a probe has run
 }
 
+// forget drops the last probe's result, so that the next check probes:
+// a request has just found the store unavailable.
+func (p *storeProbe) forget() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.seen = false
+}
+
 // check returns the store's state as last probed, probing again if that
 // was longer than ttl ago: nil, or a refusal saying why it cannot take
 // changes. A failure is logged once, when it starts.

@@ -30,6 +30,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		// client hears why in a few words and when to try again; the
 		// log gets the error.
 		s.log.Error("store unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
+		s.probe.forget() // the next health check probes again
 		err = unavailable(reason)
 	}
 	status, body := api.Describe(err)

@@ -96,3 +96,33 @@ func readOnly(t *testing.T, url string, on bool) {
 		}
 	}
 }
+
+// countingStore is a memory store whose probe counts its calls.
+type countingStore struct {
+	*store.Memory
+	probes int
+}
+
+func (c *countingStore) Probe(ctx context.Context) error { c.probes++; return nil }
+
+// TestHealthProbeCached: health checks share one probe for its time to
+// live, and a request that found the store unavailable makes the next
+// check probe at once.
+func TestHealthProbeCached(t *testing.T) {
+	st := &countingStore{Memory: store.NewMemory()}
+	s := newServer(t, Config{Store: st})
+	s.probe.ttl = time.Hour
+	for range 3 {
+		if r := do(t, s, "GET", "/api/health", nil); r.status != 200 {
+			t.Fatalf("health: %s", r)
+		}
+	}
+	if st.probes != 1 {
+		t.Errorf("%d probes for 3 health checks within the time to live, want 1", st.probes)
+	}
+	s.probe.forget()
+	do(t, s, "GET", "/api/health/ready", nil)
+	if st.probes != 2 {
+		t.Errorf("%d probes after forget, want 2", st.probes)
+	}
+}

@@ -104,6 +104,11 @@ func sqliteDSN(abs string, pragmas ...string) string {
 // openPools opens the writer's connection, migrates, then opens the
 // readers.
 func (s *SQLite) openPools(ctx context.Context, upTo int, log *slog.Logger) error {
+	// Before any connection that writes (journal_mode(WAL) below writes
+	// at once): a file that is not ours, or is damaged, stays as it was.
+	if err := checkSQLiteFile(ctx, s.path); err != nil {
+		return err
+	}
 	common := []string{
 		"busy_timeout(10000)",
 		"foreign_keys(1)",

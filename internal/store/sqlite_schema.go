@@ -45,6 +45,10 @@ var sqliteMigrations = []string{
 
 	// v3: the status of games between players online.
 	`ALTER TABLE games ADD COLUMN status TEXT NOT NULL DEFAULT '';`,
+
+	// v4: the mark of this store's files (sqliteAppID), checked before
+	// a file is used (checkSQLiteFile).
+	`PRAGMA application_id = 1329679953;`,
 }
 
 // migrateSQLite brings the database on conn to schema version upTo, one

@@ -135,19 +135,24 @@ func (b *bucket) takeAt(now time.Time) time.Duration {
 // exist.
 func unknownKey(client string) string { return "unknown game " + client }
 
+// unknownLimited reports whether requests for games that do not exist
+// are limited (the serve command's "no limit" is an infinite rate).
+func (l *limiter) unknownLimited() bool {
+	rt := l.cfg.Unknown
+	return rt.PerMinute > 0 && !math.IsInf(rt.PerMinute, 1)
+}
+
 // allowGame refuses, before any lookup, a client that has named too many
 // games that do not exist lately: whether an id exists is then hidden
 // from it too.
 func (l *limiter) allowGame(client string) error {
-	rt := l.cfg.Unknown
-	if rt.PerMinute <= 0 || math.IsInf(rt.PerMinute, 1) {
+	if !l.unknownLimited() {
 		return nil
 	}
-	now := time.Now()
+	rt, now := l.cfg.Unknown, time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.bucketLocked(unknownKey(client), rt, now)
-	tokens := b.lim.TokensAt(now)
+	tokens := l.bucketLocked(unknownKey(client), rt, now).lim.TokensAt(now)
 	if tokens >= 1 {
 		return nil
 	}
@@ -159,14 +164,13 @@ func (l *limiter) allowGame(client string) error {
 // client. It reports whether to log that the client has run out (once a
 // minute at most, so that a flood of guesses is not a flood of logs).
 func (l *limiter) unknownGame(client string) (warn bool) {
-	rt := l.cfg.Unknown
-	if rt.PerMinute <= 0 || math.IsInf(rt.PerMinute, 1) {
+	if !l.unknownLimited() {
 		return false
 	}
 	now := time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.bucketLocked(unknownKey(client), rt, now)
+	b := l.bucketLocked(unknownKey(client), l.cfg.Unknown, now)
 	b.takeAt(now)
 	if b.lim.TokensAt(now) >= 1 || now.Sub(b.warned) < time.Minute {
 		return false

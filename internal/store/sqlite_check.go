@@ -119,16 +119,7 @@ func sqliteTableNames(ctx context.Context, conn *sql.Conn) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var names []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, err
-		}
-		names = append(names, n)
-	}
-	return names, rows.Err()
+	return scanIDs(rows) // names, not ids: one text column all the same
 }
 
 // subset reports whether every one of names is in of.

@@ -44,6 +44,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	unknownBurst := fs.Int("unknown-games-burst", server.DefaultLimits.Unknown.Burst, "requests for games that do not exist a client address may make at once")
 	sockets := fs.Int("sockets-per-address", server.DefaultLimits.Sockets, "WebSockets a client address may have open at once (0: no limit)")
 	maxSockets := fs.Int("max-sockets", server.DefaultMaxSockets, "WebSockets open at once in all; lowered to three quarters of the limit of open files")
+	keepInvitations := fs.Duration("keep-invitations", server.DefaultRetention.Invitations, "how long an online game whose free seat nobody took, with no move, is kept (0: for ever)")
+	keepUnfinished := fs.Duration("keep-unfinished", server.DefaultRetention.Unfinished, "how long a game not over is kept after its last change (0: for ever)")
+	keepFinished := fs.Duration("keep-finished", server.DefaultRetention.Finished, "how long a game over is kept after it ended (0: for ever)")
 	ipHeader := fs.String("client-ip-header", "", "behind a proxy: the header holding the client's address (X-Forwarded-For, X-Real-IP); never set it without one")
 	verbose := fs.Bool("verbose", false, "log every game change, not only requests that failed and games made")
 	if err := parseFlags(fs, args); err != nil {
@@ -61,6 +64,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("--max-live %d: want 1 or more", *maxLive)
 	case *creates < 0 || *hints < 0 || *reviews < 0 || *unknown < 0:
 		return usagef("--new-games-per-minute, --hints-per-minute, --reviews-per-minute and --unknown-games-per-minute: want 0 (no limit) or more")
+	case *keepInvitations < 0 || *keepUnfinished < 0 || *keepFinished < 0:
+		return usagef("--keep-invitations, --keep-unfinished and --keep-finished: want 0 (for ever) or a duration such as 720h")
 	case *sockets < 0 || *maxSockets < 1:
 		return usagef("--sockets-per-address %d, --max-sockets %d: want 0 (no limit) or more, and 1 or more", *sockets, *maxSockets)
 	case *createBurst < 1 || *hintBurst < 1 || *reviewBurst < 1 || *unknownBurst < 1:
@@ -94,6 +99,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return v
 	}
+	forEver := func(d time.Duration) time.Duration {
+		if d == 0 {
+			return -1 // for ever
+		}
+		return d
+	}
 	socketCap := capSockets(*maxSockets, raiseFileLimit(), log)
 	h := server.New(server.Config{
 		Store:       st,
@@ -102,6 +113,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		MaxLive:     *maxLive,
 		IdleTimeout: *idle,
 		MaxSockets:  socketCap,
+		Retention: server.Retention{
+			Invitations: forEver(*keepInvitations),
+			Unfinished:  forEver(*keepUnfinished),
+			Finished:    forEver(*keepFinished),
+		},
 		Limits: server.Limits{
 			Creates:        server.Rate{PerMinute: perMinute(*creates), Burst: *createBurst},
 			Hints:          server.Rate{PerMinute: perMinute(*hints), Burst: *hintBurst},

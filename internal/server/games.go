@@ -284,6 +284,13 @@ func (s *Server) commit(c match.Change) error {
 		return fmt.Errorf("saving game %s: %w", c.ID, err)
 	}
 	s.log.Debug("game changed", "id", c.ID, "change", c.Kind, "index", c.Index)
+	if c.Over {
+		// When it ended, for retention. The change is saved: if this
+		// fails, the game is kept as an unfinished one, no more.
+		if err := s.store.Finish(ctx, c.ID); err != nil {
+			s.log.Error("marking a game finished", "id", c.ID, "err", err)
+		}
+	}
 	return nil
 }
 

@@ -82,6 +82,9 @@ type Config struct {
 	// Limits are the per-client rate limits; the zero value is
 	// DefaultLimits.
 	Limits Limits
+	// Retention is how long saved games are kept; the zero value is
+	// DefaultRetention.
+	Retention Retention
 	// MaxSockets is how many WebSockets may be open at once, from all
 	// clients; beyond it the next is refused (503) before the upgrade.
 	// Keep it below the process's limit of open files, with room for
@@ -199,6 +202,7 @@ func New(cfg Config) *Server {
 		s.goBackground(func() { s.janitor(s.cfg.IdleTimeout) })
 	}
 	s.goBackground(s.resumeLoop)
+	s.goBackground(s.retentionLoop)
 	if n, ok := s.store.(store.Notifier); ok {
 		// Listening before New returns: no change made after it is missed.
 		notices := n.Changes(s.ctx)

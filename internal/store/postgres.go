@@ -269,7 +269,7 @@ func (p *Postgres) Truncate(ctx context.Context, id string, n int, w Waiting) er
 	// the UPDATE has the row's lock, so that its snapshot holds every move
 	// committed before (a data-modifying WITH would share one snapshot).
 	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE games SET nmoves = $2, waiting = $3, updated = now()
+		tag, err := tx.Exec(ctx, `UPDATE games SET nmoves = $2, waiting = $3, updated = now(), finished = NULL
 			WHERE id = $1 AND nmoves >= $2 AND $2 >= 0`, id, n, bool(w))
 		if err != nil || tag.RowsAffected() == 0 {
 			return err

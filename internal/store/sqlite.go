@@ -355,7 +355,7 @@ func (s *SQLite) Truncate(ctx context.Context, id string, n int, wait Waiting) e
 		if _, err := w.exec(`DELETE FROM moves WHERE game = ? AND idx >= ?`, id, n); err != nil {
 			return err
 		}
-		_, err = w.exec(`UPDATE games SET nmoves = ?, waiting = ?, updated = ? WHERE id = ?`,
+		_, err = w.exec(`UPDATE games SET nmoves = ?, waiting = ?, updated = ?, finished = NULL WHERE id = ?`,
 			n, bool(wait), s.now().UnixNano(), id)
 		return err
 	})

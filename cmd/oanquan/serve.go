@@ -47,6 +47,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	keepInvitations := fs.Duration("keep-invitations", server.DefaultRetention.Invitations, "how long an online game whose free seat nobody took, with no move, is kept (0: for ever)")
 	keepUnfinished := fs.Duration("keep-unfinished", server.DefaultRetention.Unfinished, "how long a game not over is kept after its last change (0: for ever)")
 	keepFinished := fs.Duration("keep-finished", server.DefaultRetention.Finished, "how long a game over is kept after it ended (0: for ever)")
+	metricsAddr := fs.String("metrics-addr", "", "HOST:PORT to serve Prometheus metrics on, at /metrics (keep it private); default: none")
 	ipHeader := fs.String("client-ip-header", "", "behind a proxy: the header holding the client's address (X-Forwarded-For, X-Real-IP); never set it without one")
 	verbose := fs.Bool("verbose", false, "log every game change, not only requests that failed and games made")
 	if err := parseFlags(fs, args); err != nil {
@@ -130,6 +131,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Log: log,
 	})
 	srv := newHTTPServer(h, log)
+	if *metricsAddr != "" {
+		stop, err := serveMetrics(*metricsAddr, h, log, stdout)
+		if err != nil {
+			h.Close()
+			ln.Close()
+			return err
+		}
+		defer stop()
+	}
 	fmt.Fprintf(stdout, "Ô Ăn Quan: games kept in %s\n", where)
 	fmt.Fprintf(stdout, "Ô Ăn Quan: playing at %s (Ctrl-C to stop)\n", pageURL(ln.Addr()))
 	return serveUntil(ctx, srv, ln, h)
@@ -146,6 +156,27 @@ func capSockets(want int, files uint64, log *slog.Logger) int {
 	capped := int(files / 4 * 3)
 	log.Warn("fewer WebSockets than --max-sockets: the limit of open files is low", "max_sockets", capped, "open_files", files)
 	return max(capped, 1)
+}
+
+// serveMetrics serves h's metrics at /metrics on addr, on a server of
+// their own (the monitoring reaches it; the public must not), until stop
+// is called.
+func serveMetrics(addr string, h *server.Server, log *slog.Logger, stdout io.Writer) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-addr: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", h.MetricsHandler())
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 5 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	go srv.Serve(ln)
+	fmt.Fprintf(stdout, "Ô Ăn Quan: metrics at http://%s/metrics\n", ln.Addr())
+	return func() { srv.Close() }, nil
 }
 
 // serverID names this server to the others sharing its store: the host's

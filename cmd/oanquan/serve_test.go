@@ -187,3 +187,33 @@ func TestCapSockets(t *testing.T) {
 		t.Errorf("warned %d times, want once:\n%s", n, logged.String())
 	}
 }
+
+// TestServeMetrics: --metrics-addr serves the server's metrics at
+// /metrics on an address of their own, and nothing else there.
+func TestServeMetrics(t *testing.T) {
+	h := server.New(server.Config{})
+	defer h.Close()
+	var out bytes.Buffer
+	stop, err := serveMetrics("127.0.0.1:0", h, slog.New(slog.DiscardHandler), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	addr := regexp.MustCompile(`http://(\S+)/metrics`).FindStringSubmatch(out.String())
+	if addr == nil {
+		t.Fatalf("serveMetrics printed %q, want the address", out.String())
+	}
+	c := http.Client{Timeout: guard}
+	resp, err := c.Get("http://" + addr[1] + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "oanquan_live_games 0") {
+		t.Errorf("/metrics: %d\n%.300s", resp.StatusCode, body)
+	}
+	if resp, err := c.Get("http://" + addr[1] + "/api/health"); err != nil || resp.StatusCode != 404 {
+		t.Errorf("the API on the metrics address: %v, %v; want 404", resp, err)
+	}
+}

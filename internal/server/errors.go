@@ -31,6 +31,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		// log gets the error.
 		s.log.Error("store unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
 		s.probe.forget() // the next health check probes again
+		s.metrics.store.Inc()
 		err = unavailable(reason)
 	}
 	status, body := api.Describe(err)
@@ -38,6 +39,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	switch {
 	case errors.As(err, &re):
 		w.Header().Set("Retry-After", strconv.Itoa(retrySeconds(re.retry)))
+		if re.limit != "" {
+			s.metrics.refusals.WithLabelValues(re.limit).Inc()
+		}
 	case status == http.StatusInternalServerError && r.Context().Err() != nil && errors.Is(err, r.Context().Err()):
 		// The client left before the answer: not the server's fault,
 		// and nobody reads this answer.

@@ -264,6 +264,7 @@ func (s *Server) commit(c match.Change) error {
 	defer cancel()
 	w := store.Waiting(c.Waiting)
 	var err error
+	start := time.Now()
 	switch c.Kind {
 	case match.Moved:
 		err = s.store.Append(ctx, c.ID, c.Index, notation.FormatMove(c.Move), w)
@@ -274,6 +275,7 @@ func (s *Server) commit(c match.Change) error {
 	case match.StatusSet:
 		err = s.store.SetStatus(ctx, c.ID, statusText(c.From), statusText(c.Status))
 	}
+	s.metrics.commits.Observe(time.Since(start).Seconds())
 	if errors.Is(err, store.ErrConflict) {
 		// Another server changed the game first: catch up with it.
 		go s.resync(c.ID)

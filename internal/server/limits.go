@@ -94,7 +94,7 @@ func (l *limiter) allow(r *http.Request, kind string, rt Rate) error {
 		return nil
 	}
 	if delay := l.take(kind+" "+l.client(r), rt); delay > 0 {
-		return &retryError{retry: delay, err: api.Fail(api.ErrRate, "too many %s requests from your address: try again in %d s", kind, retrySeconds(delay))}
+		return &retryError{limit: kind, retry: delay, err: api.Fail(api.ErrRate, "too many %s requests from your address: try again in %d s", kind, retrySeconds(delay))}
 	}
 	return nil
 }
@@ -157,7 +157,7 @@ func (l *limiter) allowGame(client string) error {
 		return nil
 	}
 	delay := time.Duration((1 - tokens) / (rt.PerMinute / 60) * float64(time.Second))
-	return &retryError{retry: delay, err: api.Fail(api.ErrRate, "too many requests for games that do not exist from your address: try again in %d s", retrySeconds(delay))}
+	return &retryError{limit: "unknown game", retry: delay, err: api.Fail(api.ErrRate, "too many requests for games that do not exist from your address: try again in %d s", retrySeconds(delay))}
 }
 
 // unknownGame counts a request for a game that does not exist from
@@ -225,6 +225,7 @@ func clientOf(addr string) string {
 
 // retryError is a refusal with the time to wait (Retry-After).
 type retryError struct {
+	limit string // the limit refused by, for the metrics; "": none (the store)
 	retry time.Duration
 	err   error // a refusal: api.ErrRate, api.ErrUnavailable
 }

@@ -123,6 +123,7 @@ type Server struct {
 	limits *limiter
 	// socketCaps counts the WebSockets open, by client and in all.
 	socketCaps *socketLimits
+	metrics    *metrics
 	handler    http.Handler
 	assets     map[string]*asset // static files by path ("/js/app.js")
 	ctx        context.Context   // canceled by Close: WebSockets end
@@ -188,6 +189,7 @@ func New(cfg Config) *Server {
 	s.socketCaps = newSocketLimits(s.limits.cfg.Sockets, s.cfg.MaxSockets)
 	s.presence = newPresenceSync(s.store)
 	s.pool = match.NewPool(s.cfg.Workers, s.cfg.Engine)
+	s.metrics = newMetrics(s)
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	if embedded {
 		s.assets = embeddedAssets()
@@ -297,12 +299,12 @@ func (s *Server) routes() http.Handler {
 		if h == nil {
 			panic("server: no handler for the route " + rt.Name)
 		}
-		s.handle(mux, rt.Method, rt.Pattern, h)
+		s.handle(mux, rt, h)
 	}
-	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle("/api/", s.instrument("unknown", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, api.NoSuchAPI(r.Method, r.URL.Path))
-	})
-	mux.Handle("/", s.static())
+	})))
+	mux.Handle("/", s.instrument("static", s.static()))
 
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -314,17 +316,17 @@ func (s *Server) routes() http.Handler {
 // handle serves method on pattern with h, whose error is the answer.
 // Any other method on the pattern's first route is answered with a JSON
 // 405 (the mux would answer in plain text).
-func (s *Server) handle(mux *http.ServeMux, method, pattern string, h func(http.ResponseWriter, *http.Request) error) {
-	mux.HandleFunc(method+" "+pattern, func(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handle(mux *http.ServeMux, rt api.Route, h func(http.ResponseWriter, *http.Request) error) {
+	mux.Handle(rt.Method+" "+rt.Pattern, s.instrument(rt.Name, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := h(w, r); err != nil {
 			s.writeError(w, r, err)
 		}
-	})
-	if allowed := api.Allowed(pattern); allowed[0] == method {
-		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+	})))
+	if allowed := api.Allowed(rt.Pattern); allowed[0] == rt.Method {
+		mux.Handle(rt.Pattern, s.instrument(rt.Name, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", strings.Join(allowed, ", "))
 			s.writeError(w, r, api.NotAllowed(r.Method, allowed))
-		})
+		})))
 	}
 }
 

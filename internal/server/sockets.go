@@ -49,15 +49,22 @@ func (l *socketLimits) add(client string) (done func(), err error) {
 	defer l.mu.Unlock()
 	switch {
 	case l.perClient > 0 && l.open[client] >= l.perClient:
-		return nil, &retryError{retry: socketRetry, err: api.Fail(api.ErrRate, "too many WebSockets open from your address (%d): close some, or try again in %d s", l.perClient, retrySeconds(socketRetry))}
+		return nil, &retryError{limit: "sockets per address", retry: socketRetry, err: api.Fail(api.ErrRate, "too many WebSockets open from your address (%d): close some, or try again in %d s", l.perClient, retrySeconds(socketRetry))}
 	case l.n >= l.total:
-		return nil, &retryError{retry: socketRetry, err: api.Fail(api.ErrUnavailable, "the server has as many WebSockets open as it takes: try again in %d s", retrySeconds(socketRetry))}
+		return nil, &retryError{limit: "sockets", retry: socketRetry, err: api.Fail(api.ErrUnavailable, "the server has as many WebSockets open as it takes: try again in %d s", retrySeconds(socketRetry))}
 	}
 	l.open[client]++
 	l.n++
 	l.peak = max(l.peak, l.n)
 	var once sync.Once
 	return func() { once.Do(func() { l.remove(client) }) }, nil
+}
+
+// count returns how many WebSockets are open.
+func (l *socketLimits) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.n
 }
 
 // remove uncounts a WebSocket of client. Once fewer than half of the most

@@ -183,7 +183,11 @@ func (p *storeProbe) check(ctx context.Context, st store.Store, log *slog.Logger
 	var refusal error
 	if err != nil {
 		reason, ok := store.Unavailable(err)
-		if !ok {
+		switch {
+		case ok:
+		case errors.Is(err, context.DeadlineExceeded):
+			reason = "the store did not answer in time"
+		default:
 			reason = "it failed"
 		}
 		refusal = unavailable(reason)

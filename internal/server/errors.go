@@ -15,8 +15,8 @@ import (
 
 // The refusals and their statuses are package api's (its one error
 // table); what is the server's own here is how they are written, the
-// Retry-After of a rate limit, the log of its faults, and the body's
-// limits.
+// Retry-After of a refusal that has one (a limit, the store unavailable),
+// the log of its faults, and the body's limits.
 
 // writeError answers with err's status and code (api.Describe). Only
 // refusals show their message; anything else is logged and answered

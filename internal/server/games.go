@@ -283,6 +283,9 @@ func (s *Server) commit(c match.Change) error {
 	}
 	if err != nil {
 		s.log.Error("saving game", "id", c.ID, "err", err)
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+			return unavailable("the store did not answer in time") // saveTimeout
+		}
 		return fmt.Errorf("saving game %s: %w", c.ID, err)
 	}
 	s.log.Debug("game changed", "id", c.ID, "change", c.Kind, "index", c.Index)

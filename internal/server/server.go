@@ -35,8 +35,9 @@
 //     given elsewhere), never held while calling the match.
 //
 // presenceSync.mu (the queue of presence posts and reads), the rate
-// limiter's and the review cache's are leaves: nothing is taken under
-// them.
+// limiter's, the WebSocket counts' (socketLimits) and the review cache's
+// are leaves: nothing is taken under them. storeProbe.mu is held across
+// the store's health probe, and only by health checks.
 package server
 
 import (

@@ -41,8 +41,8 @@ func (p *Postgres) Probe(ctx context.Context) error {
 
 // Unavailable reports whether err is a store that cannot be reached or
 // written now (a full disk, a read-only file or filesystem, an I/O
-// error, a database that is down, unreachable or read-only, a store too
-// slow to answer in time), rather than a fault of the program, and
+// error, a database that is down, unreachable or read-only), rather than
+// a fault of the program, and
 // returns a short reason, without the error's own text (which may name
 // files and hosts).
 func Unavailable(err error) (reason string, ok bool) {
@@ -82,8 +82,6 @@ func Unavailable(err error) (reason string, ok bool) {
 	switch {
 	case errors.As(err, &ce), errors.As(err, &ne), pgconn.Timeout(err):
 		return "the database cannot be reached", true
-	case errors.Is(err, context.DeadlineExceeded):
-		return "the store did not answer in time", true
 	case errors.Is(err, errClosed):
 		return "the store is closed", true
 	}

@@ -2,6 +2,7 @@ package notation
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -60,7 +61,25 @@ const (
 	TagStart   = "Start"   // the start position, when it is not the variant's usual one
 	TagResult  = "Result"  // the result token, repeated after the moves
 	TagScore   = "Score"   // the final count, "38-32"
+	// TagTermination says how the players ended a game that the rules had
+	// not: TerminationResign, TerminationDraw or TerminationAbort. Absent
+	// when the rules ended it or it goes on.
+	TagTermination = "Termination"
 )
+
+// The values of the Termination tag, and the result token each goes with.
+const (
+	TerminationResign = "resign" // a player resigned: "1-0" or "0-1", the other won
+	TerminationDraw   = "draw"   // the players agreed a draw: "1/2-1/2"
+	TerminationAbort  = "abort"  // a player called the game off before it began: "*"
+)
+
+// terminationResults lists the result tokens each termination allows.
+var terminationResults = map[string][]string{
+	TerminationResign: {"1-0", "0-1"},
+	TerminationDraw:   {"1/2-1/2"},
+	TerminationAbort:  {"*"},
+}
 
 // resultToken returns the PGN-style result of g.
 func resultToken(g *rules.Game) string {
@@ -78,14 +97,28 @@ func resultToken(g *rules.Game) string {
 
 // FormatGame writes g as a record with the given extra tags (such as
 // Event, Date, Player0, Player1), written first in name order. The tags
-// the format defines (Variant, First, Start, Result, Score) are derived
-// from g and override any given.
+// the format defines (Variant, First, Start, Result, Score, Termination)
+// are derived from g and override any given.
 func FormatGame(g *rules.Game, tags map[string]string) string {
+	return formatGame(g, tags, "", resultToken(g))
+}
+
+// FormatEnded writes g, which its players ended before the rules did, as
+// FormatGame does, with the Termination tag how (TerminationResign,
+// TerminationDraw or TerminationAbort) and the result token result ("1-0"
+// when player 1 resigned, "0-1" when player 0 did, "1/2-1/2" for a draw,
+// "*" for an abort). It does not check that they go together; Record.Game
+// does.
+func FormatEnded(g *rules.Game, tags map[string]string, how, result string) string {
+	return formatGame(g, tags, how, result)
+}
+
+func formatGame(g *rules.Game, tags map[string]string, how, res string) string {
 	var b strings.Builder
 	names := make([]string, 0, len(tags))
 	for n := range tags {
 		switch n {
-		case TagVariant, TagFirst, TagStart, TagResult, TagScore:
+		case TagVariant, TagFirst, TagStart, TagResult, TagScore, TagTermination:
 			continue
 		}
 		names = append(names, n)
@@ -104,8 +137,10 @@ func FormatGame(g *rules.Game, tags map[string]string) string {
 	if g.Start() != r.Start() {
 		writeTag(&b, TagStart, FormatPosition(g.Start()))
 	}
-	res := resultToken(g)
 	writeTag(&b, TagResult, res)
+	if how != "" {
+		writeTag(&b, TagTermination, how)
+	}
 	if g.Over() {
 		s := g.Result().Score()
 		writeTag(&b, TagScore, fmt.Sprintf("%d-%d", s[0], s[1]))
@@ -347,8 +382,32 @@ func (r *Record) Game() (*rules.Game, error) {
 			return nil, &ParseError{Field: fmt.Sprintf("move %d", i+1), Input: m.String(), Msg: err.Error(), Err: err}
 		}
 	}
-	if want := resultToken(g); r.Result != "*" && r.Result != want {
-		return nil, &ParseError{Field: "result", Input: r.Result, Msg: fmt.Sprintf("the moves give %s", want)}
+	if err := r.checkEnd(g); err != nil {
+		return nil, err
 	}
 	return g, nil
+}
+
+// checkEnd checks that the record's result token agrees with g, its moves
+// replayed: the rules' result when they ended the game (or "*"), and one
+// its Termination tag allows when the players ended it.
+func (r *Record) checkEnd(g *rules.Game) error {
+	how := r.Tag(TagTermination)
+	if g.Over() || how == "" {
+		if want := resultToken(g); r.Result != "*" && r.Result != want {
+			return &ParseError{Field: "result", Input: r.Result, Msg: fmt.Sprintf("the moves give %s", want)}
+		}
+		if how != "" {
+			return &ParseError{Field: TagTermination, Input: how, Msg: "the rules ended the game: want no Termination tag"}
+		}
+		return nil
+	}
+	allowed, ok := terminationResults[how]
+	if !ok {
+		return &ParseError{Field: TagTermination, Input: how, Msg: "want resign, draw or abort"}
+	}
+	if !slices.Contains(allowed, r.Result) {
+		return &ParseError{Field: "result", Input: r.Result, Msg: fmt.Sprintf("a game ended by %s has the result %s", how, strings.Join(allowed, " or "))}
+	}
+	return nil
 }

@@ -201,3 +201,53 @@ func FuzzParseRecord(f *testing.F) {
 		}
 	})
 }
+
+// TestFormatEnded: a game its players ended is written with how and the
+// result, reads back, and replays; a record whose Termination and result
+// do not go together, or that has a Termination where the rules ended the
+// game, is refused.
+func TestFormatEnded(t *testing.T) {
+	var r rules.Rules
+	g, err := rules.NewGame(r, r.Start())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Play(g.LegalMoves(nil)[0], nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ how, result string }{
+		{TerminationResign, "0-1"}, {TerminationResign, "1-0"}, {TerminationDraw, "1/2-1/2"}, {TerminationAbort, "*"},
+	} {
+		text := FormatEnded(g, map[string]string{"Event": "Test", TagTermination: "ignored"}, tt.how, tt.result)
+		rec, err := ParseRecord(text)
+		if err != nil {
+			t.Fatalf("ParseRecord of\n%s\n: %v", text, err)
+		}
+		if rec.Result != tt.result || rec.Tag(TagResult) != tt.result || rec.Tag(TagTermination) != tt.how {
+			t.Errorf("FormatEnded(%s, %s): result %q, tags %+v", tt.how, tt.result, rec.Result, rec.Tags)
+		}
+		if _, err := rec.Game(); err != nil {
+			t.Errorf("Game() of\n%s\n: %v", text, err)
+		}
+	}
+	over := FormatGame(playGame(t, r), nil)
+	for _, tt := range []struct{ name, text, field, says string }{
+		{"draw won", "[Termination \"draw\"]\n1. 7R 1-0", "result", "ended by draw has the result 1/2-1/2"},
+		{"resign drawn", "[Termination \"resign\"]\n1. 7R 1/2-1/2", "result", "1-0 or 0-1"},
+		{"unknown", "[Termination \"time\"]\n1. 7R 1-0", TagTermination, "want resign, draw or abort"},
+		{"no termination", "1. 7R 1-0", "result", "the moves give *"},
+		{"over by the rules", strings.Replace(over, "\n\n", "\n[Termination \"resign\"]\n\n", 1), TagTermination, "the rules ended the game"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, err := ParseRecord(tt.text)
+			if err != nil {
+				t.Fatalf("ParseRecord: %v", err)
+			}
+			_, err = rec.Game()
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Field != tt.field || !strings.Contains(err.Error(), tt.says) {
+				t.Errorf("Game() = %v, want a *ParseError on %q saying %q", err, tt.field, tt.says)
+			}
+		})
+	}
+}

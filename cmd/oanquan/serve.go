@@ -40,6 +40,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	hintBurst := fs.Int("hints-burst", server.DefaultLimits.Hints.Burst, "hints a client address may ask for at once")
 	reviews := fs.Float64("reviews-per-minute", server.DefaultLimits.Reviews.PerMinute, "positions of game reviews a client address may ask for a minute, on average (0: no limit)")
 	reviewBurst := fs.Int("reviews-burst", server.DefaultLimits.Reviews.Burst, "positions of game reviews a client address may ask for at once")
+	unknown := fs.Float64("unknown-games-per-minute", server.DefaultLimits.Unknown.PerMinute, "requests for games that do not exist a client address may make a minute, on average, before all its requests naming a game are refused (0: no limit)")
+	unknownBurst := fs.Int("unknown-games-burst", server.DefaultLimits.Unknown.Burst, "requests for games that do not exist a client address may make at once")
+	sockets := fs.Int("sockets-per-address", server.DefaultLimits.Sockets, "WebSockets a client address may have open at once (0: no limit)")
+	maxSockets := fs.Int("max-sockets", server.DefaultMaxSockets, "WebSockets open at once in all; lowered to three quarters of the limit of open files")
+	keepInvitations := fs.Duration("keep-invitations", server.DefaultRetention.Invitations, "how long an online game whose free seat nobody took, with no move, is kept (0: for ever)")
+	keepUnfinished := fs.Duration("keep-unfinished", server.DefaultRetention.Unfinished, "how long a game not over is kept after its last change (0: for ever)")
+	keepFinished := fs.Duration("keep-finished", server.DefaultRetention.Finished, "how long a game over is kept after it ended (0: for ever)")
+	metricsAddr := fs.String("metrics-addr", "", "HOST:PORT to serve Prometheus metrics on, at /metrics (keep it private); default: none")
 	ipHeader := fs.String("client-ip-header", "", "behind a proxy: the header holding the client's address (X-Forwarded-For, X-Real-IP); never set it without one")
 	verbose := fs.Bool("verbose", false, "log every game change, not only requests that failed and games made")
 	if err := parseFlags(fs, args); err != nil {
@@ -55,10 +63,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("--move-time %v: want a positive duration such as 300ms", *moveTime)
 	case *maxLive < 1:
 		return usagef("--max-live %d: want 1 or more", *maxLive)
-	case *creates < 0 || *hints < 0 || *reviews < 0:
-		return usagef("--new-games-per-minute, --hints-per-minute and --reviews-per-minute: want 0 (no limit) or more")
-	case *createBurst < 1 || *hintBurst < 1 || *reviewBurst < 1:
-		return usagef("--new-games-burst, --hints-burst and --reviews-burst: want 1 or more")
+	case *creates < 0 || *hints < 0 || *reviews < 0 || *unknown < 0:
+		return usagef("--new-games-per-minute, --hints-per-minute, --reviews-per-minute and --unknown-games-per-minute: want 0 (no limit) or more")
+	case *keepInvitations < 0 || *keepUnfinished < 0 || *keepFinished < 0:
+		return usagef("--keep-invitations, --keep-unfinished and --keep-finished: want 0 (for ever) or a duration such as 720h")
+	case *sockets < 0 || *maxSockets < 1:
+		return usagef("--sockets-per-address %d, --max-sockets %d: want 0 (no limit) or more, and 1 or more", *sockets, *maxSockets)
+	case *createBurst < 1 || *hintBurst < 1 || *reviewBurst < 1 || *unknownBurst < 1:
+		return usagef("--new-games-burst, --hints-burst, --reviews-burst and --unknown-games-burst: want 1 or more")
 	}
 	if os.Getenv("GOMAXPROCS") == "" {
 		// One scheduler processor more than the search workers, so that
@@ -88,25 +100,83 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return v
 	}
+	forEver := func(d time.Duration) time.Duration {
+		if d == 0 {
+			return -1 // for ever
+		}
+		return d
+	}
+	socketCap := capSockets(*maxSockets, raiseFileLimit(), log)
 	h := server.New(server.Config{
 		Store:       st,
 		Workers:     *workers,
 		MoveTime:    *moveTime,
 		MaxLive:     *maxLive,
 		IdleTimeout: *idle,
+		MaxSockets:  socketCap,
+		Retention: server.Retention{
+			Invitations: forEver(*keepInvitations),
+			Unfinished:  forEver(*keepUnfinished),
+			Finished:    forEver(*keepFinished),
+		},
 		Limits: server.Limits{
 			Creates:        server.Rate{PerMinute: perMinute(*creates), Burst: *createBurst},
 			Hints:          server.Rate{PerMinute: perMinute(*hints), Burst: *hintBurst},
 			Reviews:        server.Rate{PerMinute: perMinute(*reviews), Burst: *reviewBurst},
+			Unknown:        server.Rate{PerMinute: perMinute(*unknown), Burst: *unknownBurst},
+			Sockets:        *sockets,
 			ClientIPHeader: *ipHeader,
 		},
 		ID:  serverID(ln.Addr()),
 		Log: log,
 	})
 	srv := newHTTPServer(h, log)
+	if *metricsAddr != "" {
+		stop, err := serveMetrics(*metricsAddr, h, log, stdout)
+		if err != nil {
+			h.Close()
+			ln.Close()
+			return err
+		}
+		defer stop()
+	}
 	fmt.Fprintf(stdout, "Ô Ăn Quan: games kept in %s\n", where)
 	fmt.Fprintf(stdout, "Ô Ăn Quan: playing at %s (Ctrl-C to stop)\n", pageURL(ln.Addr()))
 	return serveUntil(ctx, srv, ln, h)
+}
+
+// capSockets returns the cap on WebSockets open at once: want, lowered to
+// three quarters of files, the limit of open files (0: unknown), so that
+// the requests, the store and the listener always have descriptors left
+// (a server out of them can accept nothing, not even a health check).
+func capSockets(want int, files uint64, log *slog.Logger) int {
+	if files == 0 || uint64(want) <= files/4*3 {
+		return want
+	}
+	capped := int(files / 4 * 3)
+	log.Warn("fewer WebSockets than --max-sockets: the limit of open files is low", "max_sockets", capped, "open_files", files)
+	return max(capped, 1)
+}
+
+// serveMetrics serves h's metrics at /metrics on addr, on a server of
+// their own (the monitoring reaches it; the public must not), until stop
+// is called.
+func serveMetrics(addr string, h *server.Server, log *slog.Logger, stdout io.Writer) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-addr: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", h.MetricsHandler())
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 5 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	go srv.Serve(ln)
+	fmt.Fprintf(stdout, "Ô Ăn Quan: metrics at http://%s/metrics\n", ln.Addr())
+	return func() { srv.Close() }, nil
 }
 
 // serverID names this server to the others sharing its store: the host's

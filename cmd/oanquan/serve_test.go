@@ -27,7 +27,7 @@ const guard = 30 * time.Second
 
 func TestServeUsage(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	for _, args := range [][]string{{"--port", "80"}, {"--addr", "localhost:0", "extra"}, {"--db", "mysql://x"}, {"--db", t.TempDir()}, {"--workers", "-1"}, {"--move-time", "0s"}, {"--max-live", "0"}} {
+	for _, args := range [][]string{{"--port", "80"}, {"--addr", "localhost:0", "extra"}, {"--db", "mysql://x"}, {"--db", t.TempDir()}, {"--workers", "-1"}, {"--move-time", "0s"}, {"--max-live", "0"}, {"--max-sockets", "0"}, {"--sockets-per-address", "-1"}, {"--unknown-games-burst", "0"}, {"--keep-finished", "-1h"}} {
 		var out bytes.Buffer
 		err := run(context.Background(), args, &out, io.Discard)
 		var ue *usageError
@@ -166,5 +166,54 @@ func TestWebSocketOutlivesTimeouts(t *testing.T) {
 	h.ServeHTTP(httptest.NewRecorder(), move)
 	if _, msg, err := c.Read(ctx); err != nil || !strings.Contains(string(msg), `"type":"turn"`) {
 		t.Fatalf("message after a move: %s, %v; want the turn", msg, err)
+	}
+}
+
+// TestCapSockets: the cap on WebSockets stays below the limit of open
+// files, with a quarter left for the rest, and says so.
+func TestCapSockets(t *testing.T) {
+	var logged bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&logged, nil))
+	for _, tt := range []struct {
+		want  int
+		files uint64
+		cap   int
+	}{{10000, 0, 10000}, {10000, 1 << 20, 10000}, {10000, 1024, 768}, {100, 1024, 100}} {
+		if got := capSockets(tt.want, tt.files, log); got != tt.cap {
+			t.Errorf("capSockets(%d, %d) = %d, want %d", tt.want, tt.files, got, tt.cap)
+		}
+	}
+	if n := strings.Count(logged.String(), "limit of open files is low"); n != 1 {
+		t.Errorf("warned %d times, want once:\n%s", n, logged.String())
+	}
+}
+
+// TestServeMetrics: --metrics-addr serves the server's metrics at
+// /metrics on an address of their own, and nothing else there.
+func TestServeMetrics(t *testing.T) {
+	h := server.New(server.Config{})
+	defer h.Close()
+	var out bytes.Buffer
+	stop, err := serveMetrics("127.0.0.1:0", h, slog.New(slog.DiscardHandler), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	addr := regexp.MustCompile(`http://(\S+)/metrics`).FindStringSubmatch(out.String())
+	if addr == nil {
+		t.Fatalf("serveMetrics printed %q, want the address", out.String())
+	}
+	c := http.Client{Timeout: guard}
+	resp, err := c.Get("http://" + addr[1] + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "oanquan_live_games 0") {
+		t.Errorf("/metrics: %d\n%.300s", resp.StatusCode, body)
+	}
+	if resp, err := c.Get("http://" + addr[1] + "/api/health"); err != nil || resp.StatusCode != 404 {
+		t.Errorf("the API on the metrics address: %v, %v; want 404", resp, err)
 	}
 }

@@ -22,6 +22,10 @@ var (
 	ErrSeatTaken  = errors.New("seat taken")       // a join with no seat free
 	ErrRate       = errors.New("rate limited")     // a client over its rate limit
 	ErrNotOffline = errors.New("needs the server") // what the engine in the browser cannot do alone
+	// ErrUnavailable: the server cannot serve the request now (it is
+	// full, or its store cannot be reached or written), and says when to
+	// try again.
+	ErrUnavailable = errors.New("unavailable")
 )
 
 // errorTable maps every kind of error to its status and the code of
@@ -53,6 +57,7 @@ var errorTable = []struct {
 	{ErrSeatTaken, 409, "seat_taken", "Conflict"},
 	{ErrNotOffline, 501, "not_offline", "Not Implemented"},
 	{match.ErrClosed, 503, "unavailable", "Service Unavailable"},
+	{ErrUnavailable, 503, "unavailable", "Service Unavailable"},
 }
 
 // Error is a refusal with a message for the client.

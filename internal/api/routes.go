@@ -12,7 +12,7 @@ import (
 type Route struct {
 	Method, Pattern string
 	// Name names the route for the transport, which serves itself the
-	// routes that have no Op ("ws", "health", "qr").
+	// routes that have no Op ("ws", "health", "ready", "live", "qr").
 	Name string
 	// Op answers the route; nil: the transport's own.
 	Op func(*Call) (Response, error)
@@ -35,6 +35,8 @@ var Routes = []Route{
 	{"POST", "/api/review", "reviewRecord", reviewRecord, false},
 	{"GET", "/api/games/{id}/ws", "ws", nil, true},
 	{"GET", "/api/health", "health", nil, true},
+	{"GET", "/api/health/ready", "ready", nil, true},
+	{"GET", "/api/health/live", "live", nil, true},
 	{"GET", "/api/qr.svg", "qr", nil, true},
 	{"POST", "/api/games/{id}/join", "join", join, true},
 	{"POST", "/api/games/{id}/resign", "resign", resign, true},

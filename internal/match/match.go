@@ -115,6 +115,7 @@ type Change struct {
 	Status  Status     // StatusSet: the new status
 	From    Status     // StatusSet: the status it replaces, as saved
 	Waiting bool       // after the change, the computer is to move
+	Over    bool       // after the change, the game is over (by the rules or its players)
 }
 
 // DefaultHintTime is how long Hints searches when Config.HintTime is zero.
@@ -427,14 +428,20 @@ func (m *Match) playLocked(mv rules.Move) (Turn, error) {
 	return turn, nil
 }
 
-// commitLocked passes c, completed with the match's id and whether the
-// computer is now to move, to Config.Commit.
+// commitLocked passes c, completed with the match's id, whether the
+// computer is now to move and whether the game is over, to Config.Commit.
 func (m *Match) commitLocked(c Change) error {
 	if m.cfg.Commit == nil {
 		return nil
 	}
 	c.ID = m.cfg.ID
 	c.Waiting = m.computerToMoveLocked()
+	// A status is set after its commit; a move is played before.
+	outcome := m.status.Outcome
+	if c.Kind == StatusSet {
+		outcome = c.Status.Outcome
+	}
+	c.Over = m.game.Over() || outcome.Kind != ""
 	return m.cfg.Commit(c)
 }
 

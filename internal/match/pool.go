@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"oanquan/ai"
 	"oanquan/rules"
@@ -29,6 +30,7 @@ type Pool struct {
 	later  []*job            // background jobs (reviews), taken when no game waits
 	closed bool
 	wg     sync.WaitGroup
+	busy   atomic.Int32 // workers running a job
 }
 
 type job struct {
@@ -92,6 +94,9 @@ func (p *Pool) Queued() int {
 	return n
 }
 
+// Busy returns how many workers are running a job now.
+func (p *Pool) Busy() int { return int(p.busy.Load()) }
+
 // work runs jobs until the pool closes, on a thread of its own with a
 // lower priority than the threads that serve requests (the thread ends
 // with the worker: it is never unlocked).
@@ -106,7 +111,9 @@ func (p *Pool) work() {
 			return
 		}
 		if j.ctx.Err() == nil {
+			p.busy.Add(1)
 			j.run(j.ctx, &table)
+			p.busy.Add(-1)
 		}
 		close(j.done)
 	}

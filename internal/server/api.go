@@ -78,7 +78,7 @@ func (h host) Create(ctx context.Context, cfg match.Config, seats []rules.Player
 
 // Game returns the live game id, loaded from the store if need be.
 func (h host) Game(ctx context.Context, id string) (api.Game, error) {
-	g, err := h.s.game(ctx, id)
+	g, err := h.s.gameFor(ctx, h.r, id)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"oanquan/ai"
@@ -113,14 +115,88 @@ func (s *Server) follow(notices <-chan store.Notice) {
 	}
 }
 
-// health answers 200 while the server and its store work: for load
-// balancers.
+// health answers 200 while the server can serve games: it is not
+// shutting down and its store takes changes (a probe, cached for
+// healthTTL); otherwise 503 unavailable with the reason and Retry-After.
+// For load balancers, as readiness: /api/health and /api/health/ready.
 func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-	defer cancel()
-	if _, err := s.store.Get(ctx, "health-check"); err != nil && !errors.Is(err, store.ErrNotFound) {
+	if s.ctx.Err() != nil {
+		return errClosed
+	}
+	if err := s.probe.check(r.Context(), s.store, s.log); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "live": len(s.liveGames()), "queued": s.pool.Queued()})
 	return nil
+}
+
+// liveness answers 200 while the process serves requests, whatever its
+// store: for the load balancer's liveness check (restart it if this
+// fails), at /api/health/live.
+func (s *Server) liveness(w http.ResponseWriter, r *http.Request) error {
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true})
+	return nil
+}
+
+// healthTTL is how long the result of a store's probe is reused: load
+// balancers may ask every second, a probe is a commit.
+const healthTTL = 3 * time.Second
+
+// storeProbe caches the store's probe (store.Prober). Its lock is held
+// across the probe, so that one probe runs at a time and the health
+// checks that arrive meanwhile take its result; nothing else takes it.
+type storeProbe struct {
+	ttl  time.Duration // healthTTL; tests shorten it
+	mu   sync.Mutex
+	at   time.Time // when the last probe ended
+	err  error     // its refusal (unavailable), or nil
+	seen bool      // a probe has run
+}
+
+// forget drops the last probe's result, so that the next check probes:
+// a request has just found the store unavailable.
+func (p *storeProbe) forget() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.seen = false
+}
+
+// check returns the store's state as last probed, probing again if that
+// was longer than ttl ago: nil, or a refusal saying why it cannot take
+// changes. A failure is logged once, when it starts.
+func (p *storeProbe) check(ctx context.Context, st store.Store, log *slog.Logger) error {
+	pr, ok := st.(store.Prober)
+	if !ok {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.seen && time.Since(p.at) < p.ttl {
+		return p.err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	err := pr.Probe(ctx)
+	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		return err // the client left: no news of the store
+	}
+	var refusal error
+	if err != nil {
+		reason, ok := store.Unavailable(err)
+		switch {
+		case ok:
+		case errors.Is(err, context.DeadlineExceeded):
+			reason = "the store did not answer in time"
+		default:
+			reason = "it failed"
+		}
+		refusal = unavailable(reason)
+		if p.err == nil {
+			log.Error("store unavailable: the health check cannot write", "err", err)
+		}
+	} else if p.err != nil {
+		log.Info("store available again")
+	}
+	p.at, p.err, p.seen = time.Now(), refusal, true
+	return refusal
 }

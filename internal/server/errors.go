@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"time"
 
 	"oanquan/internal/api"
 	"oanquan/internal/store"
@@ -14,8 +15,8 @@ import (
 
 // The refusals and their statuses are package api's (its one error
 // table); what is the server's own here is how they are written, the
-// Retry-After of a rate limit, the log of its faults, and the body's
-// limits.
+// Retry-After of a refusal that has one (a limit, the store unavailable),
+// the log of its faults, and the body's limits.
 
 // writeError answers with err's status and code (api.Describe). Only
 // refusals show their message; anything else is logged and answered
@@ -24,11 +25,23 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.Is(err, store.ErrNotFound) {
 		err = storeNotFound{err}
 	}
+	if reason, ok := store.Unavailable(err); ok && !errors.Is(err, api.ErrUnavailable) {
+		// Not a bug: the store cannot be reached or written now. The
+		// client hears why in a few words and when to try again; the
+		// log gets the error.
+		s.log.Error("store unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
+		s.probe.forget() // the next health check probes again
+		s.metrics.store.Inc()
+		err = unavailable(reason)
+	}
 	status, body := api.Describe(err)
-	var re *rateError
+	var re *retryError
 	switch {
 	case errors.As(err, &re):
 		w.Header().Set("Retry-After", strconv.Itoa(retrySeconds(re.retry)))
+		if re.limit != "" {
+			s.metrics.refusals.WithLabelValues(re.limit).Inc()
+		}
 	case status == http.StatusInternalServerError && r.Context().Err() != nil && errors.Is(err, r.Context().Err()):
 		// The client left before the answer: not the server's fault,
 		// and nobody reads this answer.
@@ -40,6 +53,16 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.Warn("request refused", "method", r.Method, "path", r.URL.Path, "status", status)
 	}
 	writeJSON(w, status, body)
+}
+
+// storeRetry is the Retry-After of a request refused because the store
+// cannot be reached or written.
+const storeRetry = 5 * time.Second
+
+// unavailable refuses a request because the store cannot be reached or
+// written, for the reason given (store.Unavailable).
+func unavailable(reason string) error {
+	return &retryError{retry: storeRetry, err: api.Fail(api.ErrUnavailable, "the games cannot be saved or read just now: %s; try again in %d s", reason, retrySeconds(storeRetry))}
 }
 
 // storeNotFound is the store's not-found as the API's: a game the store

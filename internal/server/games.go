@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
+	"net/http"
 	"reflect"
 	"strings"
 	"sync"
@@ -25,9 +26,11 @@ import (
 // saveTimeout bounds one save of a game to the store.
 const saveTimeout = 5 * time.Second
 
-// newID returns a random game id: ten lower-case letters and digits.
+// newID returns a random game id: twenty lower-case letters and digits,
+// 96 bits from crypto/rand, beyond guessing. (Ids made before were ten,
+// 48 bits; they are still valid.)
 func newID() string {
-	var b [6]byte
+	var b [12]byte
 	rand.Read(b[:])
 	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
 }
@@ -170,6 +173,22 @@ func (s *Server) evictOneLocked() {
 	go g.m.Close() // it may be thinking: Close waits for the search to end
 }
 
+// gameFor is game for a client's request r: a client that has named too
+// many games that do not exist lately is refused (rate_limited) before
+// the lookup, and each game it names that does not exist counts.
+func (s *Server) gameFor(ctx context.Context, r *http.Request, id string) (*liveGame, error) {
+	client := s.limits.client(r)
+	if err := s.limits.allowGame(client); err != nil {
+		return nil, err
+	}
+	g, err := s.game(ctx, id)
+	if errors.Is(err, api.ErrNotFound) && s.limits.unknownGame(client) {
+		// The client, never the ids it tried: an id is the key to a game.
+		s.log.Warn("too many requests for games that do not exist", "client", client, "limit_per_minute", s.limits.cfg.Unknown.PerMinute)
+	}
+	return g, err
+}
+
 // game returns the live game id, rebuilding it from the store if it is
 // not live.
 func (s *Server) game(ctx context.Context, id string) (*liveGame, error) {
@@ -246,6 +265,7 @@ func (s *Server) commit(c match.Change) error {
 	defer cancel()
 	w := store.Waiting(c.Waiting)
 	var err error
+	start := time.Now()
 	switch c.Kind {
 	case match.Moved:
 		err = s.store.Append(ctx, c.ID, c.Index, notation.FormatMove(c.Move), w)
@@ -256,6 +276,7 @@ func (s *Server) commit(c match.Change) error {
 	case match.StatusSet:
 		err = s.store.SetStatus(ctx, c.ID, statusText(c.From), statusText(c.Status))
 	}
+	s.metrics.commits.Observe(time.Since(start).Seconds())
 	if errors.Is(err, store.ErrConflict) {
 		// Another server changed the game first: catch up with it.
 		go s.resync(c.ID)
@@ -263,9 +284,19 @@ func (s *Server) commit(c match.Change) error {
 	}
 	if err != nil {
 		s.log.Error("saving game", "id", c.ID, "err", err)
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+			return unavailable("the store did not answer in time") // saveTimeout
+		}
 		return fmt.Errorf("saving game %s: %w", c.ID, err)
 	}
 	s.log.Debug("game changed", "id", c.ID, "change", c.Kind, "index", c.Index)
+	if c.Over {
+		// When it ended, for retention. The change is saved: if this
+		// fails, the game is kept as an unfinished one, no more.
+		if err := s.store.Finish(ctx, c.ID); err != nil {
+			s.log.Error("marking a game finished", "id", c.ID, "err", err)
+		}
+	}
 	return nil
 }
 

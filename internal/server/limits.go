@@ -4,6 +4,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +21,15 @@ type Limits struct {
 	Creates Rate // new games (and joins)
 	Hints   Rate // hints, which search
 	Reviews Rate // positions of a game review, which search (in the background)
+	// Unknown bounds the requests naming a game that does not exist (a
+	// mistyped link, or someone guessing ids to take an invitation's free
+	// seat): beyond it, every request naming a game is refused, found or
+	// not, until the bucket fills again.
+	Unknown Rate
+	// Sockets is how many WebSockets one client may have open at once;
+	// beyond it the next is refused (429) before the upgrade. 0: no
+	// limit.
+	Sockets int
 	// ClientIPHeader, if set, names the header that holds the client's
 	// address as a proxy in front of the server saw it, such as
 	// X-Forwarded-For (its last address is taken) or X-Real-IP. Set it
@@ -43,11 +53,17 @@ var DefaultLimits = Limits{
 	// searched for ai.ReviewMoveTime: 240 a minute lets one go at full
 	// speed, the burst covers a long game's first half.
 	Reviews: Rate{PerMinute: 240, Burst: 60},
+	// Links to games deleted (docs/OPERATING.md, retention) or mistyped
+	// are few; guessing a 96-bit id takes far more than a minute's 30.
+	Unknown: Rate{PerMinute: 30, Burst: 30},
+	// A page holds one WebSocket, on the game it shows: a class of
+	// children, each with a few tabs open.
+	Sockets: 100,
 }
 
 func (l Limits) orDefault() Limits {
-	if l.Creates == (Rate{}) && l.Hints == (Rate{}) && l.Reviews == (Rate{}) {
-		l.Creates, l.Hints, l.Reviews = DefaultLimits.Creates, DefaultLimits.Hints, DefaultLimits.Reviews
+	if l.Creates == (Rate{}) && l.Hints == (Rate{}) && l.Reviews == (Rate{}) && l.Unknown == (Rate{}) && l.Sockets == 0 {
+		l.Creates, l.Hints, l.Reviews, l.Unknown, l.Sockets = DefaultLimits.Creates, DefaultLimits.Hints, DefaultLimits.Reviews, DefaultLimits.Unknown, DefaultLimits.Sockets
 	}
 	return l
 }
@@ -62,8 +78,9 @@ type limiter struct {
 }
 
 type bucket struct {
-	lim  *rate.Limiter
-	used time.Time
+	lim    *rate.Limiter
+	used   time.Time
+	warned time.Time // when the emptying of the bucket was last logged (warn)
 }
 
 func newLimiter(cfg Limits) *limiter {
@@ -77,7 +94,7 @@ func (l *limiter) allow(r *http.Request, kind string, rt Rate) error {
 		return nil
 	}
 	if delay := l.take(kind+" "+l.client(r), rt); delay > 0 {
-		return &rateError{retry: delay, err: api.Fail(api.ErrRate, "too many %s requests from your address: try again in %d s", kind, retrySeconds(delay))}
+		return &retryError{limit: kind, retry: delay, err: api.Fail(api.ErrRate, "too many %s requests from your address: try again in %d s", kind, retrySeconds(delay))}
 	}
 	return nil
 }
@@ -88,18 +105,78 @@ func (l *limiter) take(key string, rt Rate) time.Duration {
 	now := time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.bucketLocked(key, rt, now).takeAt(now)
+}
+
+// bucketLocked returns the bucket key, whose rate is rt, made if need be
+// and marked as used at now.
+func (l *limiter) bucketLocked(key string, rt Rate, now time.Time) *bucket {
 	b := l.buckets[key]
 	if b == nil {
 		b = &bucket{lim: rate.NewLimiter(rate.Limit(rt.PerMinute/60), max(rt.Burst, 1))}
 		l.buckets[key] = b
 	}
 	b.used = now
+	return b
+}
+
+// takeAt takes a token at now and returns 0, or how long to wait for one
+// (then taking none).
+func (b *bucket) takeAt(now time.Time) time.Duration {
 	res := b.lim.ReserveN(now, 1)
 	delay := res.DelayFrom(now)
 	if delay > 0 {
 		res.CancelAt(now)
 	}
 	return delay
+}
+
+// unknownKey is the bucket of a client's requests for games that do not
+// exist.
+func unknownKey(client string) string { return "unknown game " + client }
+
+// unknownLimited reports whether requests for games that do not exist
+// are limited (the serve command's "no limit" is an infinite rate).
+func (l *limiter) unknownLimited() bool {
+	rt := l.cfg.Unknown
+	return rt.PerMinute > 0 && !math.IsInf(rt.PerMinute, 1)
+}
+
+// allowGame refuses, before any lookup, a client that has named too many
+// games that do not exist lately: whether an id exists is then hidden
+// from it too.
+func (l *limiter) allowGame(client string) error {
+	if !l.unknownLimited() {
+		return nil
+	}
+	rt, now := l.cfg.Unknown, time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	tokens := l.bucketLocked(unknownKey(client), rt, now).lim.TokensAt(now)
+	if tokens >= 1 {
+		return nil
+	}
+	delay := time.Duration((1 - tokens) / (rt.PerMinute / 60) * float64(time.Second))
+	return &retryError{limit: "unknown game", retry: delay, err: api.Fail(api.ErrRate, "too many requests for games that do not exist from your address: try again in %d s", retrySeconds(delay))}
+}
+
+// unknownGame counts a request for a game that does not exist from
+// client. It reports whether to log that the client has run out (once a
+// minute at most, so that a flood of guesses is not a flood of logs).
+func (l *limiter) unknownGame(client string) (warn bool) {
+	if !l.unknownLimited() {
+		return false
+	}
+	now := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.bucketLocked(unknownKey(client), l.cfg.Unknown, now)
+	b.takeAt(now)
+	if b.lim.TokensAt(now) >= 1 || now.Sub(b.warned) < time.Minute {
+		return false
+	}
+	b.warned = now
+	return true
 }
 
 // sweep forgets the buckets unused since cutoff.
@@ -113,28 +190,47 @@ func (l *limiter) sweep(cutoff time.Time) {
 	}
 }
 
-// client returns r's client address.
+// client returns r's client as its limits know it: its address, or for
+// an IPv6 address its /64 network (one subscriber's, which may hold
+// any number of addresses).
 func (l *limiter) client(r *http.Request) string {
 	if h := l.cfg.ClientIPHeader; h != "" {
 		if v := r.Header.Get(h); v != "" {
 			parts := strings.Split(v, ",")
-			return strings.TrimSpace(parts[len(parts)-1])
+			return clientOf(strings.TrimSpace(parts[len(parts)-1]))
 		}
 	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return r.RemoteAddr
+		return clientOf(r.RemoteAddr)
 	}
-	return host
+	return clientOf(host)
 }
 
-// rateError is a refusal with the time to wait.
-type rateError struct {
+// clientOf returns the client an address stands for: an IPv4 address
+// (also one written as IPv6, ::ffff:a.b.c.d) as it is, an IPv6 address
+// as its /64 network, anything else as it is.
+func clientOf(addr string) string {
+	ip, err := netip.ParseAddr(addr)
+	if err != nil {
+		return addr
+	}
+	ip = ip.Unmap()
+	if ip.Is4() {
+		return ip.String()
+	}
+	p, _ := ip.Prefix(64) // a zone is dropped with the host bits
+	return p.String()
+}
+
+// retryError is a refusal with the time to wait (Retry-After).
+type retryError struct {
+	limit string // the limit refused by, for the metrics; "": none (the store)
 	retry time.Duration
-	err   error // of kind api.ErrRate
+	err   error // a refusal: api.ErrRate, api.ErrUnavailable
 }
 
-func (e *rateError) Error() string { return e.err.Error() }
-func (e *rateError) Unwrap() error { return e.err }
+func (e *retryError) Error() string { return e.err.Error() }
+func (e *retryError) Unwrap() error { return e.err }
 
 func retrySeconds(d time.Duration) int { return int(math.Ceil(d.Seconds())) }

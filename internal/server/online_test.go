@@ -354,3 +354,53 @@ func TestHelloAfterJoinElsewhere(t *testing.T) {
 	want.Seats[friend.seat] = true
 	awaitPresence(t, watcher, want)
 }
+
+// TestRecordOfPlayersEnd: a game its players ended (a draw agreed, a
+// resignation, an abort) is recorded with how and the result
+// (docs/RECORD.md), and the record replays.
+func TestRecordOfPlayersEnd(t *testing.T) {
+	s := newServer(t, Config{})
+	for _, tt := range []struct {
+		end, how string
+		moves    int
+	}{
+		{"draw", notation.TerminationDraw, 2},
+		{"resign", notation.TerminationResign, 1},
+		{"abort", notation.TerminationAbort, 0},
+	} {
+		t.Run(tt.end, func(t *testing.T) {
+			id, a, b := onlineGame(t, s, `{"mode":"online"}`)
+			path := "/api/games/" + id + "/"
+			for range tt.moves {
+				g := get(t, s, id)
+				must[wire.Turn](t, mover(g, a, b).act(t, s, "POST", path+"moves", `{"move":"`+g.Legal[0]+`"}`), 200)
+			}
+			want := "*"
+			switch tt.end {
+			case "draw":
+				must[wire.Game](t, a.act(t, s, "POST", path+"draw", `{"action":"offer"}`), 200)
+				must[wire.Game](t, b.act(t, s, "POST", path+"draw", `{"action":"accept"}`), 200)
+				want = "1/2-1/2"
+			case "resign":
+				must[wire.Game](t, a.act(t, s, "POST", path+"resign", ""), 200)
+				want = []string{"0-1", "1-0"}[a.seat]
+			case "abort":
+				must[wire.Game](t, b.act(t, s, "POST", path+"abort", ""), 200)
+			}
+			rec := do(t, s, "GET", path+"record", nil)
+			if rec.status != 200 {
+				t.Fatalf("record: %s", rec)
+			}
+			parsed, err := notation.ParseRecord(string(rec.body))
+			if err != nil {
+				t.Fatalf("the record does not parse: %v\n%s", err, rec.body)
+			}
+			if parsed.Result != want || parsed.Tag(notation.TagTermination) != tt.how {
+				t.Errorf("record of a game ended by %s: result %q, Termination %q; want %q and %q\n%s", tt.end, parsed.Result, parsed.Tag(notation.TagTermination), want, tt.how, rec.body)
+			}
+			if _, err := parsed.Game(); err != nil {
+				t.Errorf("the record does not replay: %v\n%s", err, rec.body)
+			}
+		})
+	}
+}

@@ -35,8 +35,9 @@
 //     given elsewhere), never held while calling the match.
 //
 // presenceSync.mu (the queue of presence posts and reads), the rate
-// limiter's and the review cache's are leaves: nothing is taken under
-// them.
+// limiter's, the WebSocket counts' (socketLimits) and the review cache's
+// are leaves: nothing is taken under them. storeProbe.mu is held across
+// the store's health probe, and only by health checks.
 package server
 
 import (
@@ -82,6 +83,14 @@ type Config struct {
 	// Limits are the per-client rate limits; the zero value is
 	// DefaultLimits.
 	Limits Limits
+	// Retention is how long saved games are kept; the zero value is
+	// DefaultRetention.
+	Retention Retention
+	// MaxSockets is how many WebSockets may be open at once, from all
+	// clients; beyond it the next is refused (503) before the upgrade.
+	// Keep it below the process's limit of open files, with room for
+	// the requests and the store. 0: DefaultMaxSockets.
+	MaxSockets int
 	// ID names this server to the others sharing its store (for the
 	// leases on games against the computer, and its posts of who is
 	// connected to it): each server its own, and the same one again
@@ -108,17 +117,20 @@ const leaseTTL = 30 * time.Second
 // Server is the game server, an http.Handler. Create one with New and
 // Close it when done. It is safe for concurrent use.
 type Server struct {
-	cfg     Config
-	store   store.Store
-	log     *slog.Logger
-	pool    *match.Pool
-	limits  *limiter
-	handler http.Handler
-	assets  map[string]*asset // static files by path ("/js/app.js")
-	ctx     context.Context   // canceled by Close: WebSockets end
-	stop    context.CancelFunc
-	sockets sync.WaitGroup // the WebSocket handlers, which Close waits for
-	bg      sync.WaitGroup // the server's own goroutines
+	cfg    Config
+	store  store.Store
+	log    *slog.Logger
+	pool   *match.Pool
+	limits *limiter
+	// socketCaps counts the WebSockets open, by client and in all.
+	socketCaps *socketLimits
+	metrics    *metrics
+	handler    http.Handler
+	assets     map[string]*asset // static files by path ("/js/app.js")
+	ctx        context.Context   // canceled by Close: WebSockets end
+	stop       context.CancelFunc
+	sockets    sync.WaitGroup // the WebSocket handlers, which Close waits for
+	bg         sync.WaitGroup // the server's own goroutines
 	// wsPing and wsWrite are wsPingInterval and wsWriteTimeout; tests
 	// shorten them.
 	wsPing, wsWrite time.Duration
@@ -126,6 +138,7 @@ type Server struct {
 	// servers; nil if the store has no board.
 	presence *presenceSync
 	reviews  *reviewCache // the moves reviewed lately
+	probe    storeProbe   // the store's health, probed now and then
 
 	mu     sync.Mutex
 	live   map[string]*liveGame
@@ -146,6 +159,7 @@ func New(cfg Config) *Server {
 		reviews: newReviewCache(reviewCacheSize),
 		wsPing:  wsPingInterval,
 		wsWrite: wsWriteTimeout,
+		probe:   storeProbe{ttl: healthTTL},
 	}
 	if s.store == nil {
 		s.store = store.NewMemory()
@@ -170,8 +184,13 @@ func New(cfg Config) *Server {
 		s.cfg.ID = newID()
 	}
 	s.limits = newLimiter(s.cfg.Limits.orDefault())
+	if s.cfg.MaxSockets <= 0 {
+		s.cfg.MaxSockets = DefaultMaxSockets
+	}
+	s.socketCaps = newSocketLimits(s.limits.cfg.Sockets, s.cfg.MaxSockets)
 	s.presence = newPresenceSync(s.store)
 	s.pool = match.NewPool(s.cfg.Workers, s.cfg.Engine)
+	s.metrics = newMetrics(s)
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	if embedded {
 		s.assets = embeddedAssets()
@@ -186,6 +205,7 @@ func New(cfg Config) *Server {
 		s.goBackground(func() { s.janitor(s.cfg.IdleTimeout) })
 	}
 	s.goBackground(s.resumeLoop)
+	s.goBackground(s.retentionLoop)
 	if n, ok := s.store.(store.Notifier); ok {
 		// Listening before New returns: no change made after it is missed.
 		notices := n.Changes(s.ctx)
@@ -268,6 +288,8 @@ func (s *Server) routes() http.Handler {
 	own := map[string]func(http.ResponseWriter, *http.Request) error{
 		"ws":     s.websocket,
 		"health": s.health,
+		"ready":  s.health,
+		"live":   s.liveness,
 		"qr":     s.qrCode,
 	}
 	for _, rt := range api.Routes {
@@ -278,12 +300,12 @@ func (s *Server) routes() http.Handler {
 		if h == nil {
 			panic("server: no handler for the route " + rt.Name)
 		}
-		s.handle(mux, rt.Method, rt.Pattern, h)
+		s.handle(mux, rt, h)
 	}
-	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle("/api/", s.instrument("unknown", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, api.NoSuchAPI(r.Method, r.URL.Path))
-	})
-	mux.Handle("/", s.static())
+	})))
+	mux.Handle("/", s.instrument("static", s.static()))
 
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -295,17 +317,17 @@ func (s *Server) routes() http.Handler {
 // handle serves method on pattern with h, whose error is the answer.
 // Any other method on the pattern's first route is answered with a JSON
 // 405 (the mux would answer in plain text).
-func (s *Server) handle(mux *http.ServeMux, method, pattern string, h func(http.ResponseWriter, *http.Request) error) {
-	mux.HandleFunc(method+" "+pattern, func(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handle(mux *http.ServeMux, rt api.Route, h func(http.ResponseWriter, *http.Request) error) {
+	mux.Handle(rt.Method+" "+rt.Pattern, s.instrument(rt.Name, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := h(w, r); err != nil {
 			s.writeError(w, r, err)
 		}
-	})
-	if allowed := api.Allowed(pattern); allowed[0] == method {
-		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+	})))
+	if allowed := api.Allowed(rt.Pattern); allowed[0] == rt.Method {
+		mux.Handle(rt.Pattern, s.instrument(rt.Name, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", strings.Join(allowed, ", "))
 			s.writeError(w, r, api.NotAllowed(r.Method, allowed))
-		})
+		})))
 	}
 }
 

@@ -31,13 +31,18 @@ const wsPingInterval = 30 * time.Second
 // watches. A client that falls behind is closed with StatusTryAgainLater
 // and may reconnect for a fresh state.
 func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
-	g, err := s.game(r.Context(), r.PathValue("id"))
+	g, err := s.gameFor(r.Context(), r, r.PathValue("id"))
 	if err != nil {
 		return err
 	}
 	if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
 		return api.Fail(api.ErrBadRequest, "this is a WebSocket: connect with a WebSocket client")
 	}
+	done, err := s.addSocketOf(r) // the caps, before the upgrade
+	if err != nil {
+		return err
+	}
+	defer done()
 	if err := s.addSocket(); err != nil {
 		return err
 	}

@@ -63,6 +63,8 @@ func testContract(t *testing.T, open opener) {
 		{"Updated", testUpdated},
 		{"ConcurrentAppends", testConcurrentAppends},
 		{"RacingAppends", testRacingAppends},
+		{"Expire", testExpire},
+		{"ExpireRace", testExpireRace},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.f(t, open(t)) })

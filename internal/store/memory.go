@@ -14,10 +14,11 @@ import (
 // is not usable; create one with NewMemory. It is safe for concurrent
 // use.
 type Memory struct {
-	mu     sync.RWMutex
-	games  map[string]*Game
-	leases map[string]lease
-	now    func() time.Time
+	mu       sync.RWMutex
+	games    map[string]*Game
+	leases   map[string]lease
+	finished map[string]time.Time // by game: when it ended (Finish)
+	now      func() time.Time
 }
 
 type lease struct {
@@ -27,7 +28,7 @@ type lease struct {
 
 // NewMemory returns an empty Memory.
 func NewMemory() *Memory {
-	return &Memory{games: make(map[string]*Game), leases: make(map[string]lease), now: time.Now}
+	return &Memory{games: make(map[string]*Game), leases: make(map[string]lease), finished: make(map[string]time.Time), now: time.Now}
 }
 
 // Create saves a copy of g as a new game.
@@ -99,6 +100,7 @@ func (m *Memory) Truncate(ctx context.Context, id string, n int, w Waiting) erro
 		}
 		g.Moves = slices.Clip(g.Moves[:n])
 		g.Waiting = w
+		delete(m.finished, id)
 		return nil
 	})
 }
@@ -195,4 +197,42 @@ func (m *Memory) Len() int {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	return len(m.games)
+}
+
+// Finish records that the game has ended, unless it is recorded.
+func (m *Memory) Finish(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.games[id]; !ok {
+		return fmt.Errorf("game %q: %w", id, ErrNotFound)
+	}
+	if _, ok := m.finished[id]; !ok {
+		m.finished[id] = m.now()
+	}
+	return nil
+}
+
+// Expire deletes the games due.
+func (m *Memory) Expire(ctx context.Context, e Expiry) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ids := []string{}
+	for id, g := range m.games {
+		if len(ids) >= e.Limit {
+			break
+		}
+		if e.due(g.Mode, g.Seats, len(g.Moves), g.Updated, m.finished[id]) {
+			ids = append(ids, id)
+			delete(m.games, id)
+			delete(m.leases, id)
+			delete(m.finished, id)
+		}
+	}
+	return ids, nil
 }

@@ -71,6 +71,7 @@ func openPostgres(ctx context.Context, url string, upTo int, log *slog.Logger) (
 	// Changes can skip them: it knows of its own changes already.
 	name := "oanquan " + randomName()
 	cfg.ConnConfig.RuntimeParams["application_name"] = name
+	cfg.AfterConnect = durableCommits
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("store: PostgreSQL: %w", err)
@@ -83,8 +84,29 @@ func openPostgres(ctx context.Context, url string, upTo int, log *slog.Logger) (
 	if from < upTo && from > 0 {
 		log.Info("store: migrated PostgreSQL schema", "from", from, "to", upTo)
 	}
+	var fsync string
+	if err := pool.QueryRow(ctx, "SHOW fsync").Scan(&fsync); err == nil && fsync == "off" {
+		log.Warn("store: PostgreSQL runs with fsync off: answered moves may be lost if its machine stops")
+	}
 	done, cancel := context.WithCancel(context.Background())
 	return &Postgres{pool: pool, log: log, done: done, cancel: cancel, name: name}, nil
+}
+
+// durableCommits makes conn answer a commit once it is on the disk,
+// whatever the server's, database's or role's default: synchronous_commit
+// off is raised to on (local, remote_write and remote_apply, which all
+// wait for the local disk, are kept). PostgreSQL shares one WAL flush among the commits
+// waiting for it: group commit.
+func durableCommits(ctx context.Context, conn *pgx.Conn) error {
+	var level string
+	if err := conn.QueryRow(ctx, "SHOW synchronous_commit").Scan(&level); err != nil {
+		return err
+	}
+	if level == "off" {
+		_, err := conn.Exec(ctx, "SET synchronous_commit = on")
+		return err
+	}
+	return nil
 }
 
 // defaultPoolConns is the size of the connection pool unless the URL
@@ -247,7 +269,7 @@ func (p *Postgres) Truncate(ctx context.Context, id string, n int, w Waiting) er
 	// the UPDATE has the row's lock, so that its snapshot holds every move
 	// committed before (a data-modifying WITH would share one snapshot).
 	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE games SET nmoves = $2, waiting = $3, updated = now()
+		tag, err := tx.Exec(ctx, `UPDATE games SET nmoves = $2, waiting = $3, updated = now(), finished = NULL
 			WHERE id = $1 AND nmoves >= $2 AND $2 >= 0`, id, n, bool(w))
 		if err != nil || tag.RowsAffected() == 0 {
 			return err

@@ -12,10 +12,16 @@ import (
 // so that an operator (or a test) can find them in pg_stat_activity.
 const listenerName = "oanquan-listen"
 
-// Backoff between the listener's attempts to connect again.
+// Backoff between the listener's attempts to connect again. The longest
+// wait is short, so that after the database restarts the servers hear
+// of each other's changes again within a second, however long it was
+// down; an attempt costs the database a refused connection.
 const (
 	listenFirstRetry = 50 * time.Millisecond
-	listenMaxRetry   = 5 * time.Second
+	listenMaxRetry   = 500 * time.Millisecond
+	// listenLogEvery is how many failed attempts in a row are logged
+	// once (the first is always): one line every 30 s or so.
+	listenLogEvery = 60
 )
 
 // Changes sends a notice of each change made through any other Postgres
@@ -25,8 +31,8 @@ const (
 // the pool. The first connection is made before Changes returns, so
 // every change committed after that is sent (unless the connection is
 // lost: then it connects again, waiting 50 ms, then twice as long each
-// time up to 5 s, and sends the zero Notice once it listens again, for
-// notices may have been missed). If that first connection fails, it
+// time up to 500 ms, and sends the zero Notice once it listens again,
+// for notices may have been missed). If that first connection fails, it
 // keeps trying the same way and sends the zero Notice when it succeeds.
 // A slow reader delays the notices, never drops them; PostgreSQL queues
 // them meanwhile.
@@ -68,7 +74,7 @@ func (p *Postgres) listen(ctx context.Context) (*pgx.Conn, error) {
 // relay sends the notices that conn receives to ch, connecting again
 // when the connection is lost (or conn is nil), until ctx is done.
 func (p *Postgres) relay(ctx context.Context, conn *pgx.Conn, ch chan<- Notice) {
-	retry := listenFirstRetry
+	retry, failed := listenFirstRetry, 0
 	for {
 		if conn == nil {
 			var err error
@@ -76,7 +82,10 @@ func (p *Postgres) relay(ctx context.Context, conn *pgx.Conn, ch chan<- Notice) 
 				if ctx.Err() != nil {
 					return
 				}
-				p.log.Warn("store: listening for changes, will retry", "err", err, "in", retry)
+				if failed%listenLogEvery == 0 {
+					p.log.Warn("store: listening for changes, will retry", "err", err, "in", retry, "failed", failed+1)
+				}
+				failed++
 				select {
 				case <-time.After(retry):
 				case <-ctx.Done():
@@ -85,7 +94,7 @@ func (p *Postgres) relay(ctx context.Context, conn *pgx.Conn, ch chan<- Notice) 
 				retry = min(2*retry, listenMaxRetry)
 				continue
 			}
-			retry = listenFirstRetry
+			retry, failed = listenFirstRetry, 0
 			if !send(ctx, ch, Notice{}) {
 				conn.Close(context.Background())
 				return

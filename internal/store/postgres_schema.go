@@ -60,6 +60,11 @@ var postgresMigrations = []string{
 		until    timestamptz NOT NULL,
 		PRIMARY KEY (game, server)
 	);`,
+
+	// v5: when a game ended (Finish), for retention (Expire).
+	`ALTER TABLE games ADD COLUMN finished timestamptz;
+	CREATE INDEX games_unfinished ON games (updated) WHERE finished IS NULL;
+	CREATE INDEX games_finished ON games (finished) WHERE finished IS NOT NULL;`,
 }
 
 // postgresMigrationLock is the pg_advisory_xact_lock key that servers

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"oanquan/internal/store/pgtest"
 )
 
@@ -220,4 +222,63 @@ func TestOpenPostgres(t *testing.T) {
 		t.Errorf("Open(%s) = %T, %q; want a Notifier, a description without the password", url, s, desc)
 	}
 	t.Log(desc)
+}
+
+// TestPostgresSynchronousCommit: the store's connections commit
+// durably even where the database's default says not to.
+func TestPostgresSynchronousCommit(t *testing.T) {
+	url := pgtest.Start(t)
+	admin := openPostgresAt(t, url)
+	var name string
+	if err := admin.pool.QueryRow(ctx, "SELECT current_database()").Scan(&name); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.pool.Exec(ctx, "ALTER DATABASE "+name+" SET synchronous_commit = off"); err != nil {
+		t.Fatal(err)
+	}
+	s := openPostgresAt(t, url)
+	var got string
+	if err := s.pool.QueryRow(ctx, "SHOW synchronous_commit").Scan(&got); err != nil {
+		t.Fatal(err)
+	}
+	if got != "on" {
+		t.Errorf("synchronous_commit = %q on the store's connections, want on", got)
+	}
+}
+
+// TestPostgresChangesResume: while the database refuses connections (a
+// restart), the listener keeps trying; once it takes them again, the
+// listener is back within a second, however long it was away.
+func TestPostgresChangesResume(t *testing.T) {
+	url := pgtest.Start(t)
+	a, b := openPostgresAt(t, url), openPostgresAt(t, url)
+	changes := b.Changes(ctx)
+	var name string
+	if err := a.pool.QueryRow(ctx, "SELECT current_database()").Scan(&name); err != nil {
+		t.Fatal(err)
+	}
+	admin, err := pgx.Connect(ctx, strings.Replace(url, "/"+name+"?", "/postgres?", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := admin.Exec(ctx, q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec("ALTER DATABASE " + name + " ALLOW_CONNECTIONS false")
+	exec(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = $2`, listenerName, name)
+	time.Sleep(3500 * time.Millisecond) // the listener tries again and again meanwhile
+	exec("ALTER DATABASE " + name + " ALLOW_CONNECTIONS true")
+	start := time.Now()
+	if id, ok := receive(t, changes, false, 10*time.Second); !ok || id != "" {
+		t.Fatalf("after the database took connections again, heard %q, %v; want \"\"", id, ok)
+	}
+	d := time.Since(start)
+	if d > time.Second {
+		t.Errorf("listening again %v after the database took connections again, want within a second", d.Round(time.Millisecond))
+	}
+	t.Logf("listening again %v after the database took connections again", d.Round(time.Millisecond))
 }

@@ -15,9 +15,9 @@ import (
 )
 
 // SQLite is a Store in a SQLite file, for one server: games survive a
-// restart, a crash or a SIGKILL of the process (WAL mode with
-// synchronous=NORMAL: a change is in the write-ahead log when its call
-// returns; only a crash of the machine itself may lose the last changes).
+// restart, a crash or a SIGKILL of the process, a power cut or a crash of
+// the machine (WAL mode with synchronous=FULL: a change is on the disk,
+// in the write-ahead log, when its call returns).
 //
 // One server a file: a second process on the same file is not supported
 // and not tested. SQLite's locks would keep the file whole, but neither
@@ -104,6 +104,11 @@ func sqliteDSN(abs string, pragmas ...string) string {
 // openPools opens the writer's connection, migrates, then opens the
 // readers.
 func (s *SQLite) openPools(ctx context.Context, upTo int, log *slog.Logger) error {
+	// Before any connection that writes (journal_mode(WAL) below writes
+	// at once): a file that is not ours, or is damaged, stays as it was.
+	if err := checkSQLiteFile(ctx, s.path); err != nil {
+		return err
+	}
 	common := []string{
 		"busy_timeout(10000)",
 		"foreign_keys(1)",
@@ -112,7 +117,12 @@ func (s *SQLite) openPools(ctx context.Context, upTo int, log *slog.Logger) erro
 	}
 	wdb, err := sql.Open("sqlite", sqliteDSN(s.path, append(common,
 		"journal_mode(WAL)",
-		"synchronous(NORMAL)",          // in WAL mode: durable across a process crash
+		// FULL: each commit waits for the write-ahead log to reach the
+		// disk, so that a change is durable when its call returns, across
+		// a power cut or a kernel crash too (NORMAL would lose the last
+		// commits before a checkpoint). Group commit (sqlite_writer.go)
+		// shares that one fsync among every change of a batch.
+		"synchronous(FULL)",
 		"journal_size_limit(67108864)", // truncate the WAL back to 64 MiB after a checkpoint
 	)...))
 	if err != nil {
@@ -345,7 +355,7 @@ func (s *SQLite) Truncate(ctx context.Context, id string, n int, wait Waiting) e
 		if _, err := w.exec(`DELETE FROM moves WHERE game = ? AND idx >= ?`, id, n); err != nil {
 			return err
 		}
-		_, err = w.exec(`UPDATE games SET nmoves = ?, waiting = ?, updated = ? WHERE id = ?`,
+		_, err = w.exec(`UPDATE games SET nmoves = ?, waiting = ?, updated = ?, finished = NULL WHERE id = ?`,
 			n, bool(wait), s.now().UnixNano(), id)
 		return err
 	})

@@ -45,6 +45,15 @@ var sqliteMigrations = []string{
 
 	// v3: the status of games between players online.
 	`ALTER TABLE games ADD COLUMN status TEXT NOT NULL DEFAULT '';`,
+
+	// v4: the mark of this store's files (sqliteAppID), checked before
+	// a file is used (checkSQLiteFile).
+	`PRAGMA application_id = 1329679953;`,
+
+	// v5: when a game ended (Finish), for retention (Expire).
+	`ALTER TABLE games ADD COLUMN finished INTEGER; -- Unix nanoseconds; NULL while it goes on
+	CREATE INDEX games_unfinished ON games (updated) WHERE finished IS NULL;
+	CREATE INDEX games_finished ON games (finished) WHERE finished IS NOT NULL;`,
 }
 
 // migrateSQLite brings the database on conn to schema version upTo, one

@@ -173,12 +173,12 @@ func TestSQLiteMigrateFromV1(t *testing.T) {
 	}
 }
 
-// TestSQLiteNewerSchema: a file from a newer program is refused, not
-// damaged.
+// TestSQLiteNewerSchema: a file from a newer program (marked as ours) is
+// refused, not damaged.
 func TestSQLiteNewerSchema(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "new.db")
 	db, _ := sql.Open("sqlite", path)
-	if _, err := db.Exec("PRAGMA user_version = 99"); err != nil {
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA user_version = 99; PRAGMA application_id = %d", sqliteAppID)); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

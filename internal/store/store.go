@@ -147,8 +147,39 @@ type Store interface {
 	Lease(ctx context.Context, id, owner string, ttl time.Duration) (bool, error)
 	// Release ends owner's lease on game id, if owner holds it.
 	Release(ctx context.Context, id, owner string) error
+	// Finish records that game id has ended, now, unless it is recorded
+	// already; Truncate undoes it (an undo takes the end back).
+	Finish(ctx context.Context, id string) error
+	// Expire deletes the games that e says are due, at most e.Limit of
+	// them, with their moves and leases, and returns their ids. Several
+	// servers may expire at once: each game is deleted once, and never
+	// one changed after e's times were chosen.
+	Expire(ctx context.Context, e Expiry) ([]string, error)
 	// Close releases the store's resources. The store is not used after.
 	Close() error
+}
+
+// Expiry says which games Expire deletes: those last changed before
+// Invitations that are online games with a seat nobody took and no move
+// (invitations never opened), those not finished and last changed before
+// Unfinished (abandoned), and those finished and last changed before
+// Finished. A zero time deletes none of its kind.
+type Expiry struct {
+	Invitations, Unfinished, Finished time.Time
+	Limit                             int // at most this many games a call
+}
+
+// due reports whether e says a game is due, given its mode, seats, number
+// of moves, last change and end (zero: not finished).
+func (e Expiry) due(mode string, seats [2][]byte, moves int, updated, finished time.Time) bool {
+	before := func(t, cutoff time.Time) bool { return !cutoff.IsZero() && t.Before(cutoff) }
+	switch {
+	case mode == "online" && (seats[0] == nil || seats[1] == nil) && moves == 0 && before(updated, e.Invitations):
+		return true
+	case finished.IsZero():
+		return before(updated, e.Unfinished)
+	}
+	return before(finished, e.Finished) && before(updated, e.Finished)
 }
 
 // Notifier is implemented by stores that several servers share

@@ -338,5 +338,24 @@ func Record(st *match.State, created time.Time) (string, error) {
 		tags["Player"+st.Human.String()] = "Human"
 		tags["Player"+st.Human.Other().String()] = "Computer (" + st.Level.String() + ")"
 	}
+	if o := st.Status.Outcome; o.Kind != "" && !game.Over() {
+		how, result := endOf(o)
+		return notation.FormatEnded(game, tags, how, result), nil
+	}
 	return notation.FormatGame(game, tags), nil
+}
+
+// endOf returns the Termination tag and the result token of a game its
+// players ended (docs/RECORD.md).
+func endOf(o match.Outcome) (how, result string) {
+	switch o.Kind {
+	case match.OutcomeResign:
+		if o.Player == rules.Player0 {
+			return notation.TerminationResign, "0-1"
+		}
+		return notation.TerminationResign, "1-0"
+	case match.OutcomeDraw:
+		return notation.TerminationDraw, "1/2-1/2"
+	}
+	return notation.TerminationAbort, "*"
 }

@@ -223,6 +223,9 @@ func think(ctx context.Context, pos rules.Position, lim Limits, allRoot bool) ou
 	past := gameHistory(&pos, &lim)
 	h := hashOf(&pos, &lim.Rules)
 
+	if lim.Level != Hard {
+		lim.Endgames = nil // Medium plays as it sees, table or not
+	}
 	if out, ok := fromTable(&pos, &lim, allRoot); ok {
 		return out
 	}

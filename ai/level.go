@@ -73,8 +73,9 @@ type Limits struct {
 	// this search alone.
 	Table *Table
 	// Endgames, if set, is an endgame table (package endgames) that Hard,
-	// Hints and Review probe: a position it knows exactly is answered at
-	// once, proven, and the search reads it at every node.
+	// Hints and Review probe (Easy and Medium do not): a position it knows
+	// exactly is answered at once, proven, and the search reads it at
+	// every node.
 	Endgames *endgames.Table
 }
 

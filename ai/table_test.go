@@ -16,9 +16,13 @@ var (
 )
 
 // smallTable builds the endgame table the tests use in a temporary
-// directory.
+// directory. It also shortens the lines the full search (exact) follows
+// until the test ends: the tests compare positions whose lines end soon.
 func smallTable(t *testing.T) *endgames.Table {
 	t.Helper()
+	n := exactMaxPath
+	exactMaxPath = 60
+	t.Cleanup(func() { exactMaxPath = n })
 	dir := t.TempDir()
 	if err := endgames.Build(context.Background(), *tablePebbles, dir, endgames.BuildOptions{}); err != nil {
 		t.Fatal(err)
@@ -93,10 +97,6 @@ func TestTableAgreesWithSearch(t *testing.T) {
 	tb := smallTable(t)
 	rng := rand.New(rand.NewPCG(19, 19))
 	var r rules.Rules
-	// Lines that go on for long are given up: the search follows the
-	// positions that end soon.
-	defer func(n int) { exactMaxPath = n }(exactMaxPath)
-	exactMaxPath = 60
 	checked, exactOnes, tries := 0, 0, 0
 	for checked < *tablePositions && tries < 100**tablePositions {
 		tries++
@@ -158,8 +158,6 @@ func TestHistoryChangesValue(t *testing.T) {
 	tb := smallTable(t)
 	rng := rand.New(rand.NewPCG(17, 19))
 	var r rules.Rules
-	defer func(n int) { exactMaxPath = n }(exactMaxPath)
-	exactMaxPath = 60
 	found := 0
 	for tries := 0; found < 5 && tries < 20000; tries++ {
 		p := tableSample(rng, tb.Pebbles())
@@ -209,8 +207,6 @@ func TestSearchUsesTable(t *testing.T) {
 	tb := smallTable(t)
 	rng := rand.New(rand.NewPCG(3, 19))
 	var r rules.Rules
-	defer func(n int) { exactMaxPath = n }(exactMaxPath)
-	exactMaxPath = 60
 	atOnce, confirmed := 0, 0
 	for tries := 0; atOnce < 100 && tries < 50000; tries++ {
 		p := tableSample(rng, tb.Pebbles())

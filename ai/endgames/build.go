@@ -20,9 +20,9 @@ import (
 type Progress struct {
 	Pass        int           // the pass under way, from 1
 	Done        float64       // share of the pass done, 0–1
-	Exact       uint64        // positions whose value is known so far
+	Exact       uint64        // entries of the pass so far whose bounds meet (final only at the end)
 	Positions   uint64        // positions in the table
-	Changed     uint64        // entries the previous pass improved (0 before the second)
+	Changed     uint64        // entries the previous pass changed (0 before the second)
 	Elapsed     time.Duration // since this run of Build started
 	PassLeft    time.Duration // estimated time to the end of the pass
 	Left        time.Duration // estimated time to the end of the build, -1 when unknown

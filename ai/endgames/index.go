@@ -26,13 +26,14 @@ func layerSize(k int) uint64 { return binom[k+11][11] }
 // layerStart returns the index of the first board with k pebbles: the
 // boards are laid out by pebble count, fewest first, so that a table for
 // N pebbles begins with the table for any smaller N.
-func layerStart(k int) uint64 {
-	var s uint64
-	for i := range k {
-		s += layerSize(i)
+func layerStart(k int) uint64 { return layerStarts[k] }
+
+var layerStarts = func() (t [maxLayer + 2]uint64) {
+	for k := 1; k < len(t); k++ {
+		t[k] = t[k-1] + layerSize(k-1)
 	}
-	return s
-}
+	return t
+}()
 
 // variants is the number of table entries per board: the two stones
 // (each on its square or not) and the side to move.

@@ -56,7 +56,7 @@ func runEndgamesBuild(ctx context.Context, args []string, stdout, stderr io.Writ
 		if p.Left >= 0 {
 			left = p.Left.Round(time.Second).String()
 		}
-		fmt.Fprintf(stderr, "pass %d: %.0f%% done, pass ends in %v; %d of %d positions exact; last pass improved %d; elapsed %v, left about %s\n",
+		fmt.Fprintf(stderr, "pass %d: %.0f%% done, pass ends in %v; %d of %d entries with Lo = Hi so far; the last pass changed %d; elapsed %v, left about %s\n",
 			p.Pass, 100*p.Done, p.PassLeft.Round(time.Second), p.Exact, p.Positions, p.Changed, p.Elapsed.Round(time.Second), left)
 	}}
 	if err := endgames.Build(ctx, *n, *out, opt); err != nil {
@@ -163,4 +163,24 @@ func boardPebbles(p *rules.Position) int {
 		n += int(c)
 	}
 	return n
+}
+
+// openEndgames opens the endgame table in dir for a command's
+// --endgames flag; an empty dir means none.
+func openEndgames(cmd, dir string) (*endgames.Table, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	t, err := endgames.Open(dir)
+	if err != nil {
+		return nil, usagef("%s: --endgames: %v", cmd, err)
+	}
+	return t, nil
+}
+
+// closeEndgames closes a table openEndgames opened, if any.
+func closeEndgames(t *endgames.Table) {
+	if t != nil {
+		t.Close()
+	}
 }

@@ -71,3 +71,49 @@ func TestEndgamesErrors(t *testing.T) {
 		t.Errorf("probe of 4 pebbles in a table of 2: %v, want an error saying the table's limit", err)
 	}
 }
+
+// TestEndgamesFlag: bestmove and analyse with --endgames answer a position
+// the table knows exactly at once, proven (depth 0), with the verdict;
+// every command with the flag refuses a directory without a table.
+func TestEndgamesFlag(t *testing.T) {
+	dir := t.TempDir()
+	if _, _, err := runCmd(t, "endgames", "build", "--pebbles", "4", "--out", dir); err != nil {
+		t.Fatal(err)
+	}
+	// Player 0 has 56 pebbles in store and player 1 none; the table knows
+	// that player 0 ends with everything: 70 to 0 (player 1 borrows for
+	// each refill and repays at the count).
+	const pos = "0/1/0/1/0/0*/0/0/1/0/0/1 0 56,0,0 0,0,0 30"
+	out, _, err := runCmd(t, "bestmove", "--endgames", dir, pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var js searchJSON
+	if len(lines) != 2 || json.Unmarshal([]byte(lines[1]), &js) != nil {
+		t.Fatalf("bestmove printed %q", out)
+	}
+	if !js.Proven || js.Depth != 0 || js.Nodes != 0 || js.Score != 70 || js.Verdict != "wins by 70 with best play" {
+		t.Errorf("bestmove --endgames = %s: want proven at once, 70, wins by 70", lines[1])
+	}
+	out, _, err = runCmd(t, "analyse", "--endgames", dir, pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\"move\":\"7L\",\"score\":70}\n{\"move\":\"7R\",\"score\":70}\n"; out != want {
+		t.Errorf("analyse --endgames printed %q, want %q", out, want)
+	}
+	empty := t.TempDir()
+	for _, args := range [][]string{
+		{"bestmove", "--endgames", empty, pos},
+		{"analyse", "--endgames", empty, pos},
+		{"review", "--endgames", empty, "record.txt"},
+		{"arena", "hard", "medium", "--endgames", empty},
+	} {
+		_, _, err := runCmd(t, args...)
+		var ue *usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--endgames") || !strings.Contains(err.Error(), "no endgame table") {
+			t.Errorf("%v: %v, want a usage error about --endgames", args, err)
+		}
+	}
+}

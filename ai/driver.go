@@ -210,6 +210,12 @@ func fromTable(pos *rules.Position, lim *Limits, allRoot bool) (outcome, bool) {
 // perturbed move order and fill the shared table; the main thread's
 // result is the answer).
 func think(ctx context.Context, pos rules.Position, lim Limits, allRoot bool) outcome {
+	if lim.Level != Hard {
+		lim.Endgames = nil // Medium plays as it sees, table or not
+	}
+	if out, ok := fromTable(&pos, &lim, allRoot); ok {
+		return out
+	}
 	st := settingsFor(&lim)
 	start := time.Now()
 	c := &clock{ctx: ctx, deadline: start.Add(st.moveTime), timed: true}
@@ -223,12 +229,6 @@ func think(ctx context.Context, pos rules.Position, lim Limits, allRoot bool) ou
 	past := gameHistory(&pos, &lim)
 	h := hashOf(&pos, &lim.Rules)
 
-	if lim.Level != Hard {
-		lim.Endgames = nil // Medium plays as it sees, table or not
-	}
-	if out, ok := fromTable(&pos, &lim, allRoot); ok {
-		return out
-	}
 	newThread := func() *searcher {
 		s := newSearcher(lim.Rules, st.weights, tt, &stop, c)
 		s.eg = lim.Endgames

@@ -136,7 +136,10 @@ func runEndgamesProbe(args []string, stdout io.Writer) error {
 	var r rules.Rules
 	moves, best, ok := t.Moves(&pos, &r, nil)
 	if !ok {
-		return usagef("endgames probe: the table holds positions with at most %d pebbles on the board, in play: %d pebbles here, status %v", t.Pebbles(), boardPebbles(&pos), pos.Status())
+		if st := pos.Status(); st != rules.EndNone {
+			return usagef("endgames probe: the game is over (%v)", st)
+		}
+		return usagef("endgames probe: the table holds positions with at most %d pebbles on the board; this one has %d", t.Pebbles(), boardPebbles(&pos))
 	}
 	var out probeJSON
 	out.Exact = best.Exact()

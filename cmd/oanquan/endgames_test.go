@@ -66,8 +66,11 @@ func TestEndgamesErrors(t *testing.T) {
 	if _, _, err := runCmd(t, "endgames", "build", "--pebbles", "2", "--out", dir); err != nil {
 		t.Fatal(err)
 	}
+	if _, _, err := runCmd(t, "endgames", "probe", "--endgames", dir, "0/1/0/0/0/0/0/1/0/0/0/0 0 40,0,0 28,0,0 30"); err == nil || !strings.Contains(err.Error(), "the game is over") {
+		t.Errorf("probe of a finished game: %v, want an error saying the game is over", err)
+	}
 	_, _, err := runCmd(t, "endgames", "probe", "--endgames", dir, "0/1/0/0/0/1/0/0/2/0/0/0 0 45,1,0 11,0,0 40")
-	if err == nil || !strings.Contains(err.Error(), "at most 2 pebbles") {
+	if err == nil || !strings.Contains(err.Error(), "at most 2 pebbles on the board; this one has 4") {
 		t.Errorf("probe of 4 pebbles in a table of 2: %v, want an error saying the table's limit", err)
 	}
 }

@@ -87,19 +87,11 @@ func TestEndgamesFlag(t *testing.T) {
 	// that player 0 ends with everything: 70 to 0 (player 1 borrows for
 	// each refill and repays at the count).
 	const pos = "0/1/0/1/0/0*/0/0/1/0/0/1 0 56,0,0 0,0,0 30"
-	out, _, err := runCmd(t, "bestmove", "--endgames", dir, pos)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	var js searchJSON
-	if len(lines) != 2 || json.Unmarshal([]byte(lines[1]), &js) != nil {
-		t.Fatalf("bestmove printed %q", out)
-	}
+	_, js := runBestmoveJSON(t, "--endgames", dir, pos)
 	if !js.Proven || js.Depth != 0 || js.Nodes != 0 || js.Score != 70 || js.Verdict != "wins by 70 with best play" {
-		t.Errorf("bestmove --endgames = %s: want proven at once, 70, wins by 70", lines[1])
+		t.Errorf("bestmove --endgames = %+v: want proven at once, 70, wins by 70", js)
 	}
-	out, _, err = runCmd(t, "analyse", "--endgames", dir, pos)
+	out, _, err := runCmd(t, "analyse", "--endgames", dir, pos)
 	if err != nil {
 		t.Fatal(err)
 	}

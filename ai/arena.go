@@ -20,6 +20,9 @@ type Player struct {
 	// baseline (func AlphaBeta) searching this many plies.
 	AlphaBeta int
 	Limits    Limits // for a searching level; Seed and History are set per move
+	// NoEndgames (the setting endgames=0) keeps an endgame table that
+	// the arena offers every searching level away from this player.
+	NoEndgames bool
 }
 
 // DefaultAlphaBetaDepth is the baseline's depth when "alphabeta" comes
@@ -73,6 +76,8 @@ func ParsePlayer(s string) (Player, error) {
 			p.Limits.Threads = n
 		case "noise":
 			p.Limits.Noise = n
+		case "endgames":
+			p.NoEndgames = n == 0
 		case "keep":
 			if n == 0 {
 				p.Limits.Table = nil
@@ -92,7 +97,7 @@ func ParsePlayer(s string) (Player, error) {
 		case "endrow":
 			w.EndRow = n
 		default:
-			return p, fmt.Errorf("player %q: unknown setting %q: want movetime, depth, threads, noise, keep, row, mobility, pile, tempo, qdepth, lmr or endrow", s, k)
+			return p, fmt.Errorf("player %q: unknown setting %q: want movetime, depth, threads, noise, keep, endgames, row, mobility, pile, tempo, qdepth, lmr or endrow", s, k)
 		}
 	}
 	if w != WeightsOf(p.Limits.Level) {

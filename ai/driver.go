@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"oanquan/ai/endgames"
 	"oanquan/rules"
 )
 
@@ -158,11 +159,63 @@ func gameHistory(pos *rules.Position, lim *Limits) []uint64 {
 	return out
 }
 
+// fromTable answers pos from lim.Endgames when the table knows its value
+// exactly, and with allRoot the value of every move too: the first move
+// that reaches the value, proven, at depth 0 and without a node searched.
+// The game's history tells which moves end it by repetition.
+func fromTable(pos *rules.Position, lim *Limits, allRoot bool) (outcome, bool) {
+	if lim.Endgames == nil {
+		return outcome{}, false
+	}
+	hist := lim.History
+	if n := len(hist); n > 0 && hist[n-1] == *pos {
+		hist = hist[:n-1]
+	}
+	seen := func(q *rules.Position) bool {
+		n := 0
+		for i := range hist {
+			if hist[i].SameForRepetition(q) {
+				n++
+			}
+		}
+		if pos.SameForRepetition(q) {
+			n++
+		}
+		return n >= rules.Repetitions-1
+	}
+	moves, best, ok := lim.Endgames.Moves(pos, &lim.Rules, seen)
+	if !ok || !best.Exact() {
+		return outcome{}, false
+	}
+	out := outcome{Result: Result{Move: rules.NoMove, Score: endgames.Final(pos, best.Lo), Proven: true}, scores: map[rules.Move]int{}}
+	for _, mv := range moves {
+		if out.Move == rules.NoMove && mv.Bounds.Lo >= best.Lo {
+			out.Move = mv.Move // it scores at least the value: a best move
+		}
+		if mv.Bounds.Exact() {
+			out.scores[mv.Move] = unit * endgames.Final(pos, mv.Bounds.Lo)
+		} else if allRoot {
+			return outcome{}, false
+		}
+	}
+	if out.Move == rules.NoMove {
+		return outcome{}, false
+	}
+	out.PV = []rules.Move{out.Move}
+	return out, true
+}
+
 // think runs the iterative-deepening search, on several threads when
 // st.threads > 1 (Lazy SMP: the helpers search the same tree with a
 // perturbed move order and fill the shared table; the main thread's
 // result is the answer).
 func think(ctx context.Context, pos rules.Position, lim Limits, allRoot bool) outcome {
+	if lim.Level != Hard {
+		lim.Endgames = nil // Medium plays as it sees, table or not
+	}
+	if out, ok := fromTable(&pos, &lim, allRoot); ok {
+		return out
+	}
 	st := settingsFor(&lim)
 	start := time.Now()
 	c := &clock{ctx: ctx, deadline: start.Add(st.moveTime), timed: true}
@@ -178,6 +231,7 @@ func think(ctx context.Context, pos rules.Position, lim Limits, allRoot bool) ou
 
 	newThread := func() *searcher {
 		s := newSearcher(lim.Rules, st.weights, tt, &stop, c)
+		s.eg = lim.Endgames
 		for _, k := range past {
 			s.push(k)
 		}

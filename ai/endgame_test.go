@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"oanquan/ai/endgames"
 	"oanquan/notation"
 	"oanquan/rules"
 )
@@ -20,6 +21,7 @@ var (
 	updateEndgames  = flag.Bool("update-endgames", false, "write testdata/endgames.txt anew from Medium self-play")
 	hardEndgames    = flag.Int("add-hard-endgames", 0, "play this many Hard-vs-Hard games and add to testdata/endgames.txt their positions 10, 20 and 40 plies before the end")
 	measureEndgames = flag.Duration("endgames", 0, "search each position of testdata/endgames.txt for this long and report which are proven")
+	endgamesTable   = flag.String("endgames-table", "", "with -endgames, search with the endgame table in this directory")
 )
 
 const endgamesFile = "testdata/endgames.txt"
@@ -193,13 +195,21 @@ func TestEndgames(t *testing.T) {
 	if len(es) < 10 {
 		t.Fatalf("%s has %d positions, want at least 10", endgamesFile, len(es))
 	}
+	var table *endgames.Table
+	if *endgamesTable != "" {
+		var err error
+		if table, err = endgames.Open(*endgamesTable); err != nil {
+			t.Fatal(err)
+		}
+		defer table.Close()
+	}
 	var groups []string
 	proven, depths := map[string]int{}, map[string][]int{}
 	for _, e := range es {
 		p := e.pos
 		lim := Limits{Level: Hard, Depth: 4}
 		if *measureEndgames > 0 {
-			lim = Limits{Level: Hard, MoveTime: *measureEndgames}
+			lim = Limits{Level: Hard, MoveTime: *measureEndgames, Endgames: table}
 		}
 		start := time.Now()
 		res, err := Search(context.Background(), p, lim)

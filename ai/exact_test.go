@@ -17,6 +17,9 @@ func same(a, b rules.Position) bool {
 	return a == b
 }
 
+// exactMaxPath is the longest line exact follows before it gives up.
+var exactMaxPath = 400
+
 // exact is the exact final point difference of p for the side to move
 // with best play, by a plain alpha-beta search (no table, no move
 // ordering) to the end of the game, with the repetition rule over path
@@ -28,7 +31,7 @@ func exact(p rules.Position, r *rules.Rules, path []rules.Position, budget *int)
 
 func alphabeta(p rules.Position, r *rules.Rules, path []rules.Position, budget *int, alpha, beta int) (int, bool) {
 	*budget--
-	if *budget < 0 || len(path) > 400 {
+	if *budget < 0 || len(path) > exactMaxPath {
 		return 0, false
 	}
 	best := -1000
@@ -72,10 +75,10 @@ func moveValue(p rules.Position, m rules.Move, r *rules.Rules, path []rules.Posi
 	return -v, ok
 }
 
-// endgames returns positions a few plies before the end of random games
+// provenEnds returns positions a few plies before the end of random games
 // that Search proves quickly and whose exact value exact finds within
 // its budget, with their games.
-func endgames(t *testing.T, n int) []*rules.Game {
+func provenEnds(t *testing.T, n int) []*rules.Game {
 	rng := rand.New(rand.NewPCG(5, 5))
 	var r rules.Rules
 	var out []*rules.Game
@@ -101,7 +104,7 @@ func endgames(t *testing.T, n int) []*rules.Game {
 // score of the move chosen, and of every move in the hints, against a plain
 // alpha-beta search to the end of the game.
 func TestProvenIsExact(t *testing.T) {
-	games := endgames(t, 10)
+	games := provenEnds(t, 10)
 	if len(games) < 4 {
 		t.Fatalf("only %d endgames found", len(games))
 	}
@@ -178,7 +181,7 @@ func TestRepetitionInHistory(t *testing.T) {
 // Debts only grow and can reach thousands of points in a game where one
 // player keeps borrowing.
 func TestLargeDebts(t *testing.T) {
-	games := endgames(t, 4)
+	games := provenEnds(t, 4)
 	if len(games) < 2 {
 		t.Fatalf("only %d endgames found", len(games))
 	}

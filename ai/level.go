@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"oanquan/ai/endgames"
 	"oanquan/rules"
 )
 
@@ -71,6 +72,11 @@ type Limits struct {
 	// next search (one player's moves in a game); nil: a new table for
 	// this search alone.
 	Table *Table
+	// Endgames, if set, is an endgame table (package endgames) that Hard,
+	// Hints and Review probe (Easy and Medium do not): a position it knows
+	// exactly is answered at once, proven, and the search reads it at
+	// every node.
+	Endgames *endgames.Table
 }
 
 // Result is what Search found.

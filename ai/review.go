@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"oanquan/ai/endgames"
 	"oanquan/rules"
 )
 
@@ -73,6 +74,8 @@ type ReviewLimits struct {
 	// one for the whole game): each search starts from what the previous
 	// one found, and no table is allocated per position.
 	Table *Table
+	// Endgames, if set, is the endgame table the searches read (Limits).
+	Endgames *endgames.Table
 }
 
 // MoveReview is the review of one move of a game. Scores are points with
@@ -135,7 +138,7 @@ func ReviewMove(ctx context.Context, r rules.Rules, history []rules.Position, m 
 	if err := pos.Legal(m); err != nil {
 		return MoveReview{}, err
 	}
-	search := Limits{Level: Hard, MoveTime: lim.MoveTime, Depth: lim.Depth, Threads: lim.Threads, Rules: r, History: history, Table: lim.Table}
+	search := Limits{Level: Hard, MoveTime: lim.MoveTime, Depth: lim.Depth, Threads: lim.Threads, Rules: r, History: history, Table: lim.Table, Endgames: lim.Endgames}
 	if search.MoveTime == 0 {
 		search.MoveTime = ReviewMoveTime
 	}

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"oanquan/ai/endgames"
 	"oanquan/rules"
 )
 
@@ -33,6 +34,7 @@ type searcher struct {
 	tt    *table
 	stop  *atomic.Bool
 	clock *clock
+	eg    *endgames.Table // the endgame table probed at every node, or nil
 
 	nodes int64 // positions reached: moves played, as chess engines count make-move
 	reps  int64 // lines ended by the repetition rule
@@ -169,6 +171,11 @@ func (s *searcher) negamax(pos *rules.Position, h uint64, depth, alpha, beta, pl
 	if s.stopped() {
 		return 0, 0
 	}
+	if s.eg != nil && ply > 0 {
+		if score, proof, ok := s.probeTable(pos, alpha, beta); ok {
+			return score, proof
+		}
+	}
 	if depth <= 0 || ply >= maxPly-1 {
 		return s.quiesce(pos, alpha, beta, ply, s.w.QDepth)
 	}
@@ -271,6 +278,26 @@ func (s *searcher) negamax(pos *rules.Position, h uint64, depth, alpha, beta, pl
 	}
 	s.tt.store(h, entry{score: best - off, depth: depth, bound: bound, move: bestMove, proof: proof})
 	return best, proof
+}
+
+// probeTable answers pos from the endgame table when it can: an exact
+// entry, or a proven bound beyond the window. The table's bounds hold for
+// every history (package endgames), so they are proofs in the search's
+// sense, whatever the line.
+func (s *searcher) probeTable(pos *rules.Position, alpha, beta int) (int, uint8, bool) {
+	b, ok := s.eg.Probe(pos, &s.r)
+	if !ok {
+		return 0, 0, false
+	}
+	switch {
+	case b.Exact():
+		return unit * endgames.Final(pos, b.Lo), provedExact, true
+	case b.Lo != endgames.NegInf && unit*endgames.Final(pos, b.Lo) >= beta:
+		return unit * endgames.Final(pos, b.Lo), provedLo, true
+	case b.Hi != endgames.PosInf && unit*endgames.Final(pos, b.Hi) <= alpha:
+		return unit * endgames.Final(pos, b.Hi), provedHi, true
+	}
+	return 0, 0, false
 }
 
 // searchChild searches a child position: with the full window for the

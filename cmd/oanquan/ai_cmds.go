@@ -31,6 +31,7 @@ type searchFlags struct {
 	movetime int
 	depth    int
 	seed     uint64
+	endgames string
 }
 
 func newSearchFlags(name string, withLevel bool) *searchFlags {
@@ -43,6 +44,7 @@ func newSearchFlags(name string, withLevel bool) *searchFlags {
 	sf.fs.IntVar(&sf.movetime, "movetime", 0, "milliseconds to think (0: the level's default)")
 	sf.fs.IntVar(&sf.depth, "depth", 0, "plies to search at most (0: no limit)")
 	sf.fs.Var(variantFlags{&sf.rules}, "variant", "a rule variant (repeatable)")
+	sf.fs.StringVar(&sf.endgames, "endgames", "", "directory of an endgame table (oanquan endgames build) to answer from")
 	return sf
 }
 
@@ -69,7 +71,8 @@ func (sf *searchFlags) parse(args []string) (rules.Position, ai.Limits, error) {
 			return pos, lim, usagef("%s: %v", sf.fs.Name(), err)
 		}
 	}
-	return pos, lim, nil
+	lim.Endgames, err = openEndgames(sf.fs.Name(), sf.endgames)
+	return pos, lim, err
 }
 
 // searchJSON is bestmove's second line. Verdict is there only when the
@@ -97,6 +100,7 @@ func runBestmove(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
+	defer closeEndgames(lim.Endgames)
 	res, err := ai.Search(ctx, pos, lim)
 	if errors.Is(err, ai.ErrNoMove) {
 		return usagef("bestmove: %v", err)
@@ -114,6 +118,7 @@ func runAnalyse(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	defer closeEndgames(lim.Endgames)
 	hints, err := ai.Hints(ctx, pos, lim)
 	if errors.Is(err, ai.ErrNoMove) {
 		return usagef("analyse: %v", err)

@@ -44,10 +44,11 @@ func TestBestmove(t *testing.T) {
 	}
 }
 
-// A position two plies from the end, proven at once: bestmove gives the
-// verdict in words, agreeing with the proven score.
-func TestBestmoveVerdict(t *testing.T) {
-	out, _, err := runCmd(t, "bestmove", "--depth", "12", "0/1/0/1/3/0/0/0/0/1/0/17* 0 25,1,0 2,0,0 40")
+// runBestmoveJSON runs bestmove with args and returns its two lines: the
+// move, and the JSON line parsed.
+func runBestmoveJSON(t *testing.T, args ...string) (string, searchJSON) {
+	t.Helper()
+	out, _, err := runCmd(t, append([]string{"bestmove"}, args...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,6 +57,13 @@ func TestBestmoveVerdict(t *testing.T) {
 	if len(lines) != 2 || json.Unmarshal([]byte(lines[1]), &js) != nil {
 		t.Fatalf("bestmove printed %q: want a move and a JSON line", out)
 	}
+	return lines[0], js
+}
+
+// A position two plies from the end, proven at once: bestmove gives the
+// verdict in words, agreeing with the proven score.
+func TestBestmoveVerdict(t *testing.T) {
+	_, js := runBestmoveJSON(t, "--depth", "12", "0/1/0/1/3/0/0/0/0/1/0/17* 0 25,1,0 2,0,0 40")
 	want := fmt.Sprintf("wins by %d with best play", js.Score)
 	if js.Score < 0 {
 		want = fmt.Sprintf("loses by %d with best play", -js.Score)
@@ -63,7 +71,7 @@ func TestBestmoveVerdict(t *testing.T) {
 		want = "draws with best play"
 	}
 	if !js.Proven || js.Verdict != want {
-		t.Errorf("bestmove = %s: want proven with the verdict %q", lines[1], want)
+		t.Errorf("bestmove = %+v: want proven with the verdict %q", js, want)
 	}
 }
 

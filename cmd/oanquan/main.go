@@ -43,6 +43,8 @@ var commands = []command{
 		"random playouts from the start on one core; one JSON line of figures", runBench},
 	{"bestmove", "[--level easy|medium|hard] [--movetime MS] [--depth N] [--seed N] [--variant NAME]... POSITION",
 		`the computer's move: the move on one line, then JSON with score, depth, nodes, pv, proven and, when proven, a verdict such as "wins by 6 with best play"`, runBestmove},
+	{"endgames", "build --pebbles N --out DIR [--threads N] | probe [--endgames DIR] POSITION",
+		"build the endgame table for every position with at most N pebbles on the board (resumable), or probe it: proven bounds of the final difference, exact when they meet, and the best moves", runEndgames},
 	{"engine", "",
 		"speak the engine protocol (docs/PROTOCOL.md) on standard input and output", runEngine},
 	{"icons", "",

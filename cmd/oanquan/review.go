@@ -19,6 +19,7 @@ const maxRecordBytes = 1 << 20
 func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("review", flag.ContinueOnError)
 	movetime := fs.Int("movetime", int(ai.ReviewMoveTime/time.Millisecond), "milliseconds of search per position")
+	dir := fs.String("endgames", "", "directory of an endgame table (oanquan endgames build) to answer from")
 	depth := fs.Int("depth", 0, "plies to search each position at most (0: no limit); with it the review is the same every run")
 	if err := parseFlags(fs, args); err != nil {
 		return usagef("review: %v", err)
@@ -29,6 +30,11 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *movetime <= 0 || *depth < 0 {
 		return usagef("review: --movetime must be 1 or more and --depth 0 or more")
 	}
+	tb, err := openEndgames("review", *dir)
+	if err != nil {
+		return err
+	}
+	defer closeEndgames(tb)
 	text, err := readRecordFile(fs.Arg(0))
 	if err != nil {
 		return err
@@ -40,7 +46,7 @@ func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if _, err := rec.Game(); err != nil {
 		return usagef("review: %s: %v", fs.Arg(0), err)
 	}
-	lim := ai.ReviewLimits{MoveTime: time.Duration(*movetime) * time.Millisecond, Depth: *depth}
+	lim := ai.ReviewLimits{MoveTime: time.Duration(*movetime) * time.Millisecond, Depth: *depth, Endgames: tb}
 	enc := json.NewEncoder(stdout)
 	_, err = ai.Review(ctx, rec.Rules, rec.Start, rec.Moves, lim, func(mr ai.MoveReview) error {
 		return enc.Encode(mr) // ai.MoveReview's JSON: docs/AI.md, "Game review"

@@ -1,0 +1,410 @@
+package endgames
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"oanquan/rules"
+)
+
+// Progress is what Build reports while it works.
+type Progress struct {
+	Pass        int           // the pass under way, from 1
+	Done        float64       // share of the pass done, 0–1
+	Exact       uint64        // entries of the pass so far whose bounds meet (final only at the end)
+	Positions   uint64        // positions in the table
+	Changed     uint64        // entries the previous pass changed (0 before the second)
+	Elapsed     time.Duration // since this run of Build started
+	PassLeft    time.Duration // estimated time to the end of the pass
+	Left        time.Duration // estimated time to the end of the build, -1 when unknown
+	Checkpoints int           // times the table was saved so far
+}
+
+// BuildOptions are Build's settings; the zero value builds with every core
+// and reports nothing.
+type BuildOptions struct {
+	Threads  int            // workers; 0 means runtime.NumCPU()
+	Progress func(Progress) // called about once a second, from one goroutine
+	Every    time.Duration  // save a checkpoint this often (default 1 minute)
+}
+
+// start is every entry's bounds before the first pass: the tightest
+// there are, lower bound above upper. Each pass loosens each entry to
+// what its moves and the entries after them allow, until nothing
+// changes (see the package documentation for why the result is true).
+var start = Bounds{Limit, -Limit}
+
+// builder holds a table being built: two entries per word, so that a
+// worker stores whole words and readers load them atomically.
+type builder struct {
+	n       int
+	words   []uint32
+	entries uint64
+}
+
+// load returns entry i's bounds.
+func (b *builder) load(i uint64) Bounds {
+	w := atomic.LoadUint32(&b.words[i/2]) >> (16 * (i & 1))
+	return decode(uint8(w), uint8(w>>8))
+}
+
+// Build computes the table for every position with at most n pebbles on
+// the board into dir (file Name(n)), resuming from a checkpoint left
+// there by an interrupted run. It stops when a pass over the table
+// improves no entry, or when ctx ends (the checkpoint is then saved: every
+// snapshot of the table is true, only weaker).
+func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
+	if n < 0 || n > maxLayer {
+		return fmt.Errorf("pebbles %d: want 0 to %d", n, maxLayer)
+	}
+	threads := opt.Threads
+	if threads <= 0 {
+		threads = runtime.NumCPU()
+	}
+	every := opt.Every
+	if every <= 0 {
+		every = time.Minute
+	}
+	final := filepath.Join(dir, Name(n))
+	if _, err := os.Stat(final); err == nil {
+		return nil
+	}
+	part := final + ".part"
+	entries := (layerStart(n + 1)) * variants
+	b := &builder{n: n, words: make([]uint32, (entries+1)/2), entries: entries}
+	pass, err := b.resume(part)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	var lastSave time.Time
+	saves := 0
+	var changed, prevChanged uint64
+	var passTimes []time.Duration
+	for ; ; pass++ {
+		var done, exact, ch atomic.Uint64
+		passStart := time.Now()
+		boards := layerStart(n + 1)
+		var next atomic.Uint64
+		const chunk = 1024
+		var wg sync.WaitGroup
+		for range threads {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for ctx.Err() == nil {
+					lo := next.Add(chunk) - chunk
+					if lo >= boards {
+						return
+					}
+					e, c := b.sweepBoards(lo, min(lo+chunk, boards))
+					exact.Add(e)
+					ch.Add(c)
+					done.Add(min(lo+chunk, boards) - lo)
+				}
+			}()
+		}
+		stop := make(chan struct{})
+		reported := make(chan struct{})
+		go func() {
+			defer close(reported)
+			t := time.NewTicker(time.Second)
+			defer t.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-t.C:
+				}
+				if opt.Progress == nil {
+					continue
+				}
+				f := float64(done.Load()) / float64(boards)
+				el := time.Since(passStart)
+				p := Progress{Pass: pass, Done: f, Exact: exact.Load(), Positions: entries, Changed: changed,
+					Elapsed: time.Since(start), Left: -1, Checkpoints: saves}
+				if f > 0 {
+					p.PassLeft = time.Duration(float64(el) * (1 - f) / f)
+				}
+				p.Left = estimateLeft(p.PassLeft, passTimes, prevChanged, changed)
+				opt.Progress(p)
+			}
+		}()
+		wg.Wait()
+		close(stop)
+		<-reported
+		passTimes = append(passTimes, time.Since(passStart))
+		if err := ctx.Err(); err != nil {
+			if serr := b.save(part, pass-1); serr != nil {
+				return serr
+			}
+			return err
+		}
+		prevChanged, changed = changed, ch.Load()
+		if changed == 0 {
+			break
+		}
+		if time.Since(lastSave) >= every {
+			if err := b.save(part, pass); err != nil {
+				return err
+			}
+			lastSave = time.Now()
+			saves++
+		}
+	}
+	if err := b.save(part, -1); err != nil {
+		return err
+	}
+	return os.Rename(part, final)
+}
+
+// estimateLeft guesses the time left: the current pass, then as many
+// passes as it takes the improvements to fall to nothing if they keep
+// falling at the last rate, each as long as the last.
+func estimateLeft(passLeft time.Duration, times []time.Duration, prev, last uint64) time.Duration {
+	if len(times) < 2 || last == 0 || prev <= last {
+		return -1
+	}
+	passes := math.Ceil(math.Log(float64(last)) / math.Log(float64(prev)/float64(last)))
+	return passLeft + time.Duration(passes*float64(times[len(times)-1]))
+}
+
+// sweepBoards improves the entries of boards [lo, hi) (indices over all
+// layers) once, and returns how many of them are exact and how many
+// changed.
+func (b *builder) sweepBoards(lo, hi uint64) (exact, changed uint64) {
+	k := 0
+	for layerStart(k+1) <= lo {
+		k++
+	}
+	var bs bars
+	bs.unrank(lo-layerStart(k), k)
+	end := layerStart(k + 1)
+	var p rules.Position
+	for i := lo; i < hi; i++ {
+		if i == end {
+			k++
+			bs.unrank(0, k)
+			end = layerStart(k + 1)
+		} else if i != lo {
+			bs.next()
+		}
+		bs.cells(&p.Cells)
+		for w := range uint64(variants / 2) {
+			base := i*variants + 2*w
+			old := atomic.LoadUint32(&b.words[base/2])
+			nw := old
+			for h := range uint64(2) {
+				v := 2*w + h
+				cur := decode(uint8(old>>(16*h)), uint8(old>>(16*h+8)))
+				if cur == unknown {
+					continue // as loose as bounds get
+				}
+				p.ToMove = rules.Player(v & 1)
+				p.Stone = [2]bool{v&2 != 0, v&4 != 0}
+				setStores(&p, k)
+				nb, ok := b.improve(&p, cur)
+				if !ok {
+					continue
+				}
+				if nb.Exact() {
+					exact++
+				}
+				if nb == cur {
+					continue
+				}
+				changed++
+				lo8, hi8 := encode(nb)
+				nw = nw&^(0xffff<<(16*h)) | (uint32(lo8)|uint32(hi8)<<8)<<(16*h)
+			}
+			if nw != old {
+				atomic.StoreUint32(&b.words[base/2], nw)
+			}
+		}
+	}
+	return exact, changed
+}
+
+// setStores gives p's stores what the board leaves, all to player 0 as
+// pebbles: the table's values do not depend on where it is (see the
+// package documentation), and Play needs it to refill.
+func setStores(p *rules.Position, k int) {
+	board := k
+	for _, s := range p.Stone {
+		if s {
+			board += rules.StoneValue
+		}
+	}
+	p.Stores = [2]rules.Store{{Pebbles: uint8(rules.Total - board)}, {}}
+	p.Ply = 100
+}
+
+// improve returns p's bounds computed from its moves' results and the
+// table, no tighter than cur (the iteration only ever loosens them, from
+// start); ok is false when p is not a position to play (the game is over,
+// or the mover's row is empty).
+func (b *builder) improve(p *rules.Position, cur Bounds) (Bounds, bool) {
+	if p.Status() != rules.EndNone {
+		return cur, false
+	}
+	nb := Bounds{NegInf, NegInf}
+	ms := p.Moves()
+	for _, m := range ms.Moves[:ms.N] {
+		ch := play(p, m)
+		after := unknown
+		if ch.end == rules.EndNone {
+			if idx, k := entry(&ch.pos); k <= b.n {
+				after = b.load(idx)
+			}
+		}
+		mb := moveBounds(&ch, after, mayRepeat)
+		nb.Lo, nb.Hi = max(nb.Lo, mb.Lo), max(nb.Hi, mb.Hi)
+	}
+	nb.Lo, nb.Hi = min(nb.Lo, cur.Lo), max(nb.Hi, cur.Hi)
+	return nb, true
+}
+
+// encode packs bounds in two bytes: NegInf as -128, PosInf as 127.
+func encode(b Bounds) (lo, hi uint8) {
+	l, h := int8(-128), int8(127)
+	if b.Lo != NegInf {
+		l = int8(b.Lo)
+	}
+	if b.Hi != PosInf {
+		h = int8(b.Hi)
+	}
+	return uint8(l), uint8(h)
+}
+
+func decode(lo, hi uint8) Bounds {
+	b := Bounds{int(int8(lo)), int(int8(hi))}
+	if b.Lo == -128 {
+		b.Lo = NegInf
+	}
+	if b.Hi == 127 {
+		b.Hi = PosInf
+	}
+	return b
+}
+
+// The file: a header of headerSize bytes, then two bytes per entry (the
+// lower and upper bound as signed bytes), entries in index order.
+const (
+	magic      = "OAQEGTB1"
+	headerSize = 64
+)
+
+// Name returns the file name of the table for n pebbles.
+func Name(n int) string { return fmt.Sprintf("pebbles-%02d.egtb", n) }
+
+// header is the file's header: magic, pebbles, entries, and the passes
+// made (-1 when the table is complete).
+func header(n int, entries uint64, pass int) []byte {
+	h := make([]byte, headerSize)
+	copy(h, magic)
+	binary.LittleEndian.PutUint32(h[8:], uint32(n))
+	binary.LittleEndian.PutUint64(h[16:], entries)
+	binary.LittleEndian.PutUint32(h[24:], uint32(int32(pass)))
+	return h
+}
+
+// save writes the table to path atomically (a temporary file renamed).
+func (b *builder) save(path string, pass int) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	buf := make([]byte, 0, 1<<20)
+	buf = append(buf, header(b.n, b.entries, pass)...)
+	for i, w := range b.words {
+		buf = binary.LittleEndian.AppendUint32(buf, w)
+		if len(buf) >= 1<<20 || i == len(b.words)-1 {
+			if _, err := f.Write(buf); err != nil {
+				f.Close()
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	if b.entries%2 == 1 {
+		// The last word holds one entry: the file has two bytes too many.
+		if err := f.Truncate(headerSize + 2*int64(b.entries)); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// resume loads the checkpoint at path if there is one and returns the
+// pass to start with; without one it starts every entry unknown.
+func (b *builder) resume(path string) (int, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		lo, hi := encode(start)
+		e := uint32(lo) | uint32(hi)<<8
+		for i := range b.words {
+			b.words[i] = e | e<<16
+		}
+		return 1, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	h, err := parseHeader(data, path)
+	if err != nil {
+		return 0, err
+	}
+	if h.n != b.n || h.entries != b.entries {
+		return 0, fmt.Errorf("%s: a checkpoint for %d pebbles, want %d: remove it", path, h.n, b.n)
+	}
+	body := data[headerSize:]
+	for i := range b.words {
+		var w [4]byte
+		copy(w[:], body[4*i:])
+		b.words[i] = binary.LittleEndian.Uint32(w[:])
+	}
+	return max(h.pass, 0) + 1, nil
+}
+
+type fileHeader struct {
+	n       int
+	entries uint64
+	pass    int
+}
+
+// parseHeader checks a table file's header and size.
+func parseHeader(data []byte, path string) (fileHeader, error) {
+	if len(data) < headerSize || string(data[:8]) != magic {
+		return fileHeader{}, fmt.Errorf("%s: not an endgame table (no %q header)", path, magic)
+	}
+	h := fileHeader{
+		n:       int(binary.LittleEndian.Uint32(data[8:])),
+		entries: binary.LittleEndian.Uint64(data[16:]),
+		pass:    int(int32(binary.LittleEndian.Uint32(data[24:]))),
+	}
+	if h.n > maxLayer || h.entries != layerStart(h.n+1)*variants {
+		return fileHeader{}, fmt.Errorf("%s: header says %d pebbles and %d entries, which do not match", path, h.n, h.entries)
+	}
+	if uint64(len(data)-headerSize) != 2*h.entries {
+		return fileHeader{}, fmt.Errorf("%s: %d bytes of entries, want %d (a truncated file?)", path, len(data)-headerSize, 2*h.entries)
+	}
+	return h, nil
+}

@@ -188,7 +188,19 @@ func TestSIGKILL(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(400 * time.Millisecond)
+	// Kill it in the middle of play: once a few moves are answered (each
+	// waits for its fsync, which a busy disk makes slow), within 10 s.
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		mu.Lock()
+		n := 0
+		for _, ms := range answered {
+			n += len(ms)
+		}
+		mu.Unlock()
+		if n >= 24 {
+			break
+		}
+	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	close(stop)

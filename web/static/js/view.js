@@ -78,15 +78,16 @@ export function draw() {
   drawControls(st);
   if (!model) return;
   const legal = legalCells();
-  updateBoard(board, model, { owner: ownerWord, classes: (c) => classesFor(c, legal, v) });
+  updateBoard(board, model, { owner: ownerWord, classes: (c) => classesFor(c, legal, v), stoneValue: st?.stoneValue });
   for (const b of board.querySelectorAll('button.cell')) {
     const ok = legal.has(Number(b.dataset.cell));
     setAttr(b, 'aria-disabled', ok ? 'false' : 'true');
     if (b.tabIndex !== (ok ? 0 : -1)) b.tabIndex = ok ? 0 : -1;
   }
   const on = (p) => !showing && !S.replay && st && !st.over && st.toMove === p;
-  renderStore($('store-0'), model.stores[0], playerName(0), on(0));
-  renderStore($('store-1'), model.stores[1], playerName(1), on(1));
+  const [a, b] = model.stores.map((s) => s.points);
+  renderStore($('store-0'), model.stores[0], playerName(0), on(0), a - b);
+  renderStore($('store-1'), model.stores[1], playerName(1), on(1), b - a);
   renderArrows(legal);
   $('table').classList.toggle('choosing', !!arrows.parentNode);
   $('status').classList.toggle('thinking', !!(st && !showing && !st.over && (v.thinking || st.thinking)));

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -113,5 +114,94 @@ func TestPointsAtAGlance(t *testing.T) {
 		if got, want := read(fmt.Sprintf("#store-%d .store-points strong", i)), fmt.Sprintf("%d points", points(i)); got != want {
 			t.Errorf("after the last move player %d's store shows %q, the server counts %s", i+1, got, want)
 		}
+	}
+}
+
+// TestConnectionShownAtBoard: two friends online, the server killed with
+// SIGKILL. Within two seconds both boards say they are reconnecting; a
+// move made meanwhile shows on its square as pending, the status says it
+// is being sent again, and nothing else can be played; once the server is
+// back the move is played once and the notice goes. Then the friend's
+// network is cut through DevTools: the same notice within two seconds,
+// gone when the network is back.
+func TestConnectionShownAtBoard(t *testing.T) {
+	if chromiumPath() == "" && os.Getenv("CI") != "true" {
+		t.Skip("chromium not found: apt-get install -y chromium")
+	}
+	srv := buildServer(t)
+	t.Setenv("E2E_URL", srv.base)
+	shots := shotDir(t)
+	a := newPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"off"}`)
+	click(a, "#new")
+	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
+	click(a, "#newgame-start")
+	a.wait(`document.getElementById('invite-link')?.value.includes('?game=')`, 10*time.Second)
+	link := eval[string](a, `document.getElementById('invite-link').value`)
+	b := newPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	b.do(chromedp.Navigate(link))
+	b.wait(`document.getElementById('online')?.hidden === false && document.documentElement.dataset.live === 'on'`, 10*time.Second)
+	setLang(b, "vi")
+	a.wait(onlineReady+` && document.documentElement.dataset.live === 'on'`, 10*time.Second)
+	const trouble = `document.getElementById('status').classList.contains('trouble')`
+
+	srv.kill()
+	killed := time.Now()
+	for _, p := range []*page{a, b} {
+		p.wait(trouble, 2*time.Second)
+	}
+	t.Logf("both boards said they were reconnecting %v after the kill", time.Since(killed).Round(time.Millisecond))
+	if got := text(a, "status"); got != "Connection lost: reconnecting…" {
+		t.Errorf("the creator's status while the server is away: %q", got)
+	}
+	if got := text(b, "status"); got != "Mất kết nối: đang kết nối lại…" {
+		t.Errorf("the friend's status while the server is away: %q", got)
+	}
+	b.screenshot(filepath.Join(shots, "reconnecting-vi-phone.png"))
+
+	// A move while the server is away: pending on its square, sent again.
+	c := eval[int](a, `Number(document.querySelector('#game-board button.cell.legal').dataset.cell)`)
+	click(a, fmt.Sprintf(`#game-board button.cell[data-cell="%d"]`, c))
+	click(a, `.arrows .arrow[data-dir="right"]`)
+	a.wait(fmt.Sprintf(`document.querySelector('#game-board .cell.pending.pending-right')?.dataset.cell === '%d'`, c), 2*time.Second)
+	a.wait(`document.getElementById('status').textContent === 'The connection dropped: sending your move again…'`, 5*time.Second)
+	if n := eval[int](a, `document.querySelectorAll('#game-board button.cell.legal').length`); n != 0 {
+		t.Errorf("%d squares offered while a move is pending", n)
+	}
+	other := eval[int](a, fmt.Sprintf(`Number([...document.querySelectorAll('#game-board button.cell')].find(b => b.dataset.cell !== '%d' && Number(b.dataset.cell) > 5).dataset.cell)`, c))
+	click(a, fmt.Sprintf(`#game-board button.cell[data-cell="%d"]`, other))
+	if n := eval[int](a, `document.querySelectorAll('.arrows .arrow:not([hidden])').length`); n != 0 {
+		t.Error("a second move can be started while one is pending")
+	}
+	a.screenshot(filepath.Join(shots, "pending-desktop.png"))
+
+	srv.start()
+	for _, p := range []*page{a, b} {
+		p.wait(`!(`+trouble+`) && (`+movesShown+`) === 1 && !document.querySelector('#game-board .cell.pending')`, 20*time.Second)
+	}
+	if got := eval[string](b, `document.getElementById('status').textContent`); strings.Contains(got, "kết nối") {
+		t.Errorf("the friend's status once the server is back: %q", got)
+	}
+	var st struct{ Moves []string }
+	apiCall(t, srv.base, "GET", "/api/games/"+eval[string](a, gameID), "", "", &st)
+	if len(st.Moves) != 1 {
+		t.Errorf("the server played %v, want the one move", st.Moves)
+	}
+
+	// The friend's network cut.
+	b.offline(true)
+	cut := time.Now()
+	b.wait(trouble, 2*time.Second)
+	t.Logf("the friend's board said it was reconnecting %v after the network was cut", time.Since(cut).Round(time.Millisecond))
+	setLang(b, "fa")
+	if got := text(b, "status"); got != "اتصال قطع شد: در حال اتصال دوباره…" {
+		t.Errorf("the friend's status in Persian with the network cut: %q", got)
+	}
+	auditNew(b, "reconnecting, Persian phone")
+	b.screenshot(filepath.Join(shots, "reconnecting-fa-phone.png"))
+	b.offline(false)
+	b.wait(`!(`+trouble+`) && document.documentElement.dataset.live === 'on'`, 15*time.Second)
+	for _, p := range []*page{a, b} {
+		p.forgetUnreachable()
+		p.dropRefused()
 	}
 }

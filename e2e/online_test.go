@@ -269,7 +269,7 @@ func TestOnlineFriends(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`.arrows .arrow[data-dir="left"]`)),
 		chromedp.Click(chromedp.CSS(`.arrows .arrow[data-dir="left"]`)),
 	)
-	m.wait(`[...document.querySelectorAll('#turns .note, .note')].some(n => n.textContent.includes('sending your move again'))`, 10*time.Second)
+	m.wait(`document.getElementById('status').textContent.includes('sending your move again') && document.querySelector('#game-board .cell.pending')`, 10*time.Second)
 	if got := eval[int](m, movesShown); got != shown {
 		t.Errorf("the page shows %d moves while the server is down, want the %d the server has", got, shown)
 	}

@@ -74,19 +74,27 @@ async function sow(c, dir) {
   S.focusAfter = c;
   sending(true);
   S.selected = null;
+  S.pending = { cell: c, dir, retrying: false };
   cellEl(board, c).focus({ preventScroll: true });
   note(null);
   invalidate();
   flush();
   const { id, ply } = game();
   // Sent again until answered: a move whose answer a dropped connection
-  // lost is played once (docs/API.md).
-  const waiting = (on) => { if (on) note(() => t('status.resending')); else note(null); };
+  // lost is played once (docs/API.md). The board shows it pending.
+  const waiting = (on) => {
+    if (!S.pending || S.pending.retrying === on) return;
+    S.pending.retrying = on;
+    if (on) announce(t('status.resending'));
+    invalidate();
+  };
   try {
     const turn = await api.resend(id, move, ply, waiting, () => game()?.id !== id);
+    S.pending = null;
     sending(false);
     receive({ type: 'turn', turn }); // the socket may have brought it first
   } catch (e) {
+    S.pending = null;
     sending(false);
     if (e instanceof APIError && e.state) receive({ type: 'state', state: e.state });
     fail(e);
@@ -136,8 +144,19 @@ function setGame(state) {
   note(null);
   $('copy-out').hidden = true;
   try { localStorage.setItem(GAME_KEY, state.id); } catch { /* storage off */ }
-  S.feed = subscribe(state.id, receive);
+  S.link = '';
+  S.feed = subscribe(state.id, receive, linked);
   if (state.over) openResult(false);
+}
+
+// linked follows the game's feed going down and coming back: in a game
+// between two people online, the board says so and the live region too.
+function linked(up) {
+  const was = S.link;
+  S.link = up ? 'up' : 'down';
+  if (isOnline() && !up) announce(t('status.reconnecting'));
+  if (isOnline() && up && was === 'down') announce(t('status.reconnected'));
+  invalidate();
 }
 
 // createOpts is the body of a new game's request, from the settings.
@@ -423,7 +442,7 @@ const agreed = new Set(['resign', 'abort', 'draw']);
 // choice; a state may end the game or lead to the rematch; the last turn
 // shown opens the ending, or gives the focus back to the board.
 function shown(msg) {
-  if (msg.type === 'turn') Object.assign(S, { selected: null, hinted: null });
+  if (msg.type === 'turn') Object.assign(S, { selected: null, hinted: null, pending: null });
   else if (msg.type === 'state') shownState(msg.state);
   else if (msg.type === 'done') shownTurns();
 }

@@ -85,7 +85,7 @@ export function cellEl(box, c) {
 
 // CLASSES are the classes updateBoard's opts.classes may give a cell.
 const CLASSES = ['legal', 'selected', 'last-start', 'last-path', 'last-capture', 'active', 'hl', 'stopped',
-  'played', 'played-left', 'played-right', 'better', 'better-left', 'better-right'];
+  'played', 'played-left', 'played-right', 'better', 'better-left', 'better-right', 'pending', 'pending-left', 'pending-right'];
 
 // updateBoard shows model on box; opts.owner(c) names a square's owner,
 // opts.classes(c) lists its extra classes.

@@ -59,6 +59,7 @@ function classesFor(c, legal, v) {
     if (m.better === c) k.push('better', 'better-' + m.betterDir);
   }
   const last = v.last;
+  if (S.pending && S.pending.cell === c) k.push('pending', 'pending-' + S.pending.dir);
   if (last && !S.replay) {
     if (last.start.has(c)) k.push('last-start');
     if (last.path.has(c)) k.push('last-path');
@@ -91,6 +92,7 @@ export function draw() {
   renderArrows(legal);
   $('table').classList.toggle('choosing', !!arrows.parentNode);
   $('status').classList.toggle('thinking', !!(st && !showing && !st.over && (v.thinking || st.thinking)));
+  $('status').classList.toggle('trouble', !!(S.pending?.retrying || (reconnecting() && !showing)));
   $('watching').hidden = !S.watching;
   $('skip').disabled = !(showing || (st && st.thinking && isAI()));
   setButton($('undo'), !isOnline(), canUndo() && !showing && !S.replay);
@@ -159,12 +161,18 @@ function renderArrows(legal) {
   }
 }
 
+// reconnecting says whether an online game's feed is down: both players
+// and the watchers then read it at the board.
+const reconnecting = () => isOnline() && S.link === 'down';
+
 export function statusText() {
   const { state: st, phase, hand, thinking } = snapshot();
   if (!st) return t(S.offline || 'status.connecting');
   if (S.replay) return t('replay.status', { ply: S.replay.index, n: S.replay.total ?? S.replay.plies.length - 1 });
   if (phase === 'showing') return hand > 0 ? `${t('status.sowing')} ${t('inHand', { n: hand })}` : t('status.sowing');
+  if (S.pending) return t(S.pending.retrying ? 'status.resending' : 'status.sending');
   if (st.over) return t('status.over');
+  if (reconnecting()) return t('status.reconnecting');
   if (S.watching) return t('status.watchTurn', { name: playerName(st.toMove) });
   if (S.selected !== null && legalCells().has(S.selected)) return t('status.pickDirection', { square: squareOf(S.selected) });
   if (isAI()) {

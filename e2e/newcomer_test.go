@@ -205,3 +205,66 @@ func TestConnectionShownAtBoard(t *testing.T) {
 		p.dropRefused()
 	}
 }
+
+// TestNoRawErrors: what needs the server says so, and a failure is told
+// at the board in the player's language with what to do. Offline (DevTools),
+// the new-game dialog marks "Play a friend online" as needing a
+// connection; with the server killed, choosing it anyway says, in
+// Vietnamese, that the server cannot be reached and to check the
+// connection (never "Failed to fetch"), and leaves no online button in
+// the game against the computer; the message follows the language.
+func TestNoRawErrors(t *testing.T) {
+	if chromiumPath() == "" && os.Getenv("CI") != "true" {
+		t.Skip("chromium not found: apt-get install -y chromium")
+	}
+	srv := buildServer(t)
+	t.Setenv("E2E_URL", srv.base)
+	shots := shotDir(t)
+	p := newPage(t, 360, 740, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	p.wait(ready, 20*time.Second)
+	setLang(p, "vi")
+	onlineShown := `['resign', 'abort', 'offer-draw', 'offer-takeback'].filter((id) => document.getElementById(id) && !document.getElementById(id).hidden)`
+
+	p.offline(true)
+	click(p, "#new")
+	p.wait(`document.getElementById('newgame').open`, 5*time.Second)
+	if !eval[bool](p, `document.querySelector('#newgame-form input[name=mode][value=online]').disabled && !document.getElementById('online-needs').hidden`) {
+		t.Error("offline, the new-game dialog offers to play a friend online")
+	}
+	if got := eval[string](p, `document.querySelector('#newgame-form input[name=mode][value=online]').closest('label').textContent.trim()`); !strings.Contains(got, "(cần kết nối mạng)") {
+		t.Errorf("offline, the online choice reads %q", got)
+	}
+	auditNew(p, "new game dialog offline, Vietnamese phone")
+	p.screenshot(filepath.Join(shots, "needs-connection-vi-phone.png"))
+	click(p, "#newgame-cancel")
+	p.offline(false)
+
+	srv.kill()
+	click(p, "#new")
+	p.wait(`document.getElementById('newgame').open && !document.querySelector('#newgame-form input[name=mode][value=online]').disabled`, 5*time.Second)
+	click(p, `#newgame-form input[name=mode][value=online]`)
+	click(p, "#newgame-start")
+	p.wait(`!document.getElementById('alert').hidden`, 10*time.Second)
+	if got := text(p, "alert"); got != "Không kết nối được với máy chủ. Hãy kiểm tra mạng rồi thử lại." {
+		t.Errorf("the failure reads %q", got)
+	}
+	if body := eval[string](p, `document.body.innerText`); strings.Contains(body, "Failed to fetch") || strings.Contains(body, "no such call") {
+		t.Error("the page shows an error's raw text")
+	}
+	if got := eval[[]string](p, onlineShown); len(got) != 0 {
+		t.Errorf("a game against the computer shows the online buttons %v", got)
+	}
+	if b := eval[float64](p, `document.getElementById('alert').getBoundingClientRect().bottom`); b > 740 {
+		t.Errorf("the failure is said below the fold, at y = %v", b)
+	}
+	setLang(p, "fa")
+	if got := text(p, "alert"); got != "دسترسی به سرور ممکن نیست. اتصال خود را بررسی کنید و دوباره امتحان کنید." {
+		t.Errorf("in Persian the failure reads %q", got)
+	}
+	auditNew(p, "failure said at the board, Persian phone")
+	p.screenshot(filepath.Join(shots, "failure-fa-phone.png"))
+	p.do(colorScheme(true))
+	p.screenshot(filepath.Join(shots, "failure-fa-phone-dark.png"))
+	p.forgetUnreachable()
+	p.dropRefused()
+}

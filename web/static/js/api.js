@@ -17,6 +17,21 @@ export class APIError extends Error {
   }
 }
 
+// problem says what went wrong with a call in the player's terms: the
+// key of a message (i18n) that says what to do, and its value n; never
+// the error's own text, which is for developers. An error that is not an
+// APIError is a server out of reach.
+export function problem(e) {
+  if (!(e instanceof APIError)) return { key: 'error.network' };
+  const key = {
+    illegal_move: 'error.illegal', rate_limited: 'error.rateLimited', not_your_seat: 'watch.note',
+    not_your_turn: 'error.notYourTurn', game_over: 'error.over', conflict: 'error.conflict',
+    not_found: 'error.notFound', seat_taken: 'error.seatTaken', not_offline: 'error.needsServer',
+  }[e.code];
+  if (key) return { key, n: Math.max(1, e.retryAfter || 1) };
+  return { key: e.status >= 500 || e.status === 408 ? 'error.server' : 'error.generic' };
+}
+
 function secrets() {
   try { return JSON.parse(localStorage.getItem(SECRETS_KEY) || '{}') || {}; } catch { return {}; }
 }

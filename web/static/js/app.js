@@ -7,7 +7,7 @@ import { preferred, setLang, t, currentLang } from './i18n.js';
 import { createBoard, cellEl, squareOf, cellOf, parsePosition } from './board.js';
 import { loadHowto } from './howto.js';
 import { keyAction, ownKey } from './keys.js';
-import { api, subscribe, APIError, secretOf, seatOf } from './api.js';
+import { api, subscribe, problem, APIError, secretOf, seatOf } from './api.js';
 import { S, saveSettings, isAI, isOnline, me, flipped, playerName, legalSet, legalCells, moveFor, screenDir } from './state.js';
 import { $, board, invalidate, flush, note, relog, announce, statusText } from './view.js';
 import { renderTallies, winnerText, whyText } from './result.js';
@@ -64,6 +64,7 @@ function select(c) {
   if (!legalCells().has(c)) return;
   S.selected = c;
   S.hinted = null;
+  S.alert = null;
   invalidate();
   flush();
 }
@@ -75,6 +76,7 @@ async function sow(c, dir) {
   sending(true);
   S.selected = null;
   S.pending = { cell: c, dir, retrying: false };
+  S.alert = null;
   cellEl(board, c).focus({ preventScroll: true });
   note(null);
   invalidate();
@@ -102,15 +104,13 @@ async function sow(c, dir) {
   }
 }
 
+// fail tells the player, at the board, what went wrong and what to do,
+// in their language (api.js problem), until they next act.
 function fail(e) {
-  let say = () => t('error.generic', { message: e.message });
-  if (e instanceof APIError) {
-    if (e.code === 'illegal_move') say = () => t('error.illegal');
-    else if (e.code === 'rate_limited') say = () => t('error.rateLimited', { n: Math.max(1, e.retryAfter || 1) });
-    else if (e.code === 'not_your_seat') { S.watching = true; say = () => t('watch.note'); }
-  }
-  note(say);
-  announce(say());
+  const { key, n } = problem(e);
+  if (key === 'watch.note') S.watching = true;
+  S.alert = () => t(key, { n });
+  announce(S.alert());
   invalidate();
 }
 
@@ -134,7 +134,7 @@ function setGame(state) {
   if (S.feed) S.feed.close();
   closeResult();
   if (S.reviewing && !(review && review.active(state.id))) closeReview();
-  Object.assign(S, { selected: null, hinted: null, replay: null, watching: !secretOf(state.id), seat: seatOf(state.id) });
+  Object.assign(S, { selected: null, hinted: null, replay: null, alert: null, watching: !secretOf(state.id), seat: seatOf(state.id) });
   show(state);
   if (board.dataset.flipped !== String(flipped())) createBoard(board, true, flipped());
   $('table').classList.toggle('flipped', flipped());
@@ -320,7 +320,7 @@ function replayRecord(plies, total) {
 function fillNewGame() {
   const s = S.settings;
   const f = $('newgame-form');
-  f.elements.mode.value = s.mode;
+  f.elements.mode.value = s.mode === 'online' && !navigator.onLine ? 'ai' : s.mode;
   f.elements.level.value = s.level;
   f.elements.first.value = String(s.first);
   for (const box of f.querySelectorAll('input[name=variant]')) box.checked = s.variants.includes(box.value);
@@ -334,6 +334,10 @@ function syncNewGame() {
   $('first-0').textContent = t(mode === 'local' ? 'player.p1' : 'player.you');
   $('first-1').textContent = t({ ai: 'player.computer', local: 'player.p2', online: 'player.friend' }[mode]);
   $('first-random').hidden = mode !== 'online';
+  // Playing a friend online needs the server: not offered offline.
+  const off = !navigator.onLine;
+  f.querySelector('input[name=mode][value=online]').disabled = off;
+  $('online-needs').hidden = !off;
   if (mode !== 'online' && f.elements.first.value === 'random') f.elements.first.value = '0';
 }
 

@@ -7,7 +7,7 @@
 
 import { t, plural } from './i18n.js';
 import { api, APIError, secretOf, seatOf, keepSecret, heldGames } from './api.js';
-import { me, playerName, isOnline } from './state.js';
+import { S, me, playerName, isOnline } from './state.js';
 import { game } from './turns.js';
 import { $, announce, addDrawer, setButton } from './view.js';
 import { setText } from './board.js';
@@ -39,8 +39,8 @@ function el(tag, props = {}, ...kids) {
   return e;
 }
 
-function button(id, key, onclick, cls = '') {
-  const b = el('button', { type: 'button', id, className: cls, onclick });
+function button(id, key, onclick, cls = '', hidden = false) {
+  const b = el('button', { type: 'button', id, className: cls, onclick, hidden });
   b.dataset.i18n = key;
   b.textContent = t(key);
   return b;
@@ -67,11 +67,13 @@ function build() {
   box.append(invite, offer, el('p', { id: 'presence', className: 'presence' }));
 
   const actions = document.querySelector('.actions');
+  // Hidden until the redraw says this game has them: never shown in a
+  // game against the computer, even for a moment.
   actions.append(
-    button('resign', 'online.resign', () => confirmThen($('resign'), 'online.resignConfirm', () => act(() => api.resign(game().id)))),
-    button('abort', 'online.abort', () => confirmThen($('abort'), 'online.abortConfirm', () => act(() => api.abort(game().id)))),
-    button('offer-draw', 'online.offerDraw', () => act(() => api.offer(game().id, 'draw', 'offer'))),
-    button('offer-takeback', 'online.offerTakeback', () => act(() => api.offer(game().id, 'takeback', 'offer'))));
+    button('resign', 'online.resign', () => confirmThen($('resign'), 'online.resignConfirm', () => act(() => api.resign(game().id))), '', true),
+    button('abort', 'online.abort', () => confirmThen($('abort'), 'online.abortConfirm', () => act(() => api.abort(game().id))), '', true),
+    button('offer-draw', 'online.offerDraw', () => act(() => api.offer(game().id, 'draw', 'offer')), '', true),
+    button('offer-takeback', 'online.offerTakeback', () => act(() => api.offer(game().id, 'takeback', 'offer')), '', true));
 
   const seatLink = el('input', { id: 'seat-link', type: 'text', readOnly: true, className: 'link', dir: 'ltr' });
   seatLink.setAttribute('aria-labelledby', 'seat-link-text');
@@ -157,11 +159,12 @@ function render() {
   const offer = online ? st.offer : null;
   const playing = mine !== null && !st.over;
   const abort = playing && !!st.canAbort[mine];
+  const linked = S.link !== 'down'; // they need the server: the status says it is away
   visible($('online'), online);
-  setButton($('abort'), abort);
-  setButton($('resign'), playing && !abort);
-  setButton($('offer-draw'), playing, joined && !offer);
-  setButton($('offer-takeback'), playing, !!st?.canTakeback?.[mine] && !offer);
+  setButton($('abort'), abort, linked);
+  setButton($('resign'), playing && !abort, linked);
+  setButton($('offer-draw'), playing, joined && !offer && linked);
+  setButton($('offer-takeback'), playing, !!st?.canTakeback?.[mine] && !offer && linked);
   visible($('seat-move'), mine !== null);
   if (!online) { seen = null; return; }
 

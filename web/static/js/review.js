@@ -8,7 +8,7 @@
 // Loaded only when a review is asked for.
 
 import { t, plural, num } from './i18n.js';
-import { api, APIError } from './api.js';
+import { api, problem, APIError } from './api.js';
 import { S, me, playerName, screenDir } from './state.js';
 import { game } from './turns.js';
 import { cellOf, parsePosition } from './board.js';
@@ -118,7 +118,9 @@ async function startRecord(record) {
   try {
     first = await api.reviewRecord(record, 0);
   } catch (e) {
-    error.textContent = e instanceof APIError ? e.message : t('error.generic', { message: e.message });
+    // A record the server cannot read: its reason names the line or field.
+    const p = problem(e);
+    error.textContent = e instanceof APIError && e.code === 'bad_request' ? t('review.recordBad', { reason: e.message }) : t(p.key, { n: p.n });
     error.hidden = false;
     $('record-text').focus();
     return;

@@ -76,6 +76,9 @@ export function draw() {
   const showing = v.phase === 'showing';
   const model = S.replay ? S.replay.model : v.model;
   setText($('status'), statusText());
+  const alert = S.alert ? S.alert() : '';
+  setText($('alert'), alert);
+  $('alert').hidden = !alert;
   drawControls(st);
   if (!model) return;
   const legal = legalCells();

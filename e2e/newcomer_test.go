@@ -268,3 +268,91 @@ func TestNoRawErrors(t *testing.T) {
 	p.forgetUnreachable()
 	p.dropRefused()
 }
+
+// TestOfferAnswersShown: the answers to one's offers show where the offer
+// was, until the game moves on — a takeback accepted, a draw declined —
+// in English, Vietnamese and Persian; "Link copied" shows beside the
+// button that copied, not in the Turns panel. The friend acts through the
+// API.
+func TestOfferAnswersShown(t *testing.T) {
+	a := newPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"off"}`)
+	shots := shotDir(t)
+	click(a, "#new")
+	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
+	click(a, "#newgame-start")
+	a.wait(`document.getElementById('invite-link')?.value.includes('?game=')`, 10*time.Second)
+	click(a, "#invite-copy")
+	a.wait(`!document.getElementById('invite-copied').hidden`, 5*time.Second)
+	copied := text(a, "invite-copied")
+	if copied != "Link copied: send it to your friend." && copied != "Copying was not allowed: the text is selected, copy it yourself." {
+		t.Errorf("beside the copy button: %q", copied)
+	}
+	// On the button's row, or on the next line just under it.
+	if off := eval[float64](a, `(() => { const c = document.getElementById('invite-copied').getBoundingClientRect(), b = document.getElementById('invite-copy').getBoundingClientRect(); return c.top < b.top - 4 ? b.top - c.top : Math.max(0, c.top - b.bottom); })()`); off > 24 {
+		t.Errorf("the copy's confirmation sits %.0f px away from its button", off)
+	}
+	if strings.Contains(text(a, "turns"), copied) {
+		t.Error("the copy is confirmed in the Turns panel")
+	}
+	auditNew(a, "link copied")
+	a.screenshot(filepath.Join(shots, "link-copied-desktop.png"))
+
+	id := eval[string](a, gameID)
+	var joined struct{ Secret string }
+	apiCall(t, a.base, "POST", "/api/games/"+id+"/join", "", "", &joined)
+	friendMoves := func() {
+		t.Helper()
+		var st struct {
+			Legal  []string
+			ToMove int
+		}
+		for deadline := time.Now().Add(10 * time.Second); st.ToMove != 1 || len(st.Legal) == 0; time.Sleep(50 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the friend never gets the move")
+			}
+			apiCall(t, a.base, "GET", "/api/games/"+id, "", "", &st)
+		}
+		apiCall(t, a.base, "POST", "/api/games/"+id+"/moves", joined.Secret, fmt.Sprintf(`{"move":%q}`, st.Legal[0]), nil)
+	}
+	myMove := func(n int) {
+		t.Helper()
+		a.wait(onlineReady, 10*time.Second)
+		c := eval[int](a, `Number(document.querySelector('#game-board button.cell.legal').dataset.cell)`)
+		click(a, fmt.Sprintf(`#game-board button.cell[data-cell="%d"]`, c))
+		click(a, `.arrows .arrow[data-dir="right"]`)
+		a.wait(fmt.Sprintf(`(%s) === %d`, movesShown, n), 10*time.Second)
+	}
+	banner := `(e => e && !e.hidden && e.offsetParent ? document.getElementById('offer-text').textContent : '')(document.getElementById('offer'))`
+	myMove(1)
+	friendMoves()
+	a.wait(movesShown+` === 2 && `+onlineReady, 10*time.Second)
+
+	click(a, "#offer-takeback")
+	a.wait(banner+`.includes('waiting')`, 5*time.Second)
+	apiCall(t, a.base, "POST", "/api/games/"+id+"/takeback", joined.Secret, `{"action":"accept"}`, nil)
+	a.wait(banner+` === 'Your friend agreed: your last move is taken back.'`, 10*time.Second)
+
+	click(a, "#offer-draw")
+	a.wait(banner+`.includes('waiting')`, 5*time.Second)
+	apiCall(t, a.base, "POST", "/api/games/"+id+"/draw", joined.Secret, `{"action":"decline"}`, nil)
+	a.wait(banner+` === 'Your friend declined the draw.'`, 10*time.Second)
+	if n := eval[int](a, `document.querySelectorAll('#offer button:not([hidden])').length`); n != 0 {
+		t.Errorf("the answer to one's own offer shows %d buttons", n)
+	}
+	auditNew(a, "an offer's answer")
+	for _, c := range []struct{ lang, want string }{
+		{"vi", eval[string](a, `fetch('/i18n/vi.json').then(r => r.json()).then(s => s['online.declined.draw'])`)},
+		{"fa", eval[string](a, `fetch('/i18n/fa.json').then(r => r.json()).then(s => s['online.declined.draw'])`)},
+	} {
+		setLang(a, c.lang)
+		if got := eval[string](a, banner); got != c.want || got == "" {
+			t.Errorf("%s: the declined draw reads %q, want %q", c.lang, got, c.want)
+		}
+		a.do(chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile, chromedp.EmulateTouch))
+		a.screenshot(filepath.Join(shots, "answer-"+c.lang+"-phone.png"))
+		a.do(chromedp.EmulateViewport(1200, 900))
+	}
+	setLang(a, "en")
+	myMove(1)
+	a.wait(`!(`+banner+`)`, 5*time.Second)
+}

@@ -240,7 +240,12 @@ func TestOnlineFriends(t *testing.T) {
 	other.screenshot(filepath.Join(shots, "online-offer.png"))
 	click(other, "#offer-accept")
 	for _, p := range []*page{a, b, w} {
-		p.wait(fmt.Sprintf(`(%s) === %d && document.getElementById('offer')?.hidden`, movesShown, plies-1), 10*time.Second)
+		// The one who asked reads the answer where the offer was.
+		banner := `document.getElementById('offer')?.hidden`
+		if p == m {
+			banner = `document.getElementById('offer-text')?.textContent.includes('taken back')`
+		}
+		p.wait(fmt.Sprintf(`(%s) === %d && %s`, movesShown, plies-1, banner), 10*time.Second)
 	}
 	m.wait(`document.getElementById('announce').textContent.includes('taken back')`, 5*time.Second)
 	if !eval[bool](m, onlineReady) {
@@ -251,7 +256,8 @@ func TestOnlineFriends(t *testing.T) {
 	click(other, "#offer-draw")
 	m.wait(`document.getElementById('offer')?.hidden === false && document.getElementById('offer-text')?.textContent.includes('draw') && document.getElementById('offer-decline')?.hidden === false`, 10*time.Second)
 	click(m, "#offer-decline")
-	other.wait(`document.getElementById('offer')?.hidden && document.getElementById('announce').textContent.includes('declined the draw')`, 10*time.Second)
+	other.wait(`!document.getElementById('offer')?.hidden && document.getElementById('offer-text')?.textContent === 'Your friend declined the draw.' && document.getElementById('announce').textContent.includes('declined the draw')`, 10*time.Second)
+	m.wait(`document.getElementById('offer')?.hidden`, 5*time.Second)
 
 	// The server dies and comes back; nobody reloads.
 	srv.kill()

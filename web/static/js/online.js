@@ -9,12 +9,17 @@ import { t, plural } from './i18n.js';
 import { api, APIError, secretOf, seatOf, keepSecret, heldGames } from './api.js';
 import { S, me, playerName, isOnline } from './state.js';
 import { game } from './turns.js';
-import { $, announce, addDrawer, setButton } from './view.js';
+import { $, announce, addDrawer, setButton, invalidate } from './view.js';
 import { setText } from './board.js';
 import * as sound from './sound.js';
 
 let app = null; // {open(id), fail(e)} from app.js
 let seen = null; // what the last render saw, to announce what changed
+// answered is the answer to this page's offer, {id, ply, key}: shown in
+// the offer's place until the game moves on. copied is the link just
+// copied, {where, key}: said beside its button for a few seconds.
+let answered = null;
+let copied = null;
 const TITLE = document.title;
 
 // init wires the module to the page's controller: open(id) shows game id,
@@ -56,8 +61,9 @@ function build() {
     el('h2', { id: 'invite-heading' }),
     el('p', { id: 'invite-text' }),
     el('div', { className: 'link-row' }, link,
-      button('invite-copy', 'online.copy', () => copyLink(link, 'online.copied')),
-      button('invite-share', 'online.share', share)),
+      button('invite-copy', 'online.copy', () => copyLink(link, 'online.copied', 'invite-copied')),
+      button('invite-share', 'online.share', share),
+      el('span', { id: 'invite-copied', className: 'copied', hidden: true })),
     qr);
   const offer = el('div', { id: 'offer', className: 'offer', hidden: true, role: 'group', 'aria-labelledby': 'offer-text' },
     el('p', { id: 'offer-text' }),
@@ -80,7 +86,8 @@ function build() {
   const details = el('details', { id: 'seat-move', className: 'seat-move', hidden: true },
     el('summary', { id: 'seat-move-summary' }),
     el('p', { id: 'seat-link-text', className: 'warn' }),
-    el('div', { className: 'link-row' }, seatLink, button('seat-copy', 'online.copy', () => copyLink(seatLink, 'online.seatCopied'))));
+    el('div', { className: 'link-row' }, seatLink, button('seat-copy', 'online.copy', () => copyLink(seatLink, 'online.seatCopied', 'seat-copied')),
+      el('span', { id: 'seat-copied', className: 'copied', hidden: true })));
   $('game-info').after(details);
 }
 
@@ -127,16 +134,22 @@ export function rematch() {
 
 function inviteLink(id) { return `${location.origin}/?game=${encodeURIComponent(id)}`; }
 
-async function copyLink(input, key) {
+// copyLink copies input's link; where (an element beside the button)
+// then says it was copied, or that it could not be and is selected to be
+// copied by hand.
+async function copyLink(input, key, where) {
   try {
     await navigator.clipboard.writeText(input.value);
-    announce(t(key));
-    app.note(() => t(key));
   } catch {
     input.focus();
     input.select();
-    app.note(() => t('copy.failed'));
+    key = 'copy.failed';
   }
+  const now = { where, key };
+  copied = now;
+  announce(t(key));
+  invalidate();
+  setTimeout(() => { if (copied === now) { copied = null; invalidate(); } }, 6000);
 }
 
 async function share() {
@@ -190,14 +203,26 @@ function render() {
   else here = [0, 1].map((q) => `${playerName(q)} ${p.seats[q] ? '●' : '○'}`).join(' · ');
   setText($('presence'), here + watchers);
   $('presence').classList.toggle('away', mine !== null && joined && !p.seats[other]);
+  for (const id of ['invite-copied', 'seat-copied']) {
+    const say = copied && copied.where === id ? t(copied.key) : '';
+    setText($(id), say);
+    visible($(id), !!say);
+  }
+  tell(st, mine, joined, p);
 
-  // The offer waiting for an answer.
-  visible($('offer'), !!offer && !(st.over && offer.kind !== 'rematch'));
+  // The offer waiting for an answer, or the answer to this page's.
+  const answer = !offer && answered && answered.id === st.id && answered.ply === st.ply && (!st.over || answered.key === 'online.declined.rematch') ? answered : null;
+  visible($('offer'), (!!offer && !(st.over && offer.kind !== 'rematch')) || !!answer);
+  $('offer').classList.toggle('answered', !!answer);
   if (offer) {
     const fromMe = offer.by === mine;
     setText($('offer-text'), offerText(offer, mine));
     visible($('offer-accept'), !fromMe && mine !== null);
     visible($('offer-decline'), !fromMe && mine !== null);
+  } else if (answer) {
+    setText($('offer-text'), t(answer.key));
+    visible($('offer-accept'), false);
+    visible($('offer-decline'), false);
   }
 
   if (mine !== null) {
@@ -206,7 +231,6 @@ function render() {
     const link = `${inviteLink(st.id)}#seat=${secretOf(st.id)}`;
     if ($('seat-link').value !== link) $('seat-link').value = link;
   }
-  tell(st, mine, joined, p);
 }
 
 // visible shows e or hides it, writing only a change.
@@ -241,13 +265,16 @@ function tell(st, mine, joined, p) {
   if (!was.joined && now.joined && mine !== null) { say.push(t('online.joined')); callPlayer('online.titleJoined'); }
   else if (now.joined && was.here !== now.here && mine !== null) say.push(t(now.here ? 'online.friendBack' : 'online.friendLeft'));
   if (now.offer !== was.offer) {
+    if (now.offerObj) answered = null;
     if (now.offerObj && now.offerObj.by !== mine) {
       say.push(offerText(now.offerObj, mine) + (mine !== null ? ' ' + t('online.answerHow') : ''));
       if (mine !== null) callPlayer('online.titleOffer');
     } else if (!now.offerObj && was.offerObj && was.offerObj.by === mine && mine !== null) {
       const kind = was.offerObj.kind;
-      if (kind === 'takeback' && now.ply < was.ply) say.push(t('online.takebackDone'));
-      else if (!(kind === 'draw' && now.over) && now.ply === was.ply) say.push(t(`online.declined.${kind}`));
+      let key = '';
+      if (kind === 'takeback' && now.ply < was.ply) key = 'online.takebackDone';
+      else if (!(kind === 'draw' && now.over) && now.ply === was.ply) key = `online.declined.${kind}`;
+      if (key) { say.push(t(key)); answered = { id: st.id, ply: st.ply, key }; }
     }
   }
   if (now.myTurn && !was.myTurn) callPlayer('online.titleTurn');

@@ -2,8 +2,10 @@ package e2e
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -355,4 +357,42 @@ func TestOfferAnswersShown(t *testing.T) {
 	setLang(a, "en")
 	myMove(1)
 	a.wait(`!(`+banner+`)`, 5*time.Second)
+}
+
+// logMatchesMoves fails the test unless the Turns list shows the moves of
+// the move list, one row each, in order.
+func logMatchesMoves(p *page, what string) {
+	p.t.Helper()
+	moves := eval[[]string](p, `[...document.querySelectorAll('#moves .mv:not(.none)')].map(m => m.textContent)`)
+	rows := eval[[]string](p, `[...document.querySelectorAll('#turns details summary')].map(s => (s.textContent.match(/\b\d+[LR]\b/) || [''])[0])`)
+	if !slices.Equal(moves, rows) {
+		p.t.Errorf("%s: the Turns list shows %v, the game's moves are %v", what, rows, moves)
+	}
+}
+
+// TestOneGameHistory: the Turns list shows one game's turns, always. A
+// game against the computer of four moves, a new game of two, then the
+// first game opened again from "Your games": each time the list is that
+// game's alone.
+func TestOneGameHistory(t *testing.T) {
+	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.wait(ready, 20*time.Second)
+	rng := rand.New(rand.NewPCG(18, 3))
+	playByKeyboard(p, rng)
+	playByKeyboard(p, rng)
+	first := eval[string](p, `localStorage.getItem('oanquan.game')`)
+	logMatchesMoves(p, "the first game")
+	click(p, "#new")
+	p.wait(`document.getElementById('newgame').open`, 5*time.Second)
+	click(p, "#newgame-start")
+	p.wait(`(`+ready+`) && `+movesShown+` === 0 && localStorage.getItem('oanquan.game') !== `+fmt.Sprintf("%q", first), 10*time.Second)
+	playByKeyboard(p, rng)
+	logMatchesMoves(p, "a new game")
+	click(p, "#nav-games")
+	p.wait(fmt.Sprintf(`[...document.querySelectorAll('#games-list .game-row')].length > 1`), 10*time.Second)
+	// The rows are the most recent first: the first game is the second.
+	click(p, `#games-list li:nth-child(2) .game-row`)
+	p.wait(fmt.Sprintf(`localStorage.getItem('oanquan.game') === %q && (%s) === 4`, first, movesShown), 10*time.Second)
+	p.wait(`document.querySelectorAll('#turns details').length === 4`, 5*time.Second)
+	logMatchesMoves(p, "the first game opened again")
 }

@@ -293,6 +293,9 @@ func TestOnlineFriends(t *testing.T) {
 	for range 2 {
 		moveOnline(t, rng, toMove(t, a, b), a, b, w)
 	}
+	for _, p := range []*page{a, b, w} {
+		logMatchesMoves(p, "after the restart and a takeback")
+	}
 
 	// One resigns (a second press confirms); the other wins.
 	loser := toMove(t, a, b)
@@ -337,7 +340,15 @@ func TestOnlineFriends(t *testing.T) {
 	for _, p := range []*page{a, b, w} {
 		p.wait(`document.getElementById('result').open`, 10*time.Second)
 		checkFinalCount(p)
+		logMatchesMoves(p, "the rematch")
 	}
+	// The first game's link opened again in the page: its turns alone.
+	a.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('result').close()`))
+	click(a, "#nav-games")
+	a.wait(`[...document.querySelectorAll('#games-list .game-row')].length > 1`, 10*time.Second)
+	click(a, `#games-list li:nth-child(2) .game-row`)
+	a.wait(fmt.Sprintf(`(%s) === %q && document.getElementById('result').open`, gameID, id), 10*time.Second)
+	logMatchesMoves(a, "the first game opened again after the rematch")
 	for _, p := range []*page{a, b, w} {
 		p.dropRefused()
 	}

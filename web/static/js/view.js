@@ -245,24 +245,25 @@ let logLang = '';
 function drawLog(turns) {
   const box = $('turns');
   const lang = t('log.heading');
-  const key = `${lang} ${turns.length} ${turns.at(-1)?.ply} ${turns.at(-1)?.items.length} ${S.notes.length} ${S.notes[0]?.()}`;
+  const key = `${lang} ${turns.map((e) => e.key).join(',')} ${turns.at(-1)?.items.length} ${S.notes.length} ${S.notes[0]?.()}`;
   if (key === box.key) return;
   box.key = key;
   if (lang !== logLang) { box.textContent = ''; logLang = lang; }
-  const rows = new Map([...box.querySelectorAll('details')].map((d) => [Number(d.dataset.ply), d]));
-  for (const [ply, d] of rows) if (!turns.some((e) => e.ply === ply)) { d.remove(); rows.delete(ply); }
+  // A row per log entry (turns.js logTurn: its key), never per ply.
+  const rows = new Map([...box.querySelectorAll('details')].map((d) => [Number(d.dataset.key), d]));
+  for (const [k, d] of rows) if (!turns.some((e) => e.key === k)) { d.remove(); rows.delete(k); }
   const first = turns.length ? turns[0].ply : 0;
   let changed = false;
   turns.forEach((e, i) => {
-    let d = rows.get(e.ply);
+    let d = rows.get(e.key);
     const last = i === turns.length - 1;
     if (!d) {
       d = document.createElement('details');
-      d.dataset.ply = e.ply;
+      d.dataset.key = e.key;
       const s = document.createElement('summary');
       s.append(span('n', num(e.ply - first + 1) + '.'), ' ', e.title());
       d.append(s, document.createElement('ol'));
-      box.insertBefore(d, box.querySelector(`details[data-ply="${turns[i + 1]?.ply}"]`) || box.querySelector('.note, .none'));
+      box.insertBefore(d, box.querySelector(`details[data-key="${turns[i + 1]?.key}"]`) || box.querySelector('.note, .none'));
       if (!last) d.open = false;
       changed = true;
     }

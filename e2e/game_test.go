@@ -415,7 +415,7 @@ func TestFinalCountLikeSeed(t *testing.T) {
 	if got, want := p.shownCells(), []int{2, 2, 2, 2, 2, 0, 1, 1, 1, 1, 0, 0}; !slices.Equal(got, want) {
 		t.Errorf("replay, one move back: the board shows %v, want %v", got, want)
 	}
-	if got := eval[string](p, `document.getElementById('status').textContent`); !strings.Contains(got, "0") {
+	if got := eval[string](p, `document.getElementById('status').textContent`); got != "Replay: the starting position, before move 1 of 1." {
 		t.Errorf("replay status %q", got)
 	}
 	p.do(chromedp.KeyEvent(kb.ArrowRight))

@@ -395,4 +395,7 @@ func TestOneGameHistory(t *testing.T) {
 	p.wait(fmt.Sprintf(`localStorage.getItem('oanquan.game') === %q && (%s) === 4`, first, movesShown), 10*time.Second)
 	p.wait(`document.querySelectorAll('#turns details').length === 4`, 5*time.Second)
 	logMatchesMoves(p, "the first game opened again")
+	setLang(p, "fa")
+	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('moves').scrollIntoView()`))
+	p.screenshot(filepath.Join(shotDir(t), "history-fa-desktop.png"))
 }

@@ -4,7 +4,7 @@
 // of the page has one drawer here, or one that a module loaded later
 // adds (addDrawer), called in the same redraw.
 
-import { t, num } from './i18n.js';
+import { t, num, plural } from './i18n.js';
 import { updateBoard, renderStore, cellEl, squareOf, setText, setAttr } from './board.js';
 import { S, isAI, isOnline, human, me, playerName, ownerWord, legalSet, legalCells, moveFor, canUndo, moverOf } from './state.js';
 import { snapshot } from './turns.js';
@@ -171,7 +171,7 @@ const reconnecting = () => isOnline() && S.link === 'down';
 export function statusText() {
   const { state: st, phase, hand, thinking } = snapshot();
   if (!st) return t(S.offline || 'status.connecting');
-  if (S.replay) return t('replay.status', { ply: S.replay.index, n: S.replay.total ?? S.replay.plies.length - 1 });
+  if (S.replay) return replayWhere('replay.status', S.replay);
   if (phase === 'showing') return hand > 0 ? `${t('status.sowing')} ${t('inHand', { n: hand })}` : t('status.sowing');
   if (S.pending) return t(S.pending.retrying ? 'status.resending' : 'status.sending');
   if (st.over) return t('status.over');
@@ -191,8 +191,9 @@ export function statusText() {
   return t('status.playerTurn', { name: playerName(st.toMove) });
 }
 
-// The move list: moves in pairs, numbered by full turns, the latest
-// scrolled into view without cutting a row.
+// The move list: two moves a row, each numbered as the turn log, the
+// replay and the review number it (1 for the game's first move), the
+// latest scrolled into view without cutting a row.
 let movesKey = '';
 
 function drawMoves(st) {
@@ -208,19 +209,14 @@ function drawMoves(st) {
     ol.append(li);
     return;
   }
-  const first = moverOf(st, 0);
   let li = null;
   st.moves.forEach((m, i) => {
     const p = moverOf(st, i);
-    if (!li || p === first) {
+    if (i % 2 === 0) {
       li = document.createElement('li');
-      const n = document.createElement('span');
-      n.className = 'n';
-      n.textContent = num(ol.childElementCount + 1) + '.';
-      li.append(n);
-      if (p !== first) li.append(span('mv none', '…'));
       ol.append(li);
     }
+    li.append(span('n', num(i + 1) + '.'));
     const mv = span('mv', m);
     mv.dataset.player = p;
     mv.dataset.by = ((st.history || [])[i] || {}).by || '';
@@ -309,6 +305,15 @@ export function note(say, keep) {
   invalidate();
 }
 
+// replayWhere says which position replay r shows, by the moves numbered
+// as everywhere (the move list, the turn log, the review): "after move 4
+// of 17", or the start.
+function replayWhere(key, r) {
+  const n = r.total ?? r.plies.length - 1;
+  if (r.index === 0) return t(key + 'Start', { moves: plural('games.moves', n), n: num(n) });
+  return t(key, { ply: num(r.index), n: num(n) });
+}
+
 function drawReplay(st, showing) {
   const bar = $('replay-bar');
   const record = !!(S.replay && S.replay.record);
@@ -318,7 +323,7 @@ function drawReplay(st, showing) {
   $('replay-review').hidden = !!S.reviewing || !st || !st.moves.length;
   $('result-open').hidden = record;
   const r = S.replay;
-  setText(bar.querySelector('.where'), r ? t('replay.at', { ply: r.index, n: r.total ?? r.plies.length - 1 }) : t('replay.help'));
+  setText(bar.querySelector('.where'), r ? replayWhere('replay.at', r) : t('replay.help'));
   bar.querySelector('[data-step="-1"]').disabled = r ? r.index === 0 : false;
   bar.querySelector('[data-step="1"]').disabled = !r;
 }

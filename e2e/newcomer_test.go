@@ -399,3 +399,47 @@ func TestOneGameHistory(t *testing.T) {
 	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('moves').scrollIntoView()`))
 	p.screenshot(filepath.Join(shotDir(t), "history-fa-desktop.png"))
 }
+
+// TestVietnameseWording: the Vietnamese page in the game's own terms:
+// pebbles are "dân" beside "quan", ⏩ fast-forwards ("Tua nhanh", not
+// "Bỏ qua", passing one's turn), a game record is a "bản ghi", the board
+// no chess board; and How to play, in every language, leaves debts out of
+// the repetition (RULES.md).
+func TestVietnameseWording(t *testing.T) {
+	p := newPage(t, 1200, 900, `{"mode":"local","anim":"off","first":0}`)
+	playSetUp(p, "2/2/2/2/2/0/1/1/1/1/0/0* 0 23,0,2 13,1,0 20")
+	setLang(p, "vi")
+	for sel, want := range map[string]string{
+		"#skip":                 "⏩ Tua nhanh",
+		"#copy-record":          "Sao chép bản ghi ván",
+		"#result-close":         "Xem lại bàn",
+		"#store-1 .store-count": "1 quan và 13 dân",
+		"#store-0 .store-count": "23 dân",
+	} {
+		if got := eval[string](p, fmt.Sprintf(`document.querySelector(%q).textContent.trim()`, sel)); got != want {
+			t.Errorf("%s reads %q, want %q", sel, got, want)
+		}
+	}
+	page := eval[string](p, `document.body.textContent + [...document.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')).join(' ')`)
+	for _, bad := range []string{"Bỏ qua", "biên bản", "bàn cờ", " quân và", "quan và 13 quân"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the Vietnamese page says %q", bad)
+		}
+	}
+	for _, lang := range []string{"vi", "en", "fr", "de", "ca", "fa"} {
+		setLang(p, lang)
+		p.do(chromedp.Evaluate[chromedp.Void](`location.hash = '#howto'`))
+		p.wait(fmt.Sprintf(`document.querySelector('#howto-body .board.mini') && document.getElementById('howto-body').dataset.lang === %q`, lang), 10*time.Second)
+		rep := eval[string](p, `[...document.querySelectorAll('#howto-body li')].map(l => l.textContent).find(s => /\b(third|troisième|dritten|tercera|thứ ba)\b|سوم/.test(s)) || ''`)
+		if rep == "" {
+			t.Errorf("%s: How to play has no repetition rule", lang)
+			continue
+		}
+		for _, debts := range []string{"debts and", "dettes et", "Schulden und", "deutes i", "nợ và", "بدهی‌ها و"} {
+			if strings.Contains(rep, debts) {
+				t.Errorf("%s: How to play counts debts in the repetition: %q", lang, rep)
+			}
+		}
+		p.do(chromedp.Evaluate[chromedp.Void](`location.hash = ''`))
+	}
+}

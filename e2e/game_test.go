@@ -251,7 +251,7 @@ func TestUndoHintAndLastMove(t *testing.T) {
 
 	p.do(chromedp.Click(chromedp.CSS("#hint")))
 	p.wait(`document.querySelector('.arrows .arrow.hinted')`, 10*time.Second)
-	if got := eval[string](p, `document.querySelector('.arrows .arrow.hinted').getAttribute('aria-label')`); got != "Sow left" && got != "Sow right" {
+	if got := eval[string](p, `document.querySelector('.arrows .arrow.hinted').getAttribute('aria-label')`); got != "Sow left (the hint)" && got != "Sow right (the hint)" {
 		t.Errorf("hinted arrow named %q", got)
 	}
 }

@@ -443,3 +443,60 @@ func TestVietnameseWording(t *testing.T) {
 		p.do(chromedp.Evaluate[chromedp.Void](`location.hash = ''`))
 	}
 }
+
+// TestHintAtTheBoard: on a phone, a hint is said at the board — the status
+// names the move, its square and its arrow, readable below the big arrows
+// rather than covered by them — and its arrow is ringed in a colour of its
+// own, not the last move's or a capture's, and named as the hint.
+func TestHintAtTheBoard(t *testing.T) {
+	p := newPage(t, 360, 740, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	p.wait(ready, 20*time.Second)
+	check := func(lang, prefix string) {
+		t.Helper()
+		p.wait(`document.querySelector('.arrows .arrow.hinted:not([hidden])')`, 10*time.Second)
+		dir := eval[string](p, `document.querySelector('.arrows .arrow.hinted').dataset.dir`)
+		arrow := map[string]string{"left": "◀", "right": "▶"}[dir]
+		status := text(p, "status")
+		if !strings.HasPrefix(status, prefix) || !strings.Contains(status, arrow) {
+			t.Errorf("%s: with a hint the status reads %q, want %q… naming %s", lang, status, prefix, arrow)
+		}
+		covered := eval[[]string](p, `(() => {
+			const s = document.getElementById('status'), r = document.createRange();
+			r.selectNodeContents(s);
+			const text = r.getBoundingClientRect(), out = [];
+			if (getComputedStyle(s).opacity !== '1') out.push('hidden');
+			for (const a of document.querySelectorAll('.arrows .arrow:not([hidden])')) {
+				const b = a.getBoundingClientRect();
+				if (b.left < text.right && text.left < b.right && b.top < text.bottom && text.top < b.bottom) out.push(a.dataset.dir);
+			}
+			return out;
+		})()`)
+		if len(covered) > 0 {
+			t.Errorf("%s: the status is covered or hidden: %v", lang, covered)
+		}
+	}
+	click(p, "#hint")
+	check("en", "Hint: ")
+	if got := eval[string](p, `document.querySelector('.arrows .arrow.hinted').getAttribute('aria-label')`); !strings.HasSuffix(got, "(the hint)") {
+		t.Errorf("the hint's arrow is named %q", got)
+	}
+	if strings.Contains(text(p, "turns"), "Hint") {
+		t.Error("the hint is told in the Turns panel")
+	}
+	// Its colour is none of the last move's and the captures'.
+	colours := eval[[]string](p, `(() => {
+		const probe = (v) => { const e = document.createElement('span'); e.style.color = 'var(' + v + ')'; document.body.append(e); const c = getComputedStyle(e).color; e.remove(); return c; };
+		return [getComputedStyle(document.querySelector('.arrows .arrow.hinted')).outlineColor, probe('--start'), probe('--capture'), probe('--legal')];
+	})()`)
+	if slices.Contains(colours[1:], colours[0]) {
+		t.Errorf("the hint's ring %s shares a colour with the last move, a capture or a legal square %v", colours[0], colours[1:])
+	}
+	auditNew(p, "a hint, phone")
+	for _, c := range []struct{ lang, prefix string }{{"vi", "Gợi ý: "}, {"fa", "راهنمایی: "}} {
+		setLang(p, c.lang)
+		check(c.lang, c.prefix)
+		p.screenshot(filepath.Join(shotDir(t), "hint-"+c.lang+"-phone.png"))
+	}
+	p.do(colorScheme(true))
+	p.screenshot(filepath.Join(shotDir(t), "hint-fa-phone-dark.png"))
+}

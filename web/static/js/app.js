@@ -4,11 +4,11 @@
 // messages; drawing is view.js's; no rule is decided here.
 
 import { preferred, setLang, t, currentLang } from './i18n.js';
-import { createBoard, cellEl, squareOf, cellOf, parsePosition } from './board.js';
+import { createBoard, cellEl, cellOf, parsePosition } from './board.js';
 import { loadHowto } from './howto.js';
 import { keyAction, ownKey } from './keys.js';
 import { api, subscribe, problem, APIError, secretOf, seatOf } from './api.js';
-import { S, saveSettings, isAI, isOnline, me, flipped, playerName, legalSet, legalCells, moveFor, screenDir } from './state.js';
+import { S, saveSettings, isAI, isOnline, me, flipped, playerName, legalSet, legalCells, moveFor } from './state.js';
 import { $, board, invalidate, flush, note, relog, announce, statusText } from './view.js';
 import { renderTallies, winnerText, whyText } from './result.js';
 import { game, snapshot, show, replace, receive, sending, skip, observe } from './turns.js';
@@ -200,7 +200,7 @@ async function undo() {
     replace(st);
     note(null);
   } catch (e) {
-    if (e instanceof APIError && e.code === 'conflict') { note(() => t('undo.none')); announce(t('undo.none')); } else fail(e);
+    if (e instanceof APIError && e.code === 'conflict') { S.alert = () => t('undo.none'); announce(t('undo.none')); invalidate(); } else fail(e);
   }
 }
 
@@ -208,15 +208,15 @@ async function hint() {
   if (!game()) return;
   try {
     const { hints } = await api.hints(game().id);
-    if (!hints || !hints.length || !legalSet().has(hints[0].move)) { note(() => t('hint.none')); return; }
+    if (!hints || !hints.length || !legalSet().has(hints[0].move)) { S.alert = () => t('hint.none'); announce(t('hint.none')); invalidate(); return; }
     const move = hints[0].move;
     const c = cellOf(parseInt(move, 10));
     S.selected = c;
     S.hinted = move;
-    const say = () => t('hint.msg', { move, square: squareOf(c), arrow: screenDir(move) === 'left' ? '◀' : '▶' });
-    note(say);
+    S.alert = null;
+    invalidate();
     flush();
-    announce(say());
+    announce(statusText()); // the status says the hint, at the board
     cellEl(board, c).focus();
   } catch (e) { fail(e); }
 }

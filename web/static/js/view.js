@@ -6,7 +6,7 @@
 
 import { t, num, plural } from './i18n.js';
 import { updateBoard, renderStore, cellEl, squareOf, setText, setAttr } from './board.js';
-import { S, isAI, isOnline, human, me, playerName, ownerWord, legalSet, legalCells, moveFor, canUndo, moverOf } from './state.js';
+import { S, isAI, isOnline, human, me, playerName, ownerWord, legalSet, legalCells, moveFor, screenDir, canUndo, moverOf } from './state.js';
 import { snapshot } from './turns.js';
 
 export const $ = (id) => document.getElementById(id);
@@ -158,7 +158,7 @@ function renderArrows(legal) {
     const move = moveFor(S.selected, b.dataset.dir);
     const name = t(b.dataset.dir === 'left' ? 'sow.left' : 'sow.right');
     b.hidden = !moves.has(move);
-    setAttr(b, 'aria-label', name);
+    setAttr(b, 'aria-label', S.hinted === move ? t('hint.arrow', { name }) : name);
     b.title = `${name} (${move})`;
     b.classList.toggle('hinted', S.hinted === move);
   }
@@ -177,6 +177,9 @@ export function statusText() {
   if (st.over) return t('status.over');
   if (reconnecting()) return t('status.reconnecting');
   if (S.watching) return t('status.watchTurn', { name: playerName(st.toMove) });
+  if (S.hinted && S.selected !== null && legalCells().has(S.selected)) {
+    return t('hint.msg', { move: S.hinted, square: squareOf(S.selected), arrow: screenDir(S.hinted) === 'left' ? '◀' : '▶' });
+  }
   if (S.selected !== null && legalCells().has(S.selected)) return t('status.pickDirection', { square: squareOf(S.selected) });
   if (isAI()) {
     if (st.toMove === human()) return t('status.yourTurn');

@@ -500,3 +500,58 @@ func TestHintAtTheBoard(t *testing.T) {
 	p.do(colorScheme(true))
 	p.screenshot(filepath.Join(shotDir(t), "hint-fa-phone-dark.png"))
 }
+
+// TestYourGamesTellApart: "Your games" tells games apart — who each is
+// against, since when, how many moves, whose turn and the score in points
+// (the server's) — and leaves out a game not begun, such as the one a
+// first visit starts.
+func TestYourGamesTellApart(t *testing.T) {
+	p := newPage(t, 1200, 900, `{"mode":"local","level":"medium","anim":"off","first":0}`)
+	p.wait(ready, 20*time.Second)
+	rng := rand.New(rand.NewPCG(18, 9))
+	first := eval[string](p, `localStorage.getItem('oanquan.game')`) // not begun
+	newGameOf := func(mode string) {
+		t.Helper()
+		before := eval[string](p, `localStorage.getItem('oanquan.game')`)
+		click(p, "#new")
+		p.wait(`document.getElementById('newgame').open`, 5*time.Second)
+		click(p, `#newgame-form input[name=mode][value=`+mode+`]`)
+		click(p, "#newgame-start")
+		p.wait(fmt.Sprintf(`(%s) && (%s) === 0 && localStorage.getItem('oanquan.game') !== %q`, ready, movesShown, before), 10*time.Second)
+	}
+	playByKeyboard(p, rng) // the local game: one move
+	newGameOf("ai")
+	playByKeyboard(p, rng) // against the computer: a move and its reply
+	st := p.gameState()
+	stores := st["stores"].([]any)
+	pts := func(i int) int { return int(stores[i].(map[string]any)["points"].(float64)) }
+	click(p, "#nav-games")
+	p.wait(`document.querySelectorAll('#games-list .game-row').length > 0`, 10*time.Second)
+	rows := eval[[][]string](p, `[...document.querySelectorAll('#games-list .game-row')].map(b => [b.querySelector('.what').textContent, b.querySelector('.turn').textContent])`)
+	if len(rows) != 2 {
+		t.Fatalf("Your games lists %d games, want the two begun (not %s): %q", len(rows), first, rows)
+	}
+	year := fmt.Sprint(time.Now().Year())
+	if r := rows[0]; !strings.HasPrefix(r[0], "Against the computer (Medium) · ") || !strings.Contains(r[0], year) || !strings.HasSuffix(r[0], "· 2 moves") ||
+		r[1] != fmt.Sprintf("Your turn · %d–%d", pts(0), pts(1)) {
+		t.Errorf("the game against the computer reads %q", r)
+	}
+	if r := rows[1]; !strings.HasPrefix(r[0], "Two players, one device · ") || !strings.Contains(r[0], year) || !strings.HasSuffix(r[0], "· 1 move") || !strings.HasPrefix(r[1], "In progress · ") {
+		t.Errorf("the two-player game reads %q", r)
+	}
+	auditNew(p, "your games")
+	click(p, "#games-close")
+	setLang(p, "vi")
+	click(p, "#nav-games")
+	p.wait(`document.querySelectorAll('#games-list .game-row').length === 2`, 10*time.Second)
+	if got := eval[string](p, `document.querySelector('#games-list .game-row .what').textContent`); !strings.HasPrefix(got, "Chơi với máy (Vừa) · ") || !strings.HasSuffix(got, "· 2 nước") {
+		t.Errorf("in Vietnamese the game against the computer reads %q", got)
+	}
+	p.do(chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	p.screenshot(filepath.Join(shotDir(t), "your-games-vi-phone.png"))
+	setLang(p, "fa")
+	click(p, "#games-close")
+	click(p, "#nav-games")
+	p.wait(`document.querySelectorAll('#games-list .game-row').length === 2 && document.getElementById('games-title').textContent === 'بازی‌های شما'`, 10*time.Second)
+	p.screenshot(filepath.Join(shotDir(t), "your-games-fa-phone.png"))
+}

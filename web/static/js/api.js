@@ -50,6 +50,10 @@ export function keepSecret(id, secret, seat) {
   const ids = Object.keys(all);
   for (const old of ids.slice(0, Math.max(0, ids.length - 200))) delete all[old];
   try { localStorage.setItem(SECRETS_KEY, JSON.stringify(all)); } catch { /* storage off */ }
+  const when = since();
+  if (!when[id]) when[id] = Date.now();
+  for (const old of Object.keys(when)) if (!(old in all)) delete when[old];
+  try { localStorage.setItem(SINCE_KEY, JSON.stringify(when)); } catch { /* storage off */ }
   if (seat === 0 || seat === 1) {
     const s = seats();
     s[id] = seat;
@@ -59,6 +63,17 @@ export function keepSecret(id, secret, seat) {
 }
 
 const SEATS_KEY = 'oanquan.seats';
+// SINCE_KEY keeps when this browser took each game's seat (ms), so that
+// "Your games" can tell games apart by date.
+const SINCE_KEY = 'oanquan.since';
+
+function since() {
+  try { return JSON.parse(localStorage.getItem(SINCE_KEY) || '{}') || {}; } catch { return {}; }
+}
+
+// keptSince returns when this browser took a seat in game id (ms since
+// 1970), or 0 when it does not know.
+export function keptSince(id) { return since()[id] || 0; }
 
 function seats() {
   try { return JSON.parse(localStorage.getItem(SEATS_KEY) || '{}') || {}; } catch { return {}; }

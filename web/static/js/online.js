@@ -5,8 +5,8 @@
 // first visit's page does without it. The server decides everything;
 // this draws what it reports and sends what the player asks.
 
-import { t, plural } from './i18n.js';
-import { api, APIError, secretOf, seatOf, keepSecret, heldGames } from './api.js';
+import { t, plural, num, currentLang } from './i18n.js';
+import { api, APIError, secretOf, seatOf, keepSecret, heldGames, keptSince } from './api.js';
 import { S, me, playerName, isOnline } from './state.js';
 import { game } from './turns.js';
 import { $, announce, addDrawer, setButton, invalidate } from './view.js';
@@ -89,6 +89,7 @@ function build() {
     el('div', { className: 'link-row' }, seatLink, button('seat-copy', 'online.copy', () => copyLink(seatLink, 'online.seatCopied', 'seat-copied')),
       el('span', { id: 'seat-copied', className: 'copied', hidden: true })));
   $('game-info').after(details);
+  details.addEventListener('toggle', () => { if (details.open) $('seat-link').scrollIntoView({ block: 'nearest' }); });
 }
 
 // confirmThen asks for a second press of b within five seconds before
@@ -326,7 +327,10 @@ export async function showGames() {
   list.append(el('li', { className: 'none' }, t('games.loading')));
   if (!dlg.open) dlg.showModal();
   const ids = heldGames().slice(0, 20);
-  const states = (await Promise.all(ids.map((id) => api.get(id).catch(() => null)))).filter(Boolean);
+  // A game not begun against the computer or at one device (the one a
+  // first visit starts, say) has nothing to come back to.
+  const states = (await Promise.all(ids.map((id) => api.get(id).catch(() => null))))
+    .filter((g) => g && (g.moves.length > 0 || g.mode === 'online'));
   list.textContent = '';
   if (!states.length) list.append(el('li', { className: 'none' }, t('games.none')));
   for (const g of states) {
@@ -339,15 +343,34 @@ export async function showGames() {
   list.querySelector('button')?.focus();
 }
 
+// gameTitle says who the game is against, since when, and how many moves
+// it has.
 function gameTitle(g) {
-  const moves = plural('games.moves', g.moves.length);
-  if (g.mode === 'ai') return `${t('mode.ai')} (${t('level.' + g.level)}) · ${moves}`;
-  return `${t(g.mode === 'online' ? 'mode.online' : 'mode.local')} · ${moves}`;
+  const parts = [g.mode === 'ai' ? `${t('mode.ai')} (${t('level.' + g.level)})` : t(g.mode === 'online' ? 'mode.online' : 'mode.local')];
+  const when = keptSince(g.id);
+  if (when) parts.push(new Intl.DateTimeFormat(currentLang(), { dateStyle: 'medium', timeStyle: 'short' }).format(when));
+  parts.push(plural('games.moves', g.moves.length));
+  return parts.join(t('games.sep')); // " · ", but not where a dot is a digit (Persian ۰)
 }
 
+// gameTurn says how the game stands: its result, or whose turn it is and
+// the score in points (the server's), the player's own first.
 function gameTurn(g) {
-  if (g.over) return t('games.over');
   const seat = g.mode === 'ai' ? g.human : g.mode === 'online' ? seatOf(g.id) : null;
+  const mine = seat ?? 0;
+  const pts = (p) => (g.over && g.result ? g.result.players[p].total : g.stores[p].points);
+  const score = `${num(pts(mine))}–${num(pts(1 - mine))}`;
+  if (g.over) {
+    if (g.end === 'abort') return t('games.aborted');
+    const w = g.result ? g.result.winner : null;
+    if (w !== 0 && w !== 1) return t('games.draw', { score });
+    if (seat === null) return t('games.playerWon', { name: t(w === 0 ? 'player.p1' : 'player.p2'), score: `${num(pts(w))}–${num(pts(1 - w))}` });
+    return t(w === seat ? 'games.won' : 'games.lost', { score });
+  }
+  return t('games.standing', { turn: turnText(g, seat), score });
+}
+
+function turnText(g, seat) {
   if (seat === null) return t('games.playing');
   if (g.mode === 'online' && g.presence && !g.presence.taken[1 - seat]) return t('games.waiting');
   return t(g.toMove === seat ? 'games.yourTurn' : 'games.theirTurn');

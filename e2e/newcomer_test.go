@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // auditNew runs axe-core on the page when AXE_JS names axe.min.js
@@ -554,4 +555,54 @@ func TestYourGamesTellApart(t *testing.T) {
 	click(p, "#nav-games")
 	p.wait(`document.querySelectorAll('#games-list .game-row').length === 2 && document.getElementById('games-title').textContent === 'بازی‌های شما'`, 10*time.Second)
 	p.screenshot(filepath.Join(shotDir(t), "your-games-fa-phone.png"))
+}
+
+// TestSmallThings: after Esc, → goes on from the focused square; the
+// sound switch says on or off in words; on a touch phone no keyboard help;
+// after a rematch on a phone scrolled down, the other player's row is in
+// view again. (How to play leaving debts out of the repetition is
+// TestVietnameseWording's.)
+func TestSmallThings(t *testing.T) {
+	p := newPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"off"}`)
+	click(p, "#new")
+	p.wait(`document.getElementById('newgame').open`, 5*time.Second)
+	click(p, "#newgame-start")
+	p.wait(`document.getElementById('invite-link')?.value.includes('?game=')`, 10*time.Second)
+	id := eval[string](p, gameID)
+	var joined struct{ Secret string }
+	apiCall(t, p.base, "POST", "/api/games/"+id+"/join", "", "", &joined)
+	p.wait(onlineReady, 10*time.Second)
+
+	// Esc, then →: from the focused square.
+	p.do(chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
+	second := eval[string](p, `document.querySelector('#game-board .cell.selected').dataset.cell`)
+	p.do(chromedp.KeyEvent(kb.Escape))
+	p.wait(`!document.querySelector('#game-board .cell.selected')`, 5*time.Second)
+	p.do(chromedp.KeyEvent(kb.ArrowRight))
+	p.wait(`document.querySelector('#game-board .cell.selected')`, 5*time.Second)
+	if got := eval[string](p, `document.querySelector('#game-board .cell.selected').dataset.cell`); got == second || got == "6" {
+		t.Errorf("after Esc on cell %s, → chose cell %s: not the one after it", second, got)
+	}
+	p.do(chromedp.KeyEvent(kb.Escape))
+
+	// The sound switch in words.
+	if got := eval[string](p, `document.querySelector('#sound .state').textContent`); got != "on" {
+		t.Errorf("the sound switch's state reads %q", got)
+	}
+	click(p, "#sound")
+	p.wait(`document.querySelector('#sound .state').textContent === 'off'`, 5*time.Second)
+
+	// A phone, scrolled down, at the end of the game: a rematch.
+	p.do(chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	if shown := eval[bool](p, `!!document.querySelector('.keys-help').offsetParent`); shown {
+		t.Error("a touch phone shows the keyboard help")
+	}
+	apiCall(t, p.base, "POST", "/api/games/"+id+"/resign", joined.Secret, "", nil)
+	p.wait(`document.getElementById('result').open`, 10*time.Second)
+	p.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.body.scrollHeight)`))
+	click(p, "#result-rematch")
+	p.wait(`document.getElementById('result-rematch').textContent.includes('offered')`, 5*time.Second)
+	apiCall(t, p.base, "POST", "/api/games/"+id+"/rematch", joined.Secret, `{"action":"accept"}`, nil)
+	p.wait(fmt.Sprintf(`(%s) !== %q && !document.getElementById('result').open`, gameID, id), 10*time.Second)
+	p.wait(`(r => r.top >= 0 && r.bottom <= innerHeight)(document.getElementById('store-1').getBoundingClientRect())`, 5*time.Second)
 }

@@ -131,6 +131,7 @@ async function fetchState(id) {
 }
 
 function setGame(state) {
+  const before = game()?.id;
   if (S.feed) S.feed.close();
   closeResult();
   if (S.reviewing && !(review && review.active(state.id))) closeReview();
@@ -146,6 +147,9 @@ function setGame(state) {
   try { localStorage.setItem(GAME_KEY, state.id); } catch { /* storage off */ }
   S.link = '';
   S.feed = subscribe(state.id, receive, linked);
+  // Another game (a rematch, one from Your games): its board whole in
+  // view, the other player's row too, however far down the page was.
+  if (before && before !== state.id && $('table').getBoundingClientRect().top < 0) document.querySelector('.play').scrollIntoView({ block: 'start' });
   if (state.over) openResult(false);
 }
 
@@ -420,7 +424,8 @@ function onKey(e) {
     replayStep(e.key === 'ArrowLeft' ? -1 : 1);
     return;
   }
-  const act = keyAction(e.key, S.selected, legalCells(), flipped());
+  const focused = document.activeElement?.closest?.('#game-board button.cell');
+  const act = keyAction(e.key, S.selected, legalCells(), flipped(), focused ? Number(focused.dataset.cell) : null);
   if (!act) return;
   e.preventDefault();
   if (act.select !== undefined) {

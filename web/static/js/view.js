@@ -101,6 +101,8 @@ export function draw() {
   setButton($('undo'), !isOnline(), canUndo() && !showing && !S.replay);
   setButton($('hint'), !isOnline(), !!st?.canHint && legal.size > 0);
   setAttr($('sound'), 'aria-pressed', String(!!S.settings.sound));
+  // Its state in words too, not only a strike through ♪ (aria-pressed says it).
+  setText($('sound').querySelector('.state'), t(S.settings.sound ? 'sound.on' : 'sound.off'));
   drawRematch(st);
   drawMoves(st);
   drawLog(v.turns);

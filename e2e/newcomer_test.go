@@ -33,11 +33,26 @@ func auditNew(p *page, what string) {
 	}
 }
 
+// realServer builds and starts the real program (buildServer) for a test
+// that kills it or cuts its pages off, and has the test's pages use it;
+// without chromium the test is skipped first (but for CI=true).
+func realServer(t *testing.T) *program {
+	t.Helper()
+	if chromiumPath() == "" && os.Getenv("CI") != "true" {
+		t.Skip("chromium not found: apt-get install -y chromium")
+	}
+	srv := buildServer(t)
+	t.Setenv("E2E_URL", srv.base)
+	return srv
+}
+
 // setLang switches the page to language code.
 func setLang(p *page, code string) {
 	p.t.Helper()
 	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(s => { s.value = %q; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`, code)))
 	p.wait(fmt.Sprintf(`document.documentElement.lang === %q`, code), 10*time.Second)
+	// The page redraws in its next animation frame: read it after that.
+	eval[bool](p, `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
 }
 
 // TestPointsAtAGlance: each store shows its points as the server counts
@@ -128,11 +143,7 @@ func TestPointsAtAGlance(t *testing.T) {
 // network is cut through DevTools: the same notice within two seconds,
 // gone when the network is back.
 func TestConnectionShownAtBoard(t *testing.T) {
-	if chromiumPath() == "" && os.Getenv("CI") != "true" {
-		t.Skip("chromium not found: apt-get install -y chromium")
-	}
-	srv := buildServer(t)
-	t.Setenv("E2E_URL", srv.base)
+	srv := realServer(t)
 	shots := shotDir(t)
 	a := newPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"off"}`)
 	click(a, "#new")
@@ -217,11 +228,7 @@ func TestConnectionShownAtBoard(t *testing.T) {
 // connection (never "Failed to fetch"), and leaves no online button in
 // the game against the computer; the message follows the language.
 func TestNoRawErrors(t *testing.T) {
-	if chromiumPath() == "" && os.Getenv("CI") != "true" {
-		t.Skip("chromium not found: apt-get install -y chromium")
-	}
-	srv := buildServer(t)
-	t.Setenv("E2E_URL", srv.base)
+	srv := realServer(t)
 	shots := shotDir(t)
 	p := newPage(t, 360, 740, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
 	p.wait(ready, 20*time.Second)

@@ -201,12 +201,13 @@ func TestConnectionShownAtBoard(t *testing.T) {
 		t.Errorf("the server played %v, want the one move", st.Moves)
 	}
 
-	// The friend's network cut.
+	// The friend's network cut (in Persian, chosen first: its strings
+	// may not be kept for offline use yet).
+	setLang(b, "fa")
 	b.offline(true)
 	cut := time.Now()
 	b.wait(trouble, 2*time.Second)
 	t.Logf("the friend's board said it was reconnecting %v after the network was cut", time.Since(cut).Round(time.Millisecond))
-	setLang(b, "fa")
 	if got := text(b, "status"); got != "اتصال قطع شد: در حال اتصال دوباره…" {
 		t.Errorf("the friend's status in Persian with the network cut: %q", got)
 	}

@@ -364,6 +364,8 @@ func TestOnlineFriends(t *testing.T) {
 func TestOnlineSeatLinkAndYourGames(t *testing.T) {
 	a := newPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"off"}`)
 	aiGame := eval[string](a, gameID) // the first visit's game, against the computer
+	a.wait(ready, 20*time.Second)
+	playByKeyboard(a, rand.New(rand.NewPCG(3, 4))) // begun: Your games lists it
 	click(a, "#new")
 	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
 	click(a, "#newgame-start")

@@ -86,9 +86,8 @@ func TestGameReview(t *testing.T) {
 	if wantN == 1 {
 		wantBar = fmt.Sprintf("Start of the game (%d moves)", n)
 	}
-	if got := eval[string](p, `document.querySelector('#replay-bar .where').textContent`); got != wantBar {
-		t.Errorf("at marked move %d the bar reads %q, want %q", wantN, got, wantBar)
-	}
+	// The bar is drawn in the next frame: wait for it.
+	p.wait(fmt.Sprintf(`document.querySelector('#replay-bar .where').textContent === %q`, wantBar), 5*time.Second)
 	if got := eval[[]string](p, `[...document.querySelectorAll('#moves .n')].map(n => n.textContent)`); len(got) != n || got[0] != "1." || got[n-1] != fmt.Sprintf("%d.", n) {
 		t.Errorf("the move list numbers its %d moves %v, want 1. to %d.", n, got, n)
 	}

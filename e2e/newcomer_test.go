@@ -614,3 +614,30 @@ func TestSmallThings(t *testing.T) {
 	p.wait(fmt.Sprintf(`(%s) !== %q && !document.getElementById('result').open`, gameID, id), 10*time.Second)
 	p.wait(`(r => r.top >= 0 && r.bottom <= innerHeight)(document.getElementById('store-1').getBoundingClientRect())`, 5*time.Second)
 }
+
+// TestFinalCountOnPhone: on a 320 px phone a final count with a debt keeps
+// each player's terms on one row, and a total below zero says why, in
+// English and Persian.
+func TestFinalCountOnPhone(t *testing.T) {
+	p := newPage(t, 320, 568, `{"mode":"local","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	// Player 1 owes 30: after square 7 to the right ends the game, 10 + 3
+	// + 4 − 30 is below zero.
+	playSetUp(p, "2/2/2/2/2/0/1/1/1/1/0/0* 0 3,0,30 33,1,0 20")
+	p.do(chromedp.Click(chromedp.CSS(`#game-board .cell[data-cell="8"]`)), chromedp.Click(chromedp.CSS(`#game-board .cell[data-cell="8"] ~ .arrows .arrow[data-dir="right"]`)))
+	p.wait(`document.getElementById('result').open`, 20*time.Second)
+	for _, lang := range []string{"en", "fa"} {
+		setLang(p, lang)
+		rows := eval[[]int](p, `[...document.querySelectorAll('#tallies .tally')].map(l => new Set([...l.querySelectorAll('.term b')].map(b => Math.round(b.getBoundingClientRect().top))).size)`)
+		for i, n := range rows {
+			if n != 1 {
+				t.Errorf("%s: player %d's count takes %d rows", lang, i+1, n)
+			}
+		}
+		note := eval[string](p, `document.querySelector('#tallies .tally-note')?.textContent || ''`)
+		if want := map[string]string{"en": "Player 1's debt is larger than all the rest: the total is below zero.", "fa": "بدهی بازیکن ۱ از همهٔ باقی بیشتر است: مجموع کمتر از صفر است."}[lang]; note != want {
+			t.Errorf("%s: the negative total is explained by %q, want %q", lang, note, want)
+		}
+		auditNew(p, "final count with a debt, "+lang+" phone")
+		p.screenshot(filepath.Join(shotDir(t), "final-debt-"+lang+"-320.png"))
+	}
+}

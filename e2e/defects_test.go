@@ -142,5 +142,5 @@ func TestRateLimitedMessage(t *testing.T) {
 			? Promise.resolve(new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'too many' } }), { status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '7' } }))
 			: real(u, init);
 	})()`), chromedp.Click(chromedp.CSS("#hint")))
-	p.wait(`[...document.querySelectorAll('#turns .note')].some((n) => n.textContent === 'Too many requests just now: please wait 7 s and try again.')`, 5*time.Second)
+	p.wait(`document.getElementById('alert').textContent === 'Too many requests just now: please wait 7 s and try again.'`, 5*time.Second)
 }

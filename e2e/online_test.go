@@ -240,7 +240,12 @@ func TestOnlineFriends(t *testing.T) {
 	other.screenshot(filepath.Join(shots, "online-offer.png"))
 	click(other, "#offer-accept")
 	for _, p := range []*page{a, b, w} {
-		p.wait(fmt.Sprintf(`(%s) === %d && document.getElementById('offer')?.hidden`, movesShown, plies-1), 10*time.Second)
+		// The one who asked reads the answer where the offer was.
+		banner := `document.getElementById('offer')?.hidden`
+		if p == m {
+			banner = `document.getElementById('offer-text')?.textContent.includes('taken back')`
+		}
+		p.wait(fmt.Sprintf(`(%s) === %d && %s`, movesShown, plies-1, banner), 10*time.Second)
 	}
 	m.wait(`document.getElementById('announce').textContent.includes('taken back')`, 5*time.Second)
 	if !eval[bool](m, onlineReady) {
@@ -251,7 +256,8 @@ func TestOnlineFriends(t *testing.T) {
 	click(other, "#offer-draw")
 	m.wait(`document.getElementById('offer')?.hidden === false && document.getElementById('offer-text')?.textContent.includes('draw') && document.getElementById('offer-decline')?.hidden === false`, 10*time.Second)
 	click(m, "#offer-decline")
-	other.wait(`document.getElementById('offer')?.hidden && document.getElementById('announce').textContent.includes('declined the draw')`, 10*time.Second)
+	other.wait(`!document.getElementById('offer')?.hidden && document.getElementById('offer-text')?.textContent === 'Your friend declined the draw.' && document.getElementById('announce').textContent.includes('declined the draw')`, 10*time.Second)
+	m.wait(`document.getElementById('offer')?.hidden`, 5*time.Second)
 
 	// The server dies and comes back; nobody reloads.
 	srv.kill()
@@ -269,7 +275,7 @@ func TestOnlineFriends(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`.arrows .arrow[data-dir="left"]`)),
 		chromedp.Click(chromedp.CSS(`.arrows .arrow[data-dir="left"]`)),
 	)
-	m.wait(`[...document.querySelectorAll('#turns .note, .note')].some(n => n.textContent.includes('sending your move again'))`, 10*time.Second)
+	m.wait(`document.getElementById('status').textContent.includes('sending your move again') && document.querySelector('#game-board .cell.pending')`, 10*time.Second)
 	if got := eval[int](m, movesShown); got != shown {
 		t.Errorf("the page shows %d moves while the server is down, want the %d the server has", got, shown)
 	}
@@ -286,6 +292,9 @@ func TestOnlineFriends(t *testing.T) {
 	a.wait(`document.getElementById('presence')?.textContent.includes('Your friend is here')`, 10*time.Second)
 	for range 2 {
 		moveOnline(t, rng, toMove(t, a, b), a, b, w)
+	}
+	for _, p := range []*page{a, b, w} {
+		logMatchesMoves(p, "after the restart and a takeback")
 	}
 
 	// One resigns (a second press confirms); the other wins.
@@ -331,7 +340,15 @@ func TestOnlineFriends(t *testing.T) {
 	for _, p := range []*page{a, b, w} {
 		p.wait(`document.getElementById('result').open`, 10*time.Second)
 		checkFinalCount(p)
+		logMatchesMoves(p, "the rematch")
 	}
+	// The first game's link opened again in the page: its turns alone.
+	a.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('result').close()`))
+	click(a, "#nav-games")
+	a.wait(`[...document.querySelectorAll('#games-list .game-row')].length > 1`, 10*time.Second)
+	click(a, `#games-list li:nth-child(2) .game-row`)
+	a.wait(fmt.Sprintf(`(%s) === %q && document.getElementById('result').open`, gameID, id), 10*time.Second)
+	logMatchesMoves(a, "the first game opened again after the rematch")
 	for _, p := range []*page{a, b, w} {
 		p.dropRefused()
 	}
@@ -347,6 +364,8 @@ func TestOnlineFriends(t *testing.T) {
 func TestOnlineSeatLinkAndYourGames(t *testing.T) {
 	a := newPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"off"}`)
 	aiGame := eval[string](a, gameID) // the first visit's game, against the computer
+	a.wait(ready, 20*time.Second)
+	playByKeyboard(a, rand.New(rand.NewPCG(3, 4))) // begun: Your games lists it
 	click(a, "#new")
 	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
 	click(a, "#newgame-start")

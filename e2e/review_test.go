@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -51,7 +52,7 @@ func TestGameReview(t *testing.T) {
 	}
 	p.wait(`document.getElementById('announce').textContent.startsWith('Review done.')`, 5*time.Second)
 	marks := eval[[]string](p, `[...document.querySelectorAll('#review-marks .mark')].map(b => b.textContent)`)
-	if len(marks) == 0 || !strings.HasPrefix(marks[0], "1. Player 1 6L — Blunder") || !strings.Contains(marks[0], "Better:") {
+	if len(marks) == 0 || !strings.HasPrefix(marks[0], "1. Player 1: 6L — Blunder") || !strings.Contains(marks[0], "Better:") {
 		t.Fatalf("marked moves %q: want 6L first, a blunder with a better move", marks)
 	}
 	if dots := eval[int](p, `document.querySelectorAll('#review-graph .dot').length`); dots != len(marks) {
@@ -74,6 +75,22 @@ func TestGameReview(t *testing.T) {
 	p.do(chromedp.Focus(chromedp.CSS(fmt.Sprintf(`#review-marks li:nth-child(%d) .mark`, last+1))), chromedp.KeyEvent(kb.Enter))
 	want := strings.SplitN(marks[last], ".", 2)[0]
 	p.wait(fmt.Sprintf(`document.getElementById('review-move').textContent.startsWith('Move %s,')`, want), 5*time.Second)
+	// One numbering: the marked move N is move N of the move list, and the
+	// bar shows the position after move N − 1, from which it was played.
+	wantN, _ := strconv.Atoi(want)
+	played := strings.TrimSpace(strings.SplitN(strings.SplitN(marks[last], ": ", 2)[1], " ", 2)[0])
+	if got := eval[string](p, fmt.Sprintf(`(n => n ? n.nextElementSibling.nextElementSibling.textContent : '')([...document.querySelectorAll('#moves .n')].find(n => n.textContent === '%d.'))`, wantN)); got != played {
+		t.Errorf("marked move %d is %s, the move list's move %d is %q", wantN, played, wantN, got)
+	}
+	wantBar := fmt.Sprintf("After move %d of %d", wantN-1, n)
+	if wantN == 1 {
+		wantBar = fmt.Sprintf("Start of the game (%d moves)", n)
+	}
+	// The bar is drawn in the next frame: wait for it.
+	p.wait(fmt.Sprintf(`document.querySelector('#replay-bar .where').textContent === %q`, wantBar), 5*time.Second)
+	if got := eval[[]string](p, `[...document.querySelectorAll('#moves .n')].map(n => n.textContent)`); len(got) != n || got[0] != "1." || got[n-1] != fmt.Sprintf("%d.", n) {
+		t.Errorf("the move list numbers its %d moves %v, want 1. to %d.", n, got, n)
+	}
 
 	// A click at the graph's right end goes to the final position; ←
 	// to the last move.
@@ -123,7 +140,7 @@ func TestRecordReview(t *testing.T) {
 		t.Errorf("the record's player at the bottom is called %q", name)
 	}
 	p.do(chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
-	p.wait(`document.getElementById('review-move').textContent === 'The final position.' && document.querySelector('#replay-bar .where').textContent === 'Move 2 of 2'`, 5*time.Second)
+	p.wait(`document.getElementById('review-move').textContent === 'The final position.' && document.querySelector('#replay-bar .where').textContent === 'After move 2 of 2'`, 5*time.Second)
 	click(p, "#review-close")
 	p.wait(`document.getElementById('review').hidden && document.getElementById('replay-bar').hidden`, 5*time.Second)
 	if got := p.shownCells(); !slices.Equal(got, before) {

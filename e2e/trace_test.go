@@ -28,24 +28,25 @@ const tracesFile = "testdata/traces.json"
 
 // traceState is the part of a GameState the page reads.
 type traceState struct {
-	ID       string        `json:"id"`
-	Mode     string        `json:"mode"`
-	Level    string        `json:"level"`
-	Human    int           `json:"human"`
-	First    int           `json:"first"`
-	Variants []string      `json:"variants"`
-	Position string        `json:"position"`
-	Cells    [12]int       `json:"cells"`
-	Stones   [2]bool       `json:"stones"`
-	Stores   [2]wire.Store `json:"stores"`
-	ToMove   int           `json:"toMove"`
-	Ply      int           `json:"ply"`
-	Legal    []string      `json:"legal"`
-	Moves    []string      `json:"moves"`
-	CanUndo  bool          `json:"canUndo"`
-	Over     bool          `json:"over"`
-	End      string        `json:"end"`
-	Result   *wire.Result  `json:"result"`
+	ID         string        `json:"id"`
+	Mode       string        `json:"mode"`
+	Level      string        `json:"level"`
+	Human      int           `json:"human"`
+	First      int           `json:"first"`
+	Variants   []string      `json:"variants"`
+	Position   string        `json:"position"`
+	Cells      [12]int       `json:"cells"`
+	Stones     [2]bool       `json:"stones"`
+	StoneValue int           `json:"stoneValue"`
+	Stores     [2]wire.Store `json:"stores"`
+	ToMove     int           `json:"toMove"`
+	Ply        int           `json:"ply"`
+	Legal      []string      `json:"legal"`
+	Moves      []string      `json:"moves"`
+	CanUndo    bool          `json:"canUndo"`
+	Over       bool          `json:"over"`
+	End        string        `json:"end"`
+	Result     *wire.Result  `json:"result"`
 }
 
 type traceTurn struct {
@@ -68,14 +69,14 @@ type golden struct {
 func stateOf(id string, p rules.Position, legal []rules.Move, end rules.End) traceState {
 	st := traceState{
 		ID: id, Mode: "local", Level: "easy", Variants: []string{}, Position: notation.FormatPosition(p),
-		Stones: p.Stone, ToMove: int(p.ToMove), Ply: int(p.Ply), Legal: []string{}, Moves: []string{},
+		Stones: p.Stone, StoneValue: rules.StoneValue, ToMove: int(p.ToMove), Ply: int(p.Ply), Legal: []string{}, Moves: []string{},
 		Over: end != rules.EndNone, End: end.String(),
 	}
 	for i, n := range p.Cells {
 		st.Cells[i] = int(n)
 	}
-	for i, s := range p.Stores {
-		st.Stores[i] = wire.Store{Pebbles: int(s.Pebbles), Mandarins: int(s.Mandarins), Debt: int(s.Debt)}
+	for i := range p.Stores {
+		st.Stores[i] = wire.StoreOf(&p, rules.Player(i))
 	}
 	for _, m := range legal {
 		st.Legal = append(st.Legal, notation.FormatMove(m))
@@ -248,6 +249,25 @@ type shown struct {
 	Cell  int    `json:"cell"`
 	Cells []int  `json:"cells"`
 	Moved int    `json:"moved"`
+	// Points are the stores' points shown after the event, stones the
+	// mandarin stones still on the board, hand the pebbles in the hand.
+	Points []int  `json:"points"`
+	Stones []bool `json:"stones"`
+	Hand   int    `json:"hand"`
+}
+
+// boardPoints is what cells and stones hold on the board, in points.
+func boardPoints(cells []int, stones []bool) int {
+	n := 0
+	for _, c := range cells {
+		n += c
+	}
+	for _, s := range stones {
+		if s {
+			n += rules.StoneValue
+		}
+	}
+	return n
 }
 
 // TestTraceAnimations replays every golden trace in the page's turn
@@ -280,7 +300,9 @@ func TestTraceAnimations(t *testing.T) {
 					if (m.type !== 'event') return;
 					const cells = [];
 					for (const e of document.querySelectorAll('#game-board .cell')) cells[Number(e.dataset.cell)] = Number(e.querySelector('.count').dataset.v);
-					window.traced.push({ kind: m.event.kind, cell: m.event.cell, cells, moved: m.moved });
+					const { model, hand } = T.snapshot();
+					window.traced.push({ kind: m.event.kind, cell: m.event.cell, cells, moved: m.moved,
+						points: model.stores.map((s) => s.points), stones: model.stones.slice(), hand });
 				});
 			}
 			const result = document.getElementById('result');
@@ -294,6 +316,7 @@ func TestTraceAnimations(t *testing.T) {
 			return window.traced;
 		})()`, before, turn))
 		want := expectCells(g.Before.Cells, g.Turn.Events)
+		total := boardPoints(g.Before.Cells[:], g.Before.Stones[:]) + g.Before.Stores[0].Points + g.Before.Stores[1].Points
 		events += len(rec)
 		if len(rec) != len(g.Turn.Events) {
 			t.Errorf("%v %s: %d events shown, want %d", g.Covers, g.Turn.Move, len(rec), len(g.Turn.Events))
@@ -307,12 +330,18 @@ func TestTraceAnimations(t *testing.T) {
 			if !slices.Equal(r.Cells, want[i][:]) {
 				t.Errorf("%v: after event %d (%s %d) the board shows %v, want %v", g.Covers, i, e.Kind, e.Cell, r.Cells, want[i])
 			}
+			if len(r.Points) != 2 || boardPoints(r.Cells, r.Stones)+r.Hand+r.Points[0]+r.Points[1] != total {
+				t.Errorf("%v: after event %d (%s %d) the stores show %v points, the board %v %v, the hand %d: not the %d points there were", g.Covers, i, e.Kind, e.Cell, r.Points, r.Cells, r.Stones, r.Hand, total)
+			}
 			if moves[e.Kind] && r.Moved == 0 {
 				t.Errorf("%v: event %d (%s at %d) moved nothing", g.Covers, i, e.Kind, e.Cell)
 			}
 			if r.Moved > 0 {
 				animated[e.Kind] = true
 			}
+		}
+		if last, st := rec[len(rec)-1], g.Turn.State; len(last.Points) == 2 && (last.Points[0] != st.Stores[0].Points || last.Points[1] != st.Stores[1].Points) {
+			t.Errorf("%v: the turn's events left the stores at %v points, the engine has %d and %d", g.Covers, last.Points, st.Stores[0].Points, st.Stores[1].Points)
 		}
 		p.screenshot(filepath.Join(shotDir(t), fmt.Sprintf("trace-%s.png", strings.ReplaceAll(g.Covers[0], ":", "-"))))
 		if st := g.Turn.State; st.Over {

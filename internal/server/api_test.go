@@ -27,14 +27,15 @@ func TestCreateDefaults(t *testing.T) {
 	}
 	want := wire.Game{
 		ID: g.ID, Mode: "ai", Level: "easy", Human: 0, First: 0, Variants: []string{},
-		Position: notation.Start,
-		Cells:    [12]int{5, 5, 5, 5, 5, 0, 5, 5, 5, 5, 5, 0},
-		Stones:   [2]bool{true, true},
-		Legal:    []string{"5L", "5R", "6L", "6R", "7L", "7R", "8L", "8R", "9L", "9R"},
-		Moves:    []string{},
-		History:  []wire.Played{},
-		End:      "none",
-		CanHint:  true, // the player to move, against the computer
+		Position:   notation.Start,
+		Cells:      [12]int{5, 5, 5, 5, 5, 0, 5, 5, 5, 5, 5, 0},
+		Stones:     [2]bool{true, true},
+		StoneValue: 10,
+		Legal:      []string{"5L", "5R", "6L", "6R", "7L", "7R", "8L", "8R", "9L", "9R"},
+		Moves:      []string{},
+		History:    []wire.Played{},
+		End:        "none",
+		CanHint:    true, // the player to move, against the computer
 	}
 	if !reflect.DeepEqual(g, want) {
 		t.Errorf("new game =\n%+v\nwant\n%+v", g, want)
@@ -68,7 +69,7 @@ func TestStateKeys(t *testing.T) {
 	if string(m["result"]) != "null" || string(m["variants"]) != "[]" || string(m["moves"]) != "[]" {
 		t.Errorf("result, variants, moves = %s, %s, %s; want null, [], []", m["result"], m["variants"], m["moves"])
 	}
-	if want := `[{"pebbles":0,"mandarins":0,"debt":0},{"pebbles":0,"mandarins":0,"debt":0}]`; string(m["stores"]) != want {
+	if want := `[{"pebbles":0,"mandarins":0,"debt":0,"points":0},{"pebbles":0,"mandarins":0,"debt":0,"points":0}]`; string(m["stores"]) != want {
 		t.Errorf("stores = %s, want %s", m["stores"], want)
 	}
 	c := decodeAs[api.Created](t, r)

@@ -32,16 +32,19 @@ type Game struct {
 	Position string   `json:"position"`
 	Cells    [12]int  `json:"cells"`
 	Stones   [2]bool  `json:"stones"`
-	Stores   [2]Store `json:"stores"`
-	ToMove   int      `json:"toMove"`
-	Ply      int      `json:"ply"`
-	Legal    []string `json:"legal"`
-	Moves    []string `json:"moves"`
-	Thinking bool     `json:"thinking"`
-	Over     bool     `json:"over"`
-	End      string   `json:"end"`
-	Result   *Result  `json:"result"`
-	CanUndo  bool     `json:"canUndo"`
+	// StoneValue is what a mandarin stone is worth in points
+	// (rules.StoneValue), so that a page need not know it.
+	StoneValue int      `json:"stoneValue"`
+	Stores     [2]Store `json:"stores"`
+	ToMove     int      `json:"toMove"`
+	Ply        int      `json:"ply"`
+	Legal      []string `json:"legal"`
+	Moves      []string `json:"moves"`
+	Thinking   bool     `json:"thinking"`
+	Over       bool     `json:"over"`
+	End        string   `json:"end"`
+	Result     *Result  `json:"result"`
+	CanUndo    bool     `json:"canUndo"`
 	// What else the game's players may ask now (match.State): abort and
 	// take back, per seat, in online games; hints in the others.
 	CanAbort    [2]bool  `json:"canAbort"`
@@ -78,11 +81,24 @@ type Played struct {
 	By     string `json:"by"` // "human" or "computer"
 }
 
-// Store is what a player has captured, and owes.
+// Store is what a player has captured, and owes. Points is what it
+// counts for now: 10 per mandarin stone and 1 per pebble, less the debt
+// this player owes, plus the debt the other owes them — the final count
+// but for the pebbles still on the rows.
 type Store struct {
 	Pebbles   int `json:"pebbles"`
 	Mandarins int `json:"mandarins"`
 	Debt      int `json:"debt"`
+	Points    int `json:"points"`
+}
+
+// StoreOf returns the JSON of player pl's store in p.
+func StoreOf(p *rules.Position, pl rules.Player) Store {
+	s := p.Stores[pl]
+	return Store{
+		Pebbles: int(s.Pebbles), Mandarins: int(s.Mandarins), Debt: int(s.Debt),
+		Points: s.Points() - int(s.Debt) + int(p.Stores[pl.Other()].Debt),
+	}
 }
 
 // Result is a finished game's final count.
@@ -198,21 +214,22 @@ func MoveList(ms []rules.Move) []string {
 func GameOf(s *match.State) Game {
 	p := s.Position
 	g := Game{
-		ID:       s.ID,
-		Mode:     string(s.Mode),
-		Level:    s.Level.String(),
-		Human:    int(s.Human),
-		First:    int(s.Rules.First),
-		Variants: s.Rules.Names(),
-		Position: notation.FormatPosition(p),
-		Stones:   p.Stone,
-		ToMove:   int(p.ToMove),
-		Ply:      int(p.Ply),
-		Legal:    MoveList(s.Legal),
-		Moves:    MoveList(s.Moves),
-		Thinking: s.Thinking,
-		Over:     s.Over(),
-		End:      s.End.String(),
+		ID:         s.ID,
+		Mode:       string(s.Mode),
+		Level:      s.Level.String(),
+		Human:      int(s.Human),
+		First:      int(s.Rules.First),
+		Variants:   s.Rules.Names(),
+		Position:   notation.FormatPosition(p),
+		Stones:     p.Stone,
+		StoneValue: rules.StoneValue,
+		ToMove:     int(p.ToMove),
+		Ply:        int(p.Ply),
+		Legal:      MoveList(s.Legal),
+		Moves:      MoveList(s.Moves),
+		Thinking:   s.Thinking,
+		Over:       s.Over(),
+		End:        s.End.String(),
 	}
 	if g.Variants == nil {
 		g.Variants = []string{}
@@ -241,8 +258,8 @@ func GameOf(s *match.State) Game {
 	for i, n := range p.Cells {
 		g.Cells[i] = int(n)
 	}
-	for i, st := range p.Stores {
-		g.Stores[i] = Store{Pebbles: int(st.Pebbles), Mandarins: int(st.Mandarins), Debt: int(st.Debt)}
+	for i := range p.Stores {
+		g.Stores[i] = StoreOf(&p, rules.Player(i))
 	}
 	if s.Over() {
 		g.Result = ResultOf(s.Result)

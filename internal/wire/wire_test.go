@@ -209,3 +209,20 @@ func TestCanInJSON(t *testing.T) {
 		t.Errorf("after seat 0's move: %s", b)
 	}
 }
+
+// TestStorePoints holds a store's points to the final count but for the
+// rows: stones and pebbles, less its debt, plus the other's.
+func TestStorePoints(t *testing.T) {
+	p := rules.Position{Stores: [2]rules.Store{{Pebbles: 23, Mandarins: 1, Debt: 2}, {Pebbles: 4, Mandarins: 1}}}
+	for pl, want := range [2]int{10 + 23 - 2, 10 + 4 + 2} {
+		if got := StoreOf(&p, rules.Player(pl)).Points; got != want {
+			t.Errorf("StoreOf(player %d).Points = %d, want %d", pl, got, want)
+		}
+	}
+	res := p.Count(rules.EndMandarins)
+	for pl := range 2 {
+		if got, want := StoreOf(&p, rules.Player(pl)).Points, res.Players[pl].Total; got != want {
+			t.Errorf("rows empty: StoreOf(player %d).Points = %d, final count %d", pl, got, want)
+		}
+	}
+}

@@ -38,3 +38,9 @@ test('keys typed into a text field or with a modifier are not the game\'s', () =
   assert.equal(ownKey({ target: target('input', 'radio') }), true);
   assert.equal(ownKey({ target: target('select') }), true);
 });
+
+test('after Esc, ←/→ go on from the focused square, not from the row\'s end', () => {
+  assert.deepEqual(keyAction('ArrowRight', null, playable, false, 8), { select: 10 });
+  assert.deepEqual(keyAction('ArrowLeft', null, playable, false, 8), { select: 6 });
+  assert.equal(keyAction('z', null, playable, false, 8), null, 'Z sows only a chosen square');
+});

@@ -93,3 +93,19 @@ test('Persian: its digits, its strings, right to left', async () => {
   }
   assert.equal(document.documentElement.dir, 'ltr');
 });
+
+test('a store\'s points follow the events as docs/API.md says, when the state gave them', () => {
+  const m = modelOf({
+    cells: [0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0], stones: [false, true],
+    stores: [{ pebbles: 2, mandarins: 1, debt: 0, points: 12 }, { pebbles: 1, mandarins: 0, debt: 0, points: 1 }],
+  });
+  applyEvent(m, { kind: 'capture', player: 0, cell: 11, count: 0, stone: true, points: 10 }, name, 0);
+  assert.equal(m.stores[0].points, 22);
+  applyEvent(m, { kind: 'borrow', player: 1, cell: -1, count: 4 }, name, 0);
+  assert.deepEqual(m.stores.map((s) => s.points), [22, 1], 'a loan changes no one\'s points');
+  applyEvent(m, { kind: 'refill', player: 1, cell: -1, cells: [0, 1, 2, 3, 4] }, name, 0);
+  assert.deepEqual(m.stores.map((s) => s.points), [22, -4], 'a refill takes the pebbles it puts on the row');
+  const old = start();
+  applyEvent(old, { kind: 'capture', player: 0, cell: 11, count: 2, stone: true, points: 12 }, name, 0);
+  assert.equal(old.stores[0].points, undefined, 'no points where the state gave none');
+});

@@ -17,6 +17,21 @@ export class APIError extends Error {
   }
 }
 
+// problem says what went wrong with a call in the player's terms: the
+// key of a message (i18n) that says what to do, and its value n; never
+// the error's own text, which is for developers. An error that is not an
+// APIError is a server out of reach.
+export function problem(e) {
+  if (!(e instanceof APIError)) return { key: 'error.network' };
+  const key = {
+    illegal_move: 'error.illegal', rate_limited: 'error.rateLimited', not_your_seat: 'watch.note',
+    not_your_turn: 'error.notYourTurn', game_over: 'error.over', conflict: 'error.conflict',
+    not_found: 'error.notFound', seat_taken: 'error.seatTaken', not_offline: 'error.needsServer',
+  }[e.code];
+  if (key) return { key, n: Math.max(1, e.retryAfter || 1) };
+  return { key: e.status >= 500 || e.status === 408 ? 'error.server' : 'error.generic' };
+}
+
 function secrets() {
   try { return JSON.parse(localStorage.getItem(SECRETS_KEY) || '{}') || {}; } catch { return {}; }
 }
@@ -35,6 +50,10 @@ export function keepSecret(id, secret, seat) {
   const ids = Object.keys(all);
   for (const old of ids.slice(0, Math.max(0, ids.length - 200))) delete all[old];
   try { localStorage.setItem(SECRETS_KEY, JSON.stringify(all)); } catch { /* storage off */ }
+  const when = since();
+  if (!when[id]) when[id] = Date.now();
+  for (const old of Object.keys(when)) if (!(old in all)) delete when[old];
+  try { localStorage.setItem(SINCE_KEY, JSON.stringify(when)); } catch { /* storage off */ }
   if (seat === 0 || seat === 1) {
     const s = seats();
     s[id] = seat;
@@ -44,6 +63,17 @@ export function keepSecret(id, secret, seat) {
 }
 
 const SEATS_KEY = 'oanquan.seats';
+// SINCE_KEY keeps when this browser took each game's seat (ms), so that
+// "Your games" can tell games apart by date.
+const SINCE_KEY = 'oanquan.since';
+
+function since() {
+  try { return JSON.parse(localStorage.getItem(SINCE_KEY) || '{}') || {}; } catch { return {}; }
+}
+
+// keptSince returns when this browser took a seat in game id (ms since
+// 1970), or 0 when it does not know.
+export function keptSince(id) { return since()[id] || 0; }
 
 function seats() {
   try { return JSON.parse(localStorage.getItem(SEATS_KEY) || '{}') || {}; } catch { return {}; }
@@ -148,17 +178,22 @@ const feeds = new Set();
 // API.md, the WebSocket's messages) until the feed's close is called:
 // the server's WebSocket, or for a game kept in the browser its engine
 // (offline/local.js subscribe). feed.open says whether it is up, so
-// that the page can poll while it is not.
-export function subscribe(id, onMessage) { return new Feed(id, onMessage); }
+// that the page can poll while it is not; onLink(up), if given, is called
+// each time that changes.
+export function subscribe(id, onMessage, onLink) { return new Feed(id, onMessage, onLink); }
 
 // Feed keeps a WebSocket open to one game; it reconnects after a drop
 // (the server then sends a fresh state). In an online game it says hello
 // with the seat's secret, so that the other player sees this one is here.
 // A game kept in the browser takes its messages from the engine instead.
+// The browser going offline counts as a drop at once: a socket on a dead
+// network may not close for minutes.
 class Feed {
-  constructor(id, onMessage) {
+  constructor(id, onMessage, onLink = () => {}) {
     this.id = id;
     this.onMessage = onMessage;
+    this.onLink = onLink;
+    this.up = null;
     this.closed = false;
     this.delay = 500;
     // A page left for another (or kept in the back-forward cache) closes
@@ -167,8 +202,12 @@ class Feed {
     this.away = false;
     this.onHide = () => { this.away = true; if (this.ws) this.ws.close(); };
     this.onShow = () => { if (this.away && !this.closed) { this.away = false; this.connect(); } };
+    this.onOffline = () => { const ws = this.ws; this.ws = null; if (ws) { ws.onclose = null; ws.close(); } this.link(false); this.retry(); };
+    this.onOnline = () => { if (!this.open) { this.delay = 500; this.retry(0); } };
     addEventListener('pagehide', this.onHide);
     addEventListener('pageshow', this.onShow);
+    addEventListener('offline', this.onOffline);
+    addEventListener('online', this.onOnline);
     feeds.add(this);
     this.connect();
   }
@@ -182,16 +221,33 @@ class Feed {
     if (this.ws) this.ws.close();
     this.ws = null;
     this.unsubscribe = m.subscribe(this.id, this.onMessage);
+    this.link(true);
+  }
+
+  // link tells onLink whether the feed is up, when that changed.
+  link(up) {
+    if (this.closed || up === this.up) return;
+    this.up = up;
+    this.onLink(up);
+  }
+
+  // retry connects again after ms (the backoff's delay by default).
+  retry(ms = this.delay) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), ms);
   }
 
   connect() {
     if (this.closed || this.unsubscribe) return;
     if (here(this.id)) { local().then((m) => this.useEngine(m)); return; }
+    const old = this.ws; // a socket still trying: one at a time
+    if (old) { old.onclose = old.onmessage = null; old.close(); }
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(`${proto}//${location.host}/api/games/${this.id}/ws`);
     this.ws = ws;
     ws.onopen = () => {
       this.delay = 500;
+      this.link(true);
       const secret = secretOf(this.id);
       if (secret && secret !== OPEN) ws.send(JSON.stringify({ type: 'hello', secret }));
     };
@@ -200,7 +256,8 @@ class Feed {
     };
     ws.onclose = () => {
       if (this.closed || this.away || this.ws !== ws) return;
-      setTimeout(() => this.connect(), this.delay);
+      this.link(false);
+      this.retry();
       this.delay = Math.min(this.delay * 2, 8000);
     };
   }
@@ -210,6 +267,9 @@ class Feed {
     feeds.delete(this);
     removeEventListener('pagehide', this.onHide);
     removeEventListener('pageshow', this.onShow);
+    removeEventListener('offline', this.onOffline);
+    removeEventListener('online', this.onOnline);
+    clearTimeout(this.timer);
     if (this.ws) this.ws.close();
     if (this.unsubscribe) this.unsubscribe();
   }

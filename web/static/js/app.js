@@ -4,11 +4,11 @@
 // messages; drawing is view.js's; no rule is decided here.
 
 import { preferred, setLang, t, currentLang } from './i18n.js';
-import { createBoard, cellEl, squareOf, cellOf, parsePosition } from './board.js';
+import { createBoard, cellEl, cellOf, parsePosition } from './board.js';
 import { loadHowto } from './howto.js';
 import { keyAction, ownKey } from './keys.js';
-import { api, subscribe, APIError, secretOf, seatOf } from './api.js';
-import { S, saveSettings, isAI, isOnline, me, flipped, playerName, legalSet, legalCells, moveFor, screenDir } from './state.js';
+import { api, subscribe, problem, APIError, secretOf, seatOf } from './api.js';
+import { S, saveSettings, isAI, isOnline, me, flipped, playerName, legalSet, legalCells, moveFor } from './state.js';
 import { $, board, invalidate, flush, note, relog, announce, statusText } from './view.js';
 import { renderTallies, winnerText, whyText } from './result.js';
 import { game, snapshot, show, replace, receive, sending, skip, observe } from './turns.js';
@@ -64,6 +64,7 @@ function select(c) {
   if (!legalCells().has(c)) return;
   S.selected = c;
   S.hinted = null;
+  S.alert = null;
   invalidate();
   flush();
 }
@@ -74,19 +75,28 @@ async function sow(c, dir) {
   S.focusAfter = c;
   sending(true);
   S.selected = null;
+  S.pending = { cell: c, dir, retrying: false };
+  S.alert = null;
   cellEl(board, c).focus({ preventScroll: true });
   note(null);
   invalidate();
   flush();
   const { id, ply } = game();
   // Sent again until answered: a move whose answer a dropped connection
-  // lost is played once (docs/API.md).
-  const waiting = (on) => { if (on) note(() => t('status.resending')); else note(null); };
+  // lost is played once (docs/API.md). The board shows it pending.
+  const waiting = (on) => {
+    if (!S.pending || S.pending.retrying === on) return;
+    S.pending.retrying = on;
+    if (on) announce(t('status.resending'));
+    invalidate();
+  };
   try {
     const turn = await api.resend(id, move, ply, waiting, () => game()?.id !== id);
+    S.pending = null;
     sending(false);
     receive({ type: 'turn', turn }); // the socket may have brought it first
   } catch (e) {
+    S.pending = null;
     sending(false);
     if (e instanceof APIError && e.state) receive({ type: 'state', state: e.state });
     fail(e);
@@ -94,15 +104,13 @@ async function sow(c, dir) {
   }
 }
 
+// fail tells the player, at the board, what went wrong and what to do,
+// in their language (api.js problem), until they next act.
 function fail(e) {
-  let say = () => t('error.generic', { message: e.message });
-  if (e instanceof APIError) {
-    if (e.code === 'illegal_move') say = () => t('error.illegal');
-    else if (e.code === 'rate_limited') say = () => t('error.rateLimited', { n: Math.max(1, e.retryAfter || 1) });
-    else if (e.code === 'not_your_seat') { S.watching = true; say = () => t('watch.note'); }
-  }
-  note(say);
-  announce(say());
+  const { key, n } = problem(e);
+  if (key === 'watch.note') S.watching = true;
+  S.alert = () => t(key, { n });
+  announce(S.alert());
   invalidate();
 }
 
@@ -123,10 +131,11 @@ async function fetchState(id) {
 }
 
 function setGame(state) {
+  const before = game()?.id;
   if (S.feed) S.feed.close();
   closeResult();
   if (S.reviewing && !(review && review.active(state.id))) closeReview();
-  Object.assign(S, { selected: null, hinted: null, replay: null, watching: !secretOf(state.id), seat: seatOf(state.id) });
+  Object.assign(S, { selected: null, hinted: null, replay: null, alert: null, watching: !secretOf(state.id), seat: seatOf(state.id) });
   show(state);
   if (board.dataset.flipped !== String(flipped())) createBoard(board, true, flipped());
   $('table').classList.toggle('flipped', flipped());
@@ -136,8 +145,22 @@ function setGame(state) {
   note(null);
   $('copy-out').hidden = true;
   try { localStorage.setItem(GAME_KEY, state.id); } catch { /* storage off */ }
-  S.feed = subscribe(state.id, receive);
+  S.link = '';
+  S.feed = subscribe(state.id, receive, linked);
+  // Another game (a rematch, one from Your games): its board whole in
+  // view, the other player's row too, however far down the page was.
+  if (before && before !== state.id && $('table').getBoundingClientRect().top < 0) document.querySelector('.play').scrollIntoView({ block: 'start' });
   if (state.over) openResult(false);
+}
+
+// linked follows the game's feed going down and coming back: in a game
+// between two people online, the board says so and the live region too.
+function linked(up) {
+  const was = S.link;
+  S.link = up ? 'up' : 'down';
+  if (isOnline() && !up) announce(t('status.reconnecting'));
+  if (isOnline() && up && was === 'down') announce(t('status.reconnected'));
+  invalidate();
 }
 
 // createOpts is the body of a new game's request, from the settings.
@@ -181,7 +204,7 @@ async function undo() {
     replace(st);
     note(null);
   } catch (e) {
-    if (e instanceof APIError && e.code === 'conflict') { note(() => t('undo.none')); announce(t('undo.none')); } else fail(e);
+    if (e instanceof APIError && e.code === 'conflict') { S.alert = () => t('undo.none'); announce(t('undo.none')); invalidate(); } else fail(e);
   }
 }
 
@@ -189,15 +212,15 @@ async function hint() {
   if (!game()) return;
   try {
     const { hints } = await api.hints(game().id);
-    if (!hints || !hints.length || !legalSet().has(hints[0].move)) { note(() => t('hint.none')); return; }
+    if (!hints || !hints.length || !legalSet().has(hints[0].move)) { S.alert = () => t('hint.none'); announce(t('hint.none')); invalidate(); return; }
     const move = hints[0].move;
     const c = cellOf(parseInt(move, 10));
     S.selected = c;
     S.hinted = move;
-    const say = () => t('hint.msg', { move, square: squareOf(c), arrow: screenDir(move) === 'left' ? '◀' : '▶' });
-    note(say);
+    S.alert = null;
+    invalidate();
     flush();
-    announce(say());
+    announce(statusText()); // the status says the hint, at the board
     cellEl(board, c).focus();
   } catch (e) { fail(e); }
 }
@@ -301,7 +324,7 @@ function replayRecord(plies, total) {
 function fillNewGame() {
   const s = S.settings;
   const f = $('newgame-form');
-  f.elements.mode.value = s.mode;
+  f.elements.mode.value = s.mode === 'online' && !navigator.onLine ? 'ai' : s.mode;
   f.elements.level.value = s.level;
   f.elements.first.value = String(s.first);
   for (const box of f.querySelectorAll('input[name=variant]')) box.checked = s.variants.includes(box.value);
@@ -315,6 +338,10 @@ function syncNewGame() {
   $('first-0').textContent = t(mode === 'local' ? 'player.p1' : 'player.you');
   $('first-1').textContent = t({ ai: 'player.computer', local: 'player.p2', online: 'player.friend' }[mode]);
   $('first-random').hidden = mode !== 'online';
+  // Playing a friend online needs the server: not offered offline.
+  const off = !navigator.onLine;
+  f.querySelector('input[name=mode][value=online]').disabled = off;
+  $('online-needs').hidden = !off;
   if (mode !== 'online' && f.elements.first.value === 'random') f.elements.first.value = '0';
 }
 
@@ -397,7 +424,8 @@ function onKey(e) {
     replayStep(e.key === 'ArrowLeft' ? -1 : 1);
     return;
   }
-  const act = keyAction(e.key, S.selected, legalCells(), flipped());
+  const focused = document.activeElement?.closest?.('#game-board button.cell');
+  const act = keyAction(e.key, S.selected, legalCells(), flipped(), focused ? Number(focused.dataset.cell) : null);
   if (!act) return;
   e.preventDefault();
   if (act.select !== undefined) {
@@ -423,7 +451,7 @@ const agreed = new Set(['resign', 'abort', 'draw']);
 // choice; a state may end the game or lead to the rematch; the last turn
 // shown opens the ending, or gives the focus back to the board.
 function shown(msg) {
-  if (msg.type === 'turn') Object.assign(S, { selected: null, hinted: null });
+  if (msg.type === 'turn') Object.assign(S, { selected: null, hinted: null, pending: null });
   else if (msg.type === 'state') shownState(msg.state);
   else if (msg.type === 'done') shownTurns();
 }

@@ -85,7 +85,7 @@ export function cellEl(box, c) {
 
 // CLASSES are the classes updateBoard's opts.classes may give a cell.
 const CLASSES = ['legal', 'selected', 'last-start', 'last-path', 'last-capture', 'active', 'hl', 'stopped',
-  'played', 'played-left', 'played-right', 'better', 'better-left', 'better-right'];
+  'played', 'played-left', 'played-right', 'better', 'better-left', 'better-right', 'pending', 'pending-left', 'pending-right'];
 
 // updateBoard shows model on box; opts.owner(c) names a square's owner,
 // opts.classes(c) lists its extra classes.
@@ -96,21 +96,25 @@ export function updateBoard(box, model, opts = {}) {
     const n = model.cells[c];
     const cls = opts.classes ? opts.classes(c) : [];
     const stone = isMandarin(c) && model.stones[c === LEFT ? 0 : 1];
-    const sig = `${n} ${stone} ${cls} ${t('square.aria')} ${opts.owner ? opts.owner(c) : ''}`;
+    const sig = `${n} ${stone} ${cls} ${t('square.aria')} ${opts.owner ? opts.owner(c) : ''} ${opts.stoneValue}`;
     if (cell.sig === sig) continue; // nothing changed since the last drawing
     cell.sig = sig;
     drawPile(cell.querySelector('.pile'), n, c + 1, isMandarin(c) ? 'column' : 'round');
     // Numbers are drawn by CSS from data-v, so that the visible text does
     // not compete with the button's accessible name.
-    setV(cell.querySelector('.count'), num(n));
+    // A stone shows its worth, when the state says it; the count under it
+    // is the pebbles', if any.
+    const worth = stone && opts.stoneValue;
+    setV(cell.querySelector('.count'), worth && !n ? '' : num(n));
     for (const k of CLASSES) {
       cell.classList.toggle(k, cls.includes(k));
     }
     cell.classList.toggle('empty', n === 0 && !stone);
     if (isMandarin(c)) {
       cell.classList.toggle('has-stone', stone);
+      setV(cell.querySelector('.stone'), worth ? num(opts.stoneValue) : '');
       setV(cell.querySelector('.empty-note'), n === 0 && !stone ? t('mandarin.empty') : '');
-      if (cell.hasAttribute('role')) setAttr(cell, 'aria-label', mandarinName(c, n, stone));
+      if (cell.hasAttribute('role')) setAttr(cell, 'aria-label', mandarinName(c, n, stone, opts.stoneValue));
     } else {
       setV(cell.querySelector('.num'), num(squareOf(c)));
       if (cell.tagName === 'BUTTON') {
@@ -122,16 +126,19 @@ export function updateBoard(box, model, opts = {}) {
   }
 }
 
-export function mandarinName(c, n, stone) {
+export function mandarinName(c, n, stone, worth) {
   const name = t(c === LEFT ? 'mandarin.left' : 'mandarin.right');
-  return t('mandarin.aria', { name, contents: mandarinContents(n, stone) });
+  return t('mandarin.aria', { name, contents: mandarinContents(n, stone, worth) });
 }
 
 // mandarinContents says what a mandarin square holds: "mandarin stone",
-// "mandarin stone and 2 pebbles", "3 pebbles".
-function mandarinContents(n, stone) {
+// "mandarin stone and 2 pebbles", "3 pebbles"; with the stone's worth
+// when it is known, "mandarin stone (10 points) and 2 pebbles".
+function mandarinContents(n, stone, worth) {
   if (!stone) return n ? plural('pebbles', n) : t('mandarin.empty');
-  return n ? t('mandarin.withStone', { pebbles: plural('pebbles', n) }) : t('mandarin.stoneOnly');
+  const points = worth ? plural('points', worth) : '';
+  if (n) return t(worth ? 'mandarin.withStoneWorth' : 'mandarin.withStone', { pebbles: plural('pebbles', n), points });
+  return worth ? t('mandarin.stoneWorth', { points }) : t('mandarin.stoneOnly');
 }
 
 // parseBoard reads the board field of a position in the notation
@@ -192,18 +199,25 @@ export function renderMiniBoards(root) {
   }
 }
 
-// renderStore shows a store: name, stones, pebbles as a pile and counted,
-// and the debt beside the store that owes it.
-export function renderStore(box, store, name, active) {
+// renderStore shows a store: name, its points (when the state gives them)
+// and by how many it leads (lead > 0), stones, pebbles as a pile and
+// counted, and the debt beside the store that owes it.
+export function renderStore(box, store, name, active, lead) {
   if (!box.firstChild) {
     const head = el('span', 'store-head');
     head.append(el('span', 'store-name'), el('span', 'store-stones'), el('span', 'debt'));
-    box.append(head, el('span', 'tray'), el('span', 'store-count'));
+    const score = el('span', 'store-points');
+    score.append(el('strong'), el('span', 'lead'));
+    box.append(head, score, el('span', 'tray'), el('span', 'store-count'));
     box.querySelector('.tray').setAttribute('aria-hidden', 'true');
     box.querySelector('.store-stones').setAttribute('aria-hidden', 'true');
   }
   box.classList.toggle('to-move', !!active);
   setText(box.querySelector('.store-name'), name);
+  const score = box.querySelector('.store-points');
+  score.hidden = store.points === undefined;
+  setText(score.firstChild, score.hidden ? '' : plural('points', store.points));
+  setText(score.lastChild, lead > 0 ? t('store.leads', { points: plural('points', lead) }) : '');
   const stones = box.querySelector('.store-stones');
   while (stones.childElementCount > store.mandarins) stones.lastChild.remove();
   while (stones.childElementCount < store.mandarins) stones.append(el('span', 'stone'));

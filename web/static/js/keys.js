@@ -4,14 +4,15 @@
 import { screenOrder } from './board.js';
 
 // keyAction says what a key does, given the selected cell (or null), the
-// playable cells and whether the board is turned round: {select}, {sow},
-// {cancel}, or null.
-export function keyAction(key, selected, playable, flipped = false) {
+// playable cells, whether the board is turned round and the cell that has
+// the focus (or null): {select}, {sow}, {cancel}, or null. With no cell
+// selected (after Esc, say), ←/→ go on from the focused square.
+export function keyAction(key, selected, playable, flipped = false, focused = null) {
   if (key === 'ArrowLeft' || key === 'ArrowRight') {
     const order = screenOrder(flipped).filter((c) => playable.has(c));
     if (!order.length) return null;
     const step = key === 'ArrowRight' ? 1 : order.length - 1;
-    const i = order.indexOf(selected);
+    const i = order.indexOf(selected ?? focused);
     if (i < 0) return { select: key === 'ArrowRight' ? order[0] : order[order.length - 1] };
     return { select: order[(i + step) % order.length] };
   }

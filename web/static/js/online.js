@@ -5,16 +5,21 @@
 // first visit's page does without it. The server decides everything;
 // this draws what it reports and sends what the player asks.
 
-import { t, plural } from './i18n.js';
-import { api, APIError, secretOf, seatOf, keepSecret, heldGames } from './api.js';
-import { me, playerName, isOnline } from './state.js';
+import { t, plural, num, currentLang } from './i18n.js';
+import { api, APIError, secretOf, seatOf, keepSecret, heldGames, keptSince } from './api.js';
+import { S, me, playerName, isOnline } from './state.js';
 import { game } from './turns.js';
-import { $, announce, addDrawer, setButton } from './view.js';
+import { $, announce, addDrawer, setButton, invalidate } from './view.js';
 import { setText } from './board.js';
 import * as sound from './sound.js';
 
 let app = null; // {open(id), fail(e)} from app.js
 let seen = null; // what the last render saw, to announce what changed
+// answered is the answer to this page's offer, {id, ply, key}: shown in
+// the offer's place until the game moves on. copied is the link just
+// copied, {where, key}: said beside its button for a few seconds.
+let answered = null;
+let copied = null;
 const TITLE = document.title;
 
 // init wires the module to the page's controller: open(id) shows game id,
@@ -39,8 +44,8 @@ function el(tag, props = {}, ...kids) {
   return e;
 }
 
-function button(id, key, onclick, cls = '') {
-  const b = el('button', { type: 'button', id, className: cls, onclick });
+function button(id, key, onclick, cls = '', hidden = false) {
+  const b = el('button', { type: 'button', id, className: cls, onclick, hidden });
   b.dataset.i18n = key;
   b.textContent = t(key);
   return b;
@@ -56,8 +61,9 @@ function build() {
     el('h2', { id: 'invite-heading' }),
     el('p', { id: 'invite-text' }),
     el('div', { className: 'link-row' }, link,
-      button('invite-copy', 'online.copy', () => copyLink(link, 'online.copied')),
-      button('invite-share', 'online.share', share)),
+      button('invite-copy', 'online.copy', () => copyLink(link, 'online.copied', 'invite-copied')),
+      button('invite-share', 'online.share', share),
+      el('span', { id: 'invite-copied', className: 'copied', hidden: true })),
     qr);
   const offer = el('div', { id: 'offer', className: 'offer', hidden: true, role: 'group', 'aria-labelledby': 'offer-text' },
     el('p', { id: 'offer-text' }),
@@ -67,19 +73,23 @@ function build() {
   box.append(invite, offer, el('p', { id: 'presence', className: 'presence' }));
 
   const actions = document.querySelector('.actions');
+  // Hidden until the redraw says this game has them: never shown in a
+  // game against the computer, even for a moment.
   actions.append(
-    button('resign', 'online.resign', () => confirmThen($('resign'), 'online.resignConfirm', () => act(() => api.resign(game().id)))),
-    button('abort', 'online.abort', () => confirmThen($('abort'), 'online.abortConfirm', () => act(() => api.abort(game().id)))),
-    button('offer-draw', 'online.offerDraw', () => act(() => api.offer(game().id, 'draw', 'offer'))),
-    button('offer-takeback', 'online.offerTakeback', () => act(() => api.offer(game().id, 'takeback', 'offer'))));
+    button('resign', 'online.resign', () => confirmThen($('resign'), 'online.resignConfirm', () => act(() => api.resign(game().id))), '', true),
+    button('abort', 'online.abort', () => confirmThen($('abort'), 'online.abortConfirm', () => act(() => api.abort(game().id))), '', true),
+    button('offer-draw', 'online.offerDraw', () => act(() => api.offer(game().id, 'draw', 'offer')), '', true),
+    button('offer-takeback', 'online.offerTakeback', () => act(() => api.offer(game().id, 'takeback', 'offer')), '', true));
 
   const seatLink = el('input', { id: 'seat-link', type: 'text', readOnly: true, className: 'link', dir: 'ltr' });
   seatLink.setAttribute('aria-labelledby', 'seat-link-text');
   const details = el('details', { id: 'seat-move', className: 'seat-move', hidden: true },
     el('summary', { id: 'seat-move-summary' }),
     el('p', { id: 'seat-link-text', className: 'warn' }),
-    el('div', { className: 'link-row' }, seatLink, button('seat-copy', 'online.copy', () => copyLink(seatLink, 'online.seatCopied'))));
+    el('div', { className: 'link-row' }, seatLink, button('seat-copy', 'online.copy', () => copyLink(seatLink, 'online.seatCopied', 'seat-copied')),
+      el('span', { id: 'seat-copied', className: 'copied', hidden: true })));
   $('game-info').after(details);
+  details.addEventListener('toggle', () => { if (details.open) $('seat-link').scrollIntoView({ block: 'nearest' }); });
 }
 
 // confirmThen asks for a second press of b within five seconds before
@@ -125,16 +135,22 @@ export function rematch() {
 
 function inviteLink(id) { return `${location.origin}/?game=${encodeURIComponent(id)}`; }
 
-async function copyLink(input, key) {
+// copyLink copies input's link; where (an element beside the button)
+// then says it was copied, or that it could not be and is selected to be
+// copied by hand.
+async function copyLink(input, key, where) {
   try {
     await navigator.clipboard.writeText(input.value);
-    announce(t(key));
-    app.note(() => t(key));
   } catch {
     input.focus();
     input.select();
-    app.note(() => t('copy.failed'));
+    key = 'copy.failed';
   }
+  const now = { where, key };
+  copied = now;
+  announce(t(key));
+  invalidate();
+  setTimeout(() => { if (copied === now) { copied = null; invalidate(); } }, 6000);
 }
 
 async function share() {
@@ -157,11 +173,12 @@ function render() {
   const offer = online ? st.offer : null;
   const playing = mine !== null && !st.over;
   const abort = playing && !!st.canAbort[mine];
+  const linked = S.link !== 'down'; // they need the server: the status says it is away
   visible($('online'), online);
-  setButton($('abort'), abort);
-  setButton($('resign'), playing && !abort);
-  setButton($('offer-draw'), playing, joined && !offer);
-  setButton($('offer-takeback'), playing, !!st?.canTakeback?.[mine] && !offer);
+  setButton($('abort'), abort, linked);
+  setButton($('resign'), playing && !abort, linked);
+  setButton($('offer-draw'), playing, joined && !offer && linked);
+  setButton($('offer-takeback'), playing, !!st?.canTakeback?.[mine] && !offer && linked);
   visible($('seat-move'), mine !== null);
   if (!online) { seen = null; return; }
 
@@ -187,14 +204,26 @@ function render() {
   else here = [0, 1].map((q) => `${playerName(q)} ${p.seats[q] ? '●' : '○'}`).join(' · ');
   setText($('presence'), here + watchers);
   $('presence').classList.toggle('away', mine !== null && joined && !p.seats[other]);
+  for (const id of ['invite-copied', 'seat-copied']) {
+    const say = copied && copied.where === id ? t(copied.key) : '';
+    setText($(id), say);
+    visible($(id), !!say);
+  }
+  tell(st, mine, joined, p);
 
-  // The offer waiting for an answer.
-  visible($('offer'), !!offer && !(st.over && offer.kind !== 'rematch'));
+  // The offer waiting for an answer, or the answer to this page's.
+  const answer = !offer && answered && answered.id === st.id && answered.ply === st.ply && (!st.over || answered.key === 'online.declined.rematch') ? answered : null;
+  visible($('offer'), (!!offer && !(st.over && offer.kind !== 'rematch')) || !!answer);
+  $('offer').classList.toggle('answered', !!answer);
   if (offer) {
     const fromMe = offer.by === mine;
     setText($('offer-text'), offerText(offer, mine));
     visible($('offer-accept'), !fromMe && mine !== null);
     visible($('offer-decline'), !fromMe && mine !== null);
+  } else if (answer) {
+    setText($('offer-text'), t(answer.key));
+    visible($('offer-accept'), false);
+    visible($('offer-decline'), false);
   }
 
   if (mine !== null) {
@@ -203,7 +232,6 @@ function render() {
     const link = `${inviteLink(st.id)}#seat=${secretOf(st.id)}`;
     if ($('seat-link').value !== link) $('seat-link').value = link;
   }
-  tell(st, mine, joined, p);
 }
 
 // visible shows e or hides it, writing only a change.
@@ -238,13 +266,16 @@ function tell(st, mine, joined, p) {
   if (!was.joined && now.joined && mine !== null) { say.push(t('online.joined')); callPlayer('online.titleJoined'); }
   else if (now.joined && was.here !== now.here && mine !== null) say.push(t(now.here ? 'online.friendBack' : 'online.friendLeft'));
   if (now.offer !== was.offer) {
+    if (now.offerObj) answered = null;
     if (now.offerObj && now.offerObj.by !== mine) {
       say.push(offerText(now.offerObj, mine) + (mine !== null ? ' ' + t('online.answerHow') : ''));
       if (mine !== null) callPlayer('online.titleOffer');
     } else if (!now.offerObj && was.offerObj && was.offerObj.by === mine && mine !== null) {
       const kind = was.offerObj.kind;
-      if (kind === 'takeback' && now.ply < was.ply) say.push(t('online.takebackDone'));
-      else if (!(kind === 'draw' && now.over) && now.ply === was.ply) say.push(t(`online.declined.${kind}`));
+      let key = '';
+      if (kind === 'takeback' && now.ply < was.ply) key = 'online.takebackDone';
+      else if (!(kind === 'draw' && now.over) && now.ply === was.ply) key = `online.declined.${kind}`;
+      if (key) { say.push(t(key)); answered = { id: st.id, ply: st.ply, key }; }
     }
   }
   if (now.myTurn && !was.myTurn) callPlayer('online.titleTurn');
@@ -296,7 +327,10 @@ export async function showGames() {
   list.append(el('li', { className: 'none' }, t('games.loading')));
   if (!dlg.open) dlg.showModal();
   const ids = heldGames().slice(0, 20);
-  const states = (await Promise.all(ids.map((id) => api.get(id).catch(() => null)))).filter(Boolean);
+  // A game not begun against the computer or at one device (the one a
+  // first visit starts, say) has nothing to come back to.
+  const states = (await Promise.all(ids.map((id) => api.get(id).catch(() => null))))
+    .filter((g) => g && (g.moves.length > 0 || g.mode === 'online'));
   list.textContent = '';
   if (!states.length) list.append(el('li', { className: 'none' }, t('games.none')));
   for (const g of states) {
@@ -309,15 +343,34 @@ export async function showGames() {
   list.querySelector('button')?.focus();
 }
 
+// gameTitle says who the game is against, since when, and how many moves
+// it has.
 function gameTitle(g) {
-  const moves = plural('games.moves', g.moves.length);
-  if (g.mode === 'ai') return `${t('mode.ai')} (${t('level.' + g.level)}) · ${moves}`;
-  return `${t(g.mode === 'online' ? 'mode.online' : 'mode.local')} · ${moves}`;
+  const parts = [g.mode === 'ai' ? `${t('mode.ai')} (${t('level.' + g.level)})` : t(g.mode === 'online' ? 'mode.online' : 'mode.local')];
+  const when = keptSince(g.id);
+  if (when) parts.push(new Intl.DateTimeFormat(currentLang(), { dateStyle: 'medium', timeStyle: 'short' }).format(when));
+  parts.push(plural('games.moves', g.moves.length));
+  return parts.join(t('games.sep')); // " · ", but not where a dot is a digit (Persian ۰)
 }
 
+// gameTurn says how the game stands: its result, or whose turn it is and
+// the score in points (the server's), the player's own first.
 function gameTurn(g) {
-  if (g.over) return t('games.over');
   const seat = g.mode === 'ai' ? g.human : g.mode === 'online' ? seatOf(g.id) : null;
+  const mine = seat ?? 0;
+  const pts = (p) => (g.over && g.result ? g.result.players[p].total : g.stores[p].points);
+  const score = `${num(pts(mine))}–${num(pts(1 - mine))}`;
+  if (g.over) {
+    if (g.end === 'abort') return t('games.aborted');
+    const w = g.result ? g.result.winner : null;
+    if (w !== 0 && w !== 1) return t('games.draw', { score });
+    if (seat === null) return t('games.playerWon', { name: t(w === 0 ? 'player.p1' : 'player.p2'), score: `${num(pts(w))}–${num(pts(1 - w))}` });
+    return t(w === seat ? 'games.won' : 'games.lost', { score });
+  }
+  return t('games.standing', { turn: turnText(g, seat), score });
+}
+
+function turnText(g, seat) {
   if (seat === null) return t('games.playing');
   if (g.mode === 'online' && g.presence && !g.presence.taken[1 - seat]) return t('games.waiting');
   return t(g.toMove === seat ? 'games.yourTurn' : 'games.theirTurn');

@@ -28,7 +28,8 @@ function cellName(c) {
   return squareOf(c);
 }
 
-// applyEvent changes model as ev says and returns {message, active, hand,
+// applyEvent changes model as ev says (a store's points, when the state
+// gave them, as docs/API.md says the events change them) and returns {message, active, hand,
 // mark}: message a function saying it in the current language, or null;
 // mark 'start', 'path' or 'capture'. name(p) names a player, you(p) says
 // whether p is the person at this page (against the computer or a friend
@@ -61,6 +62,7 @@ export function applyEvent(model, ev, name, hand, you = () => false, ai = false)
       if (ev.stone) model.stones[c === LEFT ? 0 : 1] = false;
       store.pebbles += ev.count;
       if (ev.stone) store.mandarins += 1;
+      if (store.points !== undefined) store.points += ev.points;
       out.hand = 0;
       out.mark = 'capture';
       out.message = () => (ev.stone
@@ -95,6 +97,7 @@ export function applyEvent(model, ev, name, hand, you = () => false, ai = false)
     case 'refill': {
       for (const rc of ev.cells) model.cells[rc] += 1;
       store.pebbles = Math.max(0, store.pebbles - ev.cells.length);
+      if (store.points !== undefined) store.points -= ev.cells.length; // the pebbles put on the row
       out.active = null;
       out.message = () => you(p) ? t('msg.youRefill') : t('msg.refill', { name: name(p) });
       break;

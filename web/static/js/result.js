@@ -32,6 +32,8 @@ export function renderTallies(box, result, name) {
     if (tal.credit) term(tal.credit, t('result.credit'), '+');
     term(tal.total, t('result.total'), '=').classList.add('total');
     box.append(line);
+    // A debt larger than the rest: say why the total is below zero.
+    if (tal.total < 0) box.append(el('p', 'tally-note', t('result.negative', { name: name(p) })));
   });
 }
 

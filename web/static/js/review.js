@@ -8,7 +8,7 @@
 // Loaded only when a review is asked for.
 
 import { t, plural, num } from './i18n.js';
-import { api, APIError } from './api.js';
+import { api, problem, APIError } from './api.js';
 import { S, me, playerName, screenDir } from './state.js';
 import { game } from './turns.js';
 import { cellOf, parsePosition } from './board.js';
@@ -118,7 +118,9 @@ async function startRecord(record) {
   try {
     first = await api.reviewRecord(record, 0);
   } catch (e) {
-    error.textContent = e instanceof APIError ? e.message : t('error.generic', { message: e.message });
+    // A record the server cannot read: its reason names the line or field.
+    const p = problem(e);
+    error.textContent = e instanceof APIError && e.code === 'bad_request' ? t('review.recordBad', { reason: e.message }) : t(p.key, { n: p.n });
     error.hidden = false;
     $('record-text').focus();
     return;
@@ -249,12 +251,12 @@ function moveText(index) {
   if (index >= R.n) return t('review.final');
   const item = R.items[index];
   if (!item) return t('review.notYet', { n: num(index + 1) });
-  return lineFor(item.review);
+  return lineFor(item.review, index);
 }
 
-function lineFor(rv) {
+function lineFor(rv, index) {
   const who = playerName(rv.player);
-  const parts = [t('review.played', { n: num(rv.ply + 1), name: who, move: rv.move })];
+  const parts = [t('review.played', { n: num(index + 1), name: who, move: rv.move })];
   if (rv.mark) parts.push(`${t('review.mark.' + rv.mark)}, ${plural('review.lost', rv.loss)}.`);
   if (rv.best) parts.push(t('review.better', { move: rv.best }));
   else parts.push(t('review.best'));
@@ -306,8 +308,10 @@ function drawGraph() {
   const at = S.replay ? S.replay.index : R.n;
   g.append(svg('line', { x1: x(at), x2: x(at), y1: 0, y2: H, class: 'cursor' }));
   const last = known.length ? known[known.length - 1] : 0;
-  $('review-graph-label').textContent = t('review.graph', { name: playerName(side()), n: num(known.length ? last : 0) });
-  $('review-legend').textContent = t('review.legend', { above: playerName(side()), below: playerName(1 - side()) });
+  // Sentences of their own for "you": no name in them to agree with.
+  const you = me() !== null;
+  $('review-graph-label').textContent = t(you ? 'review.graphYou' : 'review.graph', { name: playerName(side()), n: num(known.length ? last : 0) });
+  $('review-legend').textContent = t(you ? 'review.legendYou' : 'review.legend', { above: playerName(side()), below: playerName(1 - side()), other: playerName(1 - side()) });
 }
 
 // drawMarks lists the marked moves, each a button to its position.
@@ -320,8 +324,11 @@ function drawMarks() {
   R.items.forEach((it, i) => {
     const rv = it.review;
     if (!rv.mark) return;
+    // Move i + 1, as the move list, the turn log and the replay bar number it.
     const b = el('button', { type: 'button', className: 'mark ' + rv.mark, onclick: () => { app.go(i); $('table').scrollIntoView({ block: 'nearest' }); } },
-      `${num(i + 1)}. ${playerName(rv.player)} ${rv.move} — ${t('review.mark.' + rv.mark)}, ${plural('review.lost', rv.loss)}${rv.best ? ' · ' + t('review.better', { move: rv.best }) : ''}`);
+      t(rv.best ? 'review.itemBetter' : 'review.item', {
+        n: num(i + 1), name: playerName(rv.player), move: rv.move, mark: t('review.mark.' + rv.mark), lost: plural('review.lost', rv.loss), better: rv.best,
+      }));
     ol.append(el('li', {}, b));
   });
 }

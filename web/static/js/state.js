@@ -22,6 +22,9 @@ export const S = {
   notes: [], // the page's own messages after the turns, as functions
   shownEnd: null, // the game whose agreed ending was shown
   offline: '', // the status's key while the server is out of reach
+  alert: null, // what went wrong, said at the board until the player acts (a function)
+  pending: null, // {cell, dir, retrying}: the move sent, not yet answered
+  link: '', // 'up' or 'down': the game's feed (api.js subscribe), '' before it first says
   settings: loadSettings(),
 };
 

@@ -19,7 +19,7 @@ import * as sound from './sound.js';
 const P = {
   q: Q.queue(), state: null, model: null, thinking: false, news: 0,
   last: null, // the last move: {start, path, capture} sets of cells, stop
-  turns: [], // the turn log: {ply, player, move, title, items} with texts as functions
+  turns: [], // the turn log: {key, ply, player, move, title, items} with texts as functions
   active: null, hand: 0, // the cell an event acts on, the pebbles in hand
   snapshots: new Map(), // ply -> model, the positions seen in this session
   said: [], // what the turns shown since the last pause say
@@ -207,11 +207,21 @@ function afterTurn() {
 
 // The turn log ------------------------------------------------------------
 
-// logTurn returns the log entry of the turn played at ply, made if new.
+// logTurn returns the log entry of the turn played at ply, made if new;
+// an entry of another move at that ply (taken back, then another played)
+// is dropped. Each entry has a key of its own, never reused: the view
+// keeps a row for an entry, never for a ply, so that no row of another
+// game or of a move taken back survives.
+let keys = 0;
+
 function logTurn(ply, player, move) {
   let e = P.turns.find((x) => x.ply === ply);
+  if (e && (e.move !== move || e.player !== player)) {
+    P.turns = P.turns.filter((x) => x !== e);
+    e = null;
+  }
   if (!e) {
-    e = { ply, player, move, title: playText(player, move), items: [] };
+    e = { key: ++keys, ply, player, move, title: playText(player, move), items: [] };
     P.turns.push(e);
     P.turns.sort((a, b) => a.ply - b.ply);
   }

@@ -4,9 +4,9 @@
 // of the page has one drawer here, or one that a module loaded later
 // adds (addDrawer), called in the same redraw.
 
-import { t, num } from './i18n.js';
+import { t, num, plural } from './i18n.js';
 import { updateBoard, renderStore, cellEl, squareOf, setText, setAttr } from './board.js';
-import { S, isAI, isOnline, human, me, playerName, ownerWord, legalSet, legalCells, moveFor, canUndo, moverOf } from './state.js';
+import { S, isAI, isOnline, human, me, playerName, ownerWord, legalSet, legalCells, moveFor, screenDir, canUndo, moverOf } from './state.js';
 import { snapshot } from './turns.js';
 
 export const $ = (id) => document.getElementById(id);
@@ -59,6 +59,7 @@ function classesFor(c, legal, v) {
     if (m.better === c) k.push('better', 'better-' + m.betterDir);
   }
   const last = v.last;
+  if (S.pending && S.pending.cell === c) k.push('pending', 'pending-' + S.pending.dir);
   if (last && !S.replay) {
     if (last.start.has(c)) k.push('last-start');
     if (last.path.has(c)) k.push('last-path');
@@ -75,26 +76,33 @@ export function draw() {
   const showing = v.phase === 'showing';
   const model = S.replay ? S.replay.model : v.model;
   setText($('status'), statusText());
+  const alert = S.alert ? S.alert() : '';
+  setText($('alert'), alert);
+  $('alert').hidden = !alert;
   drawControls(st);
   if (!model) return;
   const legal = legalCells();
-  updateBoard(board, model, { owner: ownerWord, classes: (c) => classesFor(c, legal, v) });
+  updateBoard(board, model, { owner: ownerWord, classes: (c) => classesFor(c, legal, v), stoneValue: st?.stoneValue });
   for (const b of board.querySelectorAll('button.cell')) {
     const ok = legal.has(Number(b.dataset.cell));
     setAttr(b, 'aria-disabled', ok ? 'false' : 'true');
     if (b.tabIndex !== (ok ? 0 : -1)) b.tabIndex = ok ? 0 : -1;
   }
   const on = (p) => !showing && !S.replay && st && !st.over && st.toMove === p;
-  renderStore($('store-0'), model.stores[0], playerName(0), on(0));
-  renderStore($('store-1'), model.stores[1], playerName(1), on(1));
+  const [a, b] = model.stores.map((s) => s.points);
+  renderStore($('store-0'), model.stores[0], playerName(0), on(0), a - b);
+  renderStore($('store-1'), model.stores[1], playerName(1), on(1), b - a);
   renderArrows(legal);
   $('table').classList.toggle('choosing', !!arrows.parentNode);
   $('status').classList.toggle('thinking', !!(st && !showing && !st.over && (v.thinking || st.thinking)));
+  $('status').classList.toggle('trouble', !!(S.pending?.retrying || (reconnecting() && !showing)));
   $('watching').hidden = !S.watching;
   $('skip').disabled = !(showing || (st && st.thinking && isAI()));
   setButton($('undo'), !isOnline(), canUndo() && !showing && !S.replay);
   setButton($('hint'), !isOnline(), !!st?.canHint && legal.size > 0);
   setAttr($('sound'), 'aria-pressed', String(!!S.settings.sound));
+  // Its state in words too, not only a strike through ♪ (aria-pressed says it).
+  setText($('sound').querySelector('.state'), t(S.settings.sound ? 'sound.on' : 'sound.off'));
   drawRematch(st);
   drawMoves(st);
   drawLog(v.turns);
@@ -152,19 +160,28 @@ function renderArrows(legal) {
     const move = moveFor(S.selected, b.dataset.dir);
     const name = t(b.dataset.dir === 'left' ? 'sow.left' : 'sow.right');
     b.hidden = !moves.has(move);
-    setAttr(b, 'aria-label', name);
+    setAttr(b, 'aria-label', S.hinted === move ? t('hint.arrow', { name }) : name);
     b.title = `${name} (${move})`;
     b.classList.toggle('hinted', S.hinted === move);
   }
 }
 
+// reconnecting says whether an online game's feed is down: both players
+// and the watchers then read it at the board.
+const reconnecting = () => isOnline() && S.link === 'down';
+
 export function statusText() {
   const { state: st, phase, hand, thinking } = snapshot();
   if (!st) return t(S.offline || 'status.connecting');
-  if (S.replay) return t('replay.status', { ply: S.replay.index, n: S.replay.total ?? S.replay.plies.length - 1 });
+  if (S.replay) return replayWhere('replay.status', S.replay);
   if (phase === 'showing') return hand > 0 ? `${t('status.sowing')} ${t('inHand', { n: hand })}` : t('status.sowing');
+  if (S.pending) return t(S.pending.retrying ? 'status.resending' : 'status.sending');
   if (st.over) return t('status.over');
+  if (reconnecting()) return t('status.reconnecting');
   if (S.watching) return t('status.watchTurn', { name: playerName(st.toMove) });
+  if (S.hinted && S.selected !== null && legalCells().has(S.selected)) {
+    return t('hint.msg', { move: S.hinted, square: squareOf(S.selected), arrow: screenDir(S.hinted) === 'left' ? '◀' : '▶' });
+  }
   if (S.selected !== null && legalCells().has(S.selected)) return t('status.pickDirection', { square: squareOf(S.selected) });
   if (isAI()) {
     if (st.toMove === human()) return t('status.yourTurn');
@@ -179,8 +196,9 @@ export function statusText() {
   return t('status.playerTurn', { name: playerName(st.toMove) });
 }
 
-// The move list: moves in pairs, numbered by full turns, the latest
-// scrolled into view without cutting a row.
+// The move list: two moves a row, each numbered as the turn log, the
+// replay and the review number it (1 for the game's first move), the
+// latest scrolled into view without cutting a row.
 let movesKey = '';
 
 function drawMoves(st) {
@@ -196,19 +214,14 @@ function drawMoves(st) {
     ol.append(li);
     return;
   }
-  const first = moverOf(st, 0);
   let li = null;
   st.moves.forEach((m, i) => {
     const p = moverOf(st, i);
-    if (!li || p === first) {
+    if (i % 2 === 0) {
       li = document.createElement('li');
-      const n = document.createElement('span');
-      n.className = 'n';
-      n.textContent = num(ol.childElementCount + 1) + '.';
-      li.append(n);
-      if (p !== first) li.append(span('mv none', '…'));
       ol.append(li);
     }
+    li.append(span('n', num(i + 1) + '.'));
     const mv = span('mv', m);
     mv.dataset.player = p;
     mv.dataset.by = ((st.history || [])[i] || {}).by || '';
@@ -233,24 +246,25 @@ let logLang = '';
 function drawLog(turns) {
   const box = $('turns');
   const lang = t('log.heading');
-  const key = `${lang} ${turns.length} ${turns.at(-1)?.ply} ${turns.at(-1)?.items.length} ${S.notes.length} ${S.notes[0]?.()}`;
+  const key = `${lang} ${turns.map((e) => e.key).join(',')} ${turns.at(-1)?.items.length} ${S.notes.length} ${S.notes[0]?.()}`;
   if (key === box.key) return;
   box.key = key;
   if (lang !== logLang) { box.textContent = ''; logLang = lang; }
-  const rows = new Map([...box.querySelectorAll('details')].map((d) => [Number(d.dataset.ply), d]));
-  for (const [ply, d] of rows) if (!turns.some((e) => e.ply === ply)) { d.remove(); rows.delete(ply); }
+  // A row per log entry (turns.js logTurn: its key), never per ply.
+  const rows = new Map([...box.querySelectorAll('details')].map((d) => [Number(d.dataset.key), d]));
+  for (const [k, d] of rows) if (!turns.some((e) => e.key === k)) { d.remove(); rows.delete(k); }
   const first = turns.length ? turns[0].ply : 0;
   let changed = false;
   turns.forEach((e, i) => {
-    let d = rows.get(e.ply);
+    let d = rows.get(e.key);
     const last = i === turns.length - 1;
     if (!d) {
       d = document.createElement('details');
-      d.dataset.ply = e.ply;
+      d.dataset.key = e.key;
       const s = document.createElement('summary');
       s.append(span('n', num(e.ply - first + 1) + '.'), ' ', e.title());
       d.append(s, document.createElement('ol'));
-      box.insertBefore(d, box.querySelector(`details[data-ply="${turns[i + 1]?.ply}"]`) || box.querySelector('.note, .none'));
+      box.insertBefore(d, box.querySelector(`details[data-key="${turns[i + 1]?.key}"]`) || box.querySelector('.note, .none'));
       if (!last) d.open = false;
       changed = true;
     }
@@ -296,6 +310,15 @@ export function note(say, keep) {
   invalidate();
 }
 
+// replayWhere says which position replay r shows, by the moves numbered
+// as everywhere (the move list, the turn log, the review): "after move 4
+// of 17", or the start.
+function replayWhere(key, r) {
+  const n = r.total ?? r.plies.length - 1;
+  if (r.index === 0) return t(key + 'Start', { moves: plural('games.moves', n), n: num(n) });
+  return t(key, { ply: num(r.index), n: num(n) });
+}
+
 function drawReplay(st, showing) {
   const bar = $('replay-bar');
   const record = !!(S.replay && S.replay.record);
@@ -305,7 +328,7 @@ function drawReplay(st, showing) {
   $('replay-review').hidden = !!S.reviewing || !st || !st.moves.length;
   $('result-open').hidden = record;
   const r = S.replay;
-  setText(bar.querySelector('.where'), r ? t('replay.at', { ply: r.index, n: r.total ?? r.plies.length - 1 }) : t('replay.help'));
+  setText(bar.querySelector('.where'), r ? replayWhere('replay.at', r) : t('replay.help'));
   bar.querySelector('[data-step="-1"]').disabled = r ? r.index === 0 : false;
   bar.querySelector('[data-step="1"]').disabled = !r;
 }

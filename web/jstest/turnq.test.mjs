@@ -104,3 +104,14 @@ test('after an undo the turns waiting are dropped; a state shown is never follow
   Q.seen(q, state(3));
   assert.equal(q.expect, 9);
 });
+
+test('a new game forgets a move sent in the game before: it is idle, ready for a move', () => {
+  const q = Q.queue(4);
+  Q.send(q, true);
+  assert.equal(q.phase, 'sending');
+  Q.reset(q, state(0));
+  assert.equal(q.phase, 'idle');
+  assert.equal(q.sent, false);
+  assert.equal(Q.next(q), null);
+  assert.equal(q.phase, 'idle');
+});

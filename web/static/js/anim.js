@@ -149,7 +149,7 @@ export function play(ev, handAfter, ms) {
     case 'refill': {
       hideHand();
       const from = mid(g.tray[ev.player]);
-      const order = screenOrder();
+      const order = screenOrder($('game-board').dataset.flipped === 'true'); // left to right as drawn
       const row = [...ev.cells].sort((a, b) => order.indexOf(a) - order.indexOf(b));
       let moved = 0;
       row.forEach((rc, i) => { moved += arrive(landed(pileOf(rc), g.pile[rc], 1), from, Math.round(ms * 0.5), Math.round(ms * 0.08) * i); });

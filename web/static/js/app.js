@@ -92,10 +92,12 @@ async function sow(c, dir) {
   };
   try {
     const turn = await api.resend(id, move, ply, waiting, () => game()?.id !== id);
+    if (game()?.id !== id) return; // another game is shown now: it forgot this move
     S.pending = null;
     sending(false);
     receive({ type: 'turn', turn }); // the socket may have brought it first
   } catch (e) {
+    if (game()?.id !== id) return;
     S.pending = null;
     sending(false);
     if (e instanceof APIError && e.state) receive({ type: 'state', state: e.state });
@@ -135,7 +137,7 @@ function setGame(state) {
   if (S.feed) S.feed.close();
   closeResult();
   if (S.reviewing && !(review && review.active(state.id))) closeReview();
-  Object.assign(S, { selected: null, hinted: null, replay: null, alert: null, watching: !secretOf(state.id), seat: seatOf(state.id) });
+  Object.assign(S, { selected: null, hinted: null, pending: null, replay: null, alert: null, watching: !secretOf(state.id), seat: seatOf(state.id) });
   show(state);
   if (board.dataset.flipped !== String(flipped())) createBoard(board, true, flipped());
   $('table').classList.toggle('flipped', flipped());
@@ -197,7 +199,9 @@ function poll() {
 }
 
 async function undo() {
-  if (!game()) return;
+  // Not while a move is on its way or shown: an undo then would be
+  // undone by the move sent again, or take back what is not yet seen.
+  if (!game() || snapshot().phase !== 'idle') return;
   try {
     const st = await api.undo(game().id);
     S.selected = null;

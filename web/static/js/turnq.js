@@ -46,6 +46,8 @@ export function reset(q, state) {
   q.queue = [];
   q.expect = state.ply;
   q.skip = '';
+  q.sent = false; // a move sent in the game before is not this game's
+  if (q.phase === 'sending') q.phase = 'idle';
   if (q.phase === 'showing') { q.skip = 'turn'; q.pending = state; }
 }
 

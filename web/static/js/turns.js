@@ -135,21 +135,36 @@ function quick() {
 
 async function pump() {
   if (P.q.phase === 'showing') return;
-  for (let turn = Q.next(P.q); turn; turn = Q.next(P.q)) {
-    await animate(turn);
-    const cut = Q.shown(P.q);
-    if (cut) {
-      P.last = null;
-      Q.next(P.q);
-      showState(cut);
-      break;
+  let latest = null; // the newest state a turn brought
+  try {
+    for (let turn = Q.next(P.q); turn; turn = Q.next(P.q)) {
+      latest = turn.state;
+      await animate(turn);
+      const cut = Q.shown(P.q);
+      if (cut) {
+        P.last = null;
+        Q.next(P.q);
+        showState(cut);
+        break;
+      }
+      P.active = null;
+      P.hand = 0;
+      const done = !P.q.queue.length;
+      if (done) Q.next(P.q);
+      showState(turn.state);
+      if (done) { afterTurn(); break; }
     }
+  } catch (e) {
+    // A turn that could not be shown (a fault of the page's): show where
+    // the game stands and go on, rather than stay stuck showing it.
+    console.error('showing a turn:', e);
+    const last = P.q.pending || P.q.queue.at(-1)?.state || latest;
+    P.q.queue = [];
+    P.q.pending = null;
+    Q.next(P.q);
     P.active = null;
     P.hand = 0;
-    const done = !P.q.queue.length;
-    if (done) Q.next(P.q);
-    showState(turn.state);
-    if (done) { afterTurn(); break; }
+    if (last) showState(last);
   }
   anim.hideHand();
   invalidate();

@@ -23,17 +23,33 @@ const drawers = [];
 // addDrawer has fn draw its part of the page in every redraw.
 export function addDrawer(fn) { drawers.push(fn); }
 
-// invalidate asks for a redraw in the next animation frame.
+// invalidate asks for a redraw in the next animation frame, or at once
+// in a hidden tab, where the browser runs no animation frames: a player
+// in another tab is still told of their turn (the title, the chime).
 export function invalidate() {
   if (dirty) return;
   dirty = true;
-  requestAnimationFrame(() => {
+  schedule();
+}
+
+let scheduled = 0; // the redraw due: an older one that runs late does nothing
+
+function schedule() {
+  const n = ++scheduled;
+  const run = () => {
+    if (n !== scheduled) return;
     flush();
     const w = waiters;
     waiters = [];
     for (const resolve of w) resolve();
-  });
+  };
+  if (document.hidden) setTimeout(run, 0);
+  else requestAnimationFrame(run);
 }
+
+// A redraw waiting for a frame when the tab is hidden would wait until
+// it is shown again.
+document.addEventListener('visibilitychange', () => { if (document.hidden && dirty) schedule(); });
 
 // flush redraws now if due: after input, so the next key finds the page
 // as it answered the last.
@@ -98,7 +114,7 @@ export function draw() {
   $('status').classList.toggle('trouble', !!(S.pending?.retrying || (reconnecting() && !showing)));
   $('watching').hidden = !S.watching;
   $('skip').disabled = !(showing || (st && st.thinking && isAI()));
-  setButton($('undo'), !isOnline(), canUndo() && !showing && !S.replay);
+  setButton($('undo'), !isOnline(), canUndo() && v.phase === 'idle' && !S.replay);
   setButton($('hint'), !isOnline(), !!st?.canHint && legal.size > 0);
   setAttr($('sound'), 'aria-pressed', String(!!S.settings.sound));
   // Its state in words too, not only a strike through ♪ (aria-pressed says it).

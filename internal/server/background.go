@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"oanquan/ai"
@@ -151,15 +152,14 @@ type storeProbe struct {
 	at   time.Time // when the last probe ended
 	err  error     // its refusal (unavailable), or nil
 	seen bool      // a probe has run
+	// stale is set by forget, without the lock (a request must not wait
+	// for a probe under way): the next check probes again.
+	stale atomic.Bool
 }
 
 // forget drops the last probe's result, so that the next check probes:
 // a request has just found the store unavailable.
-func (p *storeProbe) forget() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.seen = false
-}
+func (p *storeProbe) forget() { p.stale.Store(true) }
 
 // check returns the store's state as last probed, probing again if that
 // was longer than ttl ago: nil, or a refusal saying why it cannot take
@@ -171,6 +171,9 @@ func (p *storeProbe) check(ctx context.Context, st store.Store, log *slog.Logger
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.stale.Swap(false) {
+		p.seen = false
+	}
 	if p.seen && time.Since(p.at) < p.ttl {
 		return p.err
 	}

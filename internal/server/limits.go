@@ -142,27 +142,30 @@ func (l *limiter) unknownLimited() bool {
 	return rt.PerMinute > 0 && !math.IsInf(rt.PerMinute, 1)
 }
 
-// allowGame refuses, before any lookup, a client that has named too many
-// games that do not exist lately: whether an id exists is then hidden
-// from it too.
-func (l *limiter) allowGame(client string) error {
+// allowGame takes, before any lookup, one of the client's tokens for
+// games that do not exist, and refuses a client that has none left:
+// whether an id exists is then hidden from it too. The token is taken
+// first so that misses sent at once each need one; the caller gives it
+// back with found when the request named no game that does not exist.
+func (l *limiter) allowGame(client string) (found func(), err error) {
 	if !l.unknownLimited() {
-		return nil
+		return func() {}, nil
 	}
-	rt, now := l.cfg.Unknown, time.Now()
+	now := time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	tokens := l.bucketLocked(unknownKey(client), rt, now).lim.TokensAt(now)
-	if tokens >= 1 {
-		return nil
+	res := l.bucketLocked(unknownKey(client), l.cfg.Unknown, now).lim.ReserveN(now, 1)
+	if delay := res.DelayFrom(now); delay > 0 {
+		res.CancelAt(now)
+		return nil, &retryError{limit: "unknown game", retry: delay, err: api.Fail(api.ErrRate, "too many requests for games that do not exist from your address: try again in %d s", retrySeconds(delay))}
 	}
-	delay := time.Duration((1 - tokens) / (rt.PerMinute / 60) * float64(time.Second))
-	return &retryError{limit: "unknown game", retry: delay, err: api.Fail(api.ErrRate, "too many requests for games that do not exist from your address: try again in %d s", retrySeconds(delay))}
+	return res.Cancel, nil
 }
 
-// unknownGame counts a request for a game that does not exist from
-// client. It reports whether to log that the client has run out (once a
-// minute at most, so that a flood of guesses is not a flood of logs).
+// unknownGame notes a request for a game that does not exist from
+// client, whose token allowGame took. It reports whether to log that the
+// client has run out (once a minute at most, so that a flood of guesses
+// is not a flood of logs).
 func (l *limiter) unknownGame(client string) (warn bool) {
 	if !l.unknownLimited() {
 		return false
@@ -171,7 +174,6 @@ func (l *limiter) unknownGame(client string) (warn bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b := l.bucketLocked(unknownKey(client), l.cfg.Unknown, now)
-	b.takeAt(now)
 	if b.lim.TokensAt(now) >= 1 || now.Sub(b.warned) < time.Minute {
 		return false
 	}
@@ -195,8 +197,11 @@ func (l *limiter) sweep(cutoff time.Time) {
 // any number of addresses).
 func (l *limiter) client(r *http.Request) string {
 	if h := l.cfg.ClientIPHeader; h != "" {
-		if v := r.Header.Get(h); v != "" {
-			parts := strings.Split(v, ",")
+		// The last address of the header's last line is the one the
+		// proxy saw: a proxy may add its own line rather than append to
+		// a line the client sent.
+		if v := r.Header.Values(h); len(v) > 0 && v[len(v)-1] != "" {
+			parts := strings.Split(v[len(v)-1], ",")
 			return clientOf(strings.TrimSpace(parts[len(parts)-1]))
 		}
 	}
@@ -213,7 +218,11 @@ func (l *limiter) client(r *http.Request) string {
 func clientOf(addr string) string {
 	ip, err := netip.ParseAddr(addr)
 	if err != nil {
-		return addr
+		ap, perr := netip.ParseAddrPort(addr) // a proxy's header may carry the port
+		if perr != nil {
+			return addr
+		}
+		ip = ap.Addr()
 	}
 	ip = ip.Unmap()
 	if ip.Is4() {

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -73,6 +74,8 @@ func TestClientOf(t *testing.T) {
 		{"2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"},
 		{"fe80::1%eth0", "fe80::/64"},
 		{"not an address", "not an address"},
+		{"192.0.2.1:5555", "192.0.2.1"},                // a proxy's header may carry the port
+		{"[2001:db8:1:2::9]:443", "2001:db8:1:2::/64"}, // IPv6 with a port
 	} {
 		if got := clientOf(tt.addr); got != tt.want {
 			t.Errorf("clientOf(%q) = %q, want %q", tt.addr, got, tt.want)
@@ -97,4 +100,50 @@ func TestGameIDs(t *testing.T) {
 	if got := get(t, s, old.ID); got.ID != old.ID {
 		t.Errorf("the old game's id: %q, want %q", got.ID, old.ID)
 	}
+}
+
+// TestUnknownGamesAtOnce: misses sent at once each need a token, so a
+// client cannot pass the limit by sending its guesses together.
+func TestUnknownGamesAtOnce(t *testing.T) {
+	s := newServer(t, Config{Store: slowStore{store.NewMemory()}, Limits: Limits{Creates: Rate{PerMinute: 1e6, Burst: 1000}, Unknown: Rate{PerMinute: 1, Burst: 3}}})
+	var mu sync.Mutex
+	codes := map[int]int{}
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Go(func() {
+			req := httptest.NewRequest("GET", "/api/games/guess"+strconv.Itoa(i), nil)
+			req.RemoteAddr = "192.0.2.9:1000"
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, req)
+			mu.Lock()
+			codes[w.Code]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if codes[404] > 3 || codes[404]+codes[429] != 40 {
+		t.Errorf("40 guesses at once with 3 allowed: %v, want at most 3 answered 404 and the rest 429", codes)
+	}
+}
+
+// TestClientFromProxyHeader: behind a proxy, the client is the last
+// address of the header's last line, the one the proxy added; a line the
+// client sent itself does not count.
+func TestClientFromProxyHeader(t *testing.T) {
+	l := newLimiter(Limits{ClientIPHeader: "X-Forwarded-For"})
+	r := httptest.NewRequest("GET", "/", nil)
+	r.Header.Add("X-Forwarded-For", "203.0.113.6")              // the client's own
+	r.Header.Add("X-Forwarded-For", "198.51.100.1, 192.0.2.10") // the proxy's line
+	if got := l.client(r); got != "192.0.2.10" {
+		t.Errorf("client = %q, want 192.0.2.10 (the proxy's last address)", got)
+	}
+}
+
+// slowStore is a store whose reads take 20 ms, as a busy database's: the
+// guesses sent at once are all looked up together.
+type slowStore struct{ store.Store }
+
+func (s slowStore) Get(ctx context.Context, id string) (store.Game, error) {
+	time.Sleep(20 * time.Millisecond)
+	return s.Store.Get(ctx, id)
 }

@@ -42,7 +42,9 @@ func TestSQLiteDurableOnFSError(t *testing.T) {
 	for i := range games {
 		id := fmt.Sprintf("g%d", i)
 		mustCreate(t, s, Game{ID: id, Mode: "local", Level: "easy", Start: "s"})
+		mu.Lock() // the games started before this one write it already
 		acked[id] = -1
+		mu.Unlock()
 		wg.Go(func() {
 			for j := 0; ; j++ {
 				select {

@@ -46,7 +46,10 @@ func (p *Postgres) Probe(ctx context.Context) error {
 // returns a short reason, without the error's own text (which may name
 // files and hosts).
 func Unavailable(err error) (reason string, ok bool) {
-	if err == nil {
+	// A deadline or a cancellation is the caller's, not news of the
+	// store (context.DeadlineExceeded is a net.Error too): the caller
+	// that set the time says what it means.
+	if err == nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return "", false
 	}
 	var se *sqlite.Error

@@ -53,7 +53,11 @@ var sqliteMigrations = []string{
 	// v5: when a game ended (Finish), for retention (Expire).
 	`ALTER TABLE games ADD COLUMN finished INTEGER; -- Unix nanoseconds; NULL while it goes on
 	CREATE INDEX games_unfinished ON games (updated) WHERE finished IS NULL;
-	CREATE INDEX games_finished ON games (finished) WHERE finished IS NOT NULL;`,
+	CREATE INDEX games_finished ON games (finished) WHERE finished IS NOT NULL;
+	-- Which of the games already saved are over is not known here: they
+	-- are all kept as long as finished games, rather than lose a year's
+	-- records to the shorter time of unfinished ones.
+	UPDATE games SET finished = updated;`,
 }
 
 // migrateSQLite brings the database on conn to schema version upTo, one

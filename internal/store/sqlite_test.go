@@ -160,6 +160,13 @@ func TestSQLiteMigrateFromV1(t *testing.T) {
 	if err := sameGame(mustGet(t, s, "old"), want); err != nil {
 		t.Errorf("the v1 game after migrating: %v", err)
 	}
+	// Whether it is over is not known: it is kept as long as a finished
+	// game (its last change, in 2023, is after the cutoff of 2020), not
+	// deleted as an unfinished one at once.
+	gone, err := s.Expire(ctx, Expiry{Unfinished: time.Now(), Finished: time.Unix(0, 1600000000000000000), Limit: 10})
+	if err != nil || len(gone) != 0 {
+		t.Errorf("Expire after migrating = %q, %v; want the old game kept as a finished one", gone, err)
+	}
 	if err := s.Append(ctx, "old", 2, "3R", ComputerToMove); err != nil {
 		t.Fatal(err)
 	}

@@ -178,16 +178,11 @@ func (s *Server) evictOneLocked() {
 // the lookup, and each game it names that does not exist counts.
 func (s *Server) gameFor(ctx context.Context, r *http.Request, id string) (*liveGame, error) {
 	client := s.limits.client(r)
-	found, err := s.limits.allowGame(client)
-	if err != nil {
+	if err := s.limits.allowGame(client); err != nil {
 		return nil, err
 	}
 	g, err := s.game(ctx, id)
-	if !errors.Is(err, api.ErrNotFound) {
-		found() // not a miss: the token is the client's again
-		return g, err
-	}
-	if s.limits.unknownGame(client) {
+	if errors.Is(err, api.ErrNotFound) && s.limits.unknownGame(client) {
 		// The client, never the ids it tried: an id is the key to a game.
 		s.log.Warn("too many requests for games that do not exist", "client", client, "limit_per_minute", s.limits.cfg.Unknown.PerMinute)
 	}

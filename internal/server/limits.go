@@ -142,30 +142,31 @@ func (l *limiter) unknownLimited() bool {
 	return rt.PerMinute > 0 && !math.IsInf(rt.PerMinute, 1)
 }
 
-// allowGame takes, before any lookup, one of the client's tokens for
-// games that do not exist, and refuses a client that has none left:
-// whether an id exists is then hidden from it too. The token is taken
-// first so that misses sent at once each need one; the caller gives it
-// back with found when the request named no game that does not exist.
-func (l *limiter) allowGame(client string) (found func(), err error) {
+// allowGame refuses, before any lookup, a client that has named too many
+// games that do not exist lately: whether an id exists is then hidden
+// from it too.
+func (l *limiter) allowGame(client string) error {
 	if !l.unknownLimited() {
-		return func() {}, nil
+		return nil
 	}
-	now := time.Now()
+	rt, now := l.cfg.Unknown, time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	res := l.bucketLocked(unknownKey(client), l.cfg.Unknown, now).lim.ReserveN(now, 1)
-	if delay := res.DelayFrom(now); delay > 0 {
-		res.CancelAt(now)
-		return nil, &retryError{limit: "unknown game", retry: delay, err: api.Fail(api.ErrRate, "too many requests for games that do not exist from your address: try again in %d s", retrySeconds(delay))}
+	// Below zero while the client owes for guesses sent at once.
+	tokens := l.bucketLocked(unknownKey(client), rt, now).lim.TokensAt(now)
+	if tokens < 1 {
+		delay := time.Duration((1 - tokens) / (rt.PerMinute / 60) * float64(time.Second))
+		return &retryError{limit: "unknown game", retry: delay, err: api.Fail(api.ErrRate, "too many requests for games that do not exist from your address: try again in %d s", retrySeconds(delay))}
 	}
-	return res.Cancel, nil
+	return nil
 }
 
-// unknownGame notes a request for a game that does not exist from
-// client, whose token allowGame took. It reports whether to log that the
-// client has run out (once a minute at most, so that a flood of guesses
-// is not a flood of logs).
+// unknownGame counts a request for a game that does not exist from
+// client, into debt if need be: guesses sent at once all pass allowGame
+// before any is counted, and all of them count, so that the client waits
+// for every one of them and guesses no faster than the limit over time.
+// It reports whether to log that the client has run out (once a minute
+// at most, so that a flood of guesses is not a flood of logs).
 func (l *limiter) unknownGame(client string) (warn bool) {
 	if !l.unknownLimited() {
 		return false
@@ -174,6 +175,7 @@ func (l *limiter) unknownGame(client string) (warn bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b := l.bucketLocked(unknownKey(client), l.cfg.Unknown, now)
+	b.lim.ReserveN(now, 1) // never cancelled: a debt
 	if b.lim.TokensAt(now) >= 1 || now.Sub(b.warned) < time.Minute {
 		return false
 	}

@@ -102,27 +102,41 @@ func TestGameIDs(t *testing.T) {
 	}
 }
 
-// TestUnknownGamesAtOnce: misses sent at once each need a token, so a
-// client cannot pass the limit by sending its guesses together.
+// TestUnknownGamesAtOnce: guesses sent at once may all be looked up, but
+// every one counts: the client then waits for all of them, so it guesses
+// no faster than the limit over time. (Counted after the lookup, a refusal
+// would otherwise have given the tokens back.)
 func TestUnknownGamesAtOnce(t *testing.T) {
 	s := newServer(t, Config{Store: slowStore{store.NewMemory()}, Limits: Limits{Creates: Rate{PerMinute: 1e6, Burst: 1000}, Unknown: Rate{PerMinute: 1, Burst: 3}}})
+	from := func(id string) response {
+		req := httptest.NewRequest("GET", "/api/games/"+id, nil)
+		req.RemoteAddr = "192.0.2.9:1000"
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, req)
+		return response{w.Code, w.Header(), w.Body.Bytes()}
+	}
 	var mu sync.Mutex
 	codes := map[int]int{}
 	var wg sync.WaitGroup
 	for i := range 40 {
 		wg.Go(func() {
-			req := httptest.NewRequest("GET", "/api/games/guess"+strconv.Itoa(i), nil)
-			req.RemoteAddr = "192.0.2.9:1000"
-			w := httptest.NewRecorder()
-			s.ServeHTTP(w, req)
+			r := from("guess" + strconv.Itoa(i))
 			mu.Lock()
-			codes[w.Code]++
+			codes[r.status]++
 			mu.Unlock()
 		})
 	}
 	wg.Wait()
-	if codes[404] > 3 || codes[404]+codes[429] != 40 {
-		t.Errorf("40 guesses at once with 3 allowed: %v, want at most 3 answered 404 and the rest 429", codes)
+	if codes[404]+codes[429] != 40 {
+		t.Fatalf("40 guesses at once: %v, want each 404 or 429", codes)
+	}
+	// Each guess looked up costs a minute at this rate: the next is
+	// refused until they are all paid for.
+	r := from("guess99")
+	wantError(t, r, 429, "rate_limited")
+	ra, err := strconv.Atoi(r.header.Get("Retry-After"))
+	if min := (codes[404] - 3) * 60; err != nil || ra < min {
+		t.Errorf("after %d guesses looked up with 3 allowed, Retry-After %q, want at least %d s", codes[404], r.header.Get("Retry-After"), min)
 	}
 }
 

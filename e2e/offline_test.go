@@ -183,7 +183,9 @@ func TestOfflineGames(t *testing.T) {
 	p.wait(`!document.getElementById('replay-bar').hidden`, 5*time.Second)
 	// And its review, by the engine in the browser.
 	p.do(chromedp.Click(chromedp.ID("replay-review")))
-	p.wait(`document.getElementById('review-status')?.textContent === 'Review done.' && document.querySelector('#review-graph .score') !== null`, 60*time.Second)
+	// Each position is searched by the engine in the browser, one after
+	// another: on a busy machine that takes a while.
+	p.wait(`document.getElementById('review-status')?.textContent === 'Review done.' && document.querySelector('#review-graph .score') !== null`, 150*time.Second)
 	click(p, "#review-close")
 
 	// How to play, offline.

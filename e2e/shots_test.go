@@ -139,6 +139,11 @@ func TestScreenshots(t *testing.T) {
 				if b := eval[[]float64](p, `(r => [r.left, r.right, r.bottom])(document.getElementById('game-board').getBoundingClientRect())`); b[0] < 0 || b[1] > float64(s.w) || b[2] > float64(s.h) {
 					t.Errorf("%s: the board (left %v, right %v, bottom %v) is not all in view", name, b[0], b[1], b[2])
 				}
+				// A store cuts off what does not fit: its points, its lead
+				// and its count must fit.
+				if cut := eval[[]string](p, `[...document.querySelectorAll('.store')].filter(s => s.scrollHeight > s.clientHeight + 1).map(s => s.id + ' ' + s.scrollHeight + '>' + s.clientHeight)`); len(cut) > 0 {
+					t.Errorf("%s: stores cut off: %q", name, cut)
+				}
 				p.do(chromedp.KeyEvent(kb.Escape))
 			}
 		}

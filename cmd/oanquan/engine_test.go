@@ -156,7 +156,8 @@ func TestBenchPrintsFigures(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	for _, k := range []string{"playouts", "turns", "seconds", "playouts_per_sec", "turns_per_sec"} {
+	for _, k := range []string{"playouts", "turns", "seconds", "playouts_per_sec", "turns_per_sec",
+		"plain_playouts", "plain_turns", "plain_seconds", "plain_playouts_per_sec", "plain_turns_per_sec", "ratio"} {
 		if res[k] <= 0 {
 			t.Errorf("bench %s = %v, want > 0 (%s)", k, res[k], out)
 		}

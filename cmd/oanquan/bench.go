@@ -72,9 +72,13 @@ func (p *plainPlayer) playout(rng *lcg) int {
 }
 
 // benchResult is the JSON line of `oanquan bench`. The first five fields
-// are the engine's (package rules); the plain_ fields are the same figures
-// for the plain implementation measured in the same run, and Ratio is the
-// engine's playouts per second over the plain one's.
+// are the engine's (package rules), on the clock; the plain_ fields are
+// the same figures for the plain implementation measured in the same run.
+// CPUSeconds is the CPU time the thread spent in each one's slices (absent
+// where it cannot be read): on a busy machine the clock also counts the
+// time other programs held the core, CPU time does not. Ratio is the
+// engine's playouts per CPU second over the plain one's, or per second of
+// the clock where CPU time is not known.
 type benchResult struct {
 	Playouts       int     `json:"playouts"`
 	Turns          int     `json:"turns"`
@@ -87,7 +91,12 @@ type benchResult struct {
 	PlainSeconds        float64 `json:"plain_seconds"`
 	PlainPlayoutsPerSec float64 `json:"plain_playouts_per_sec"`
 	PlainTurnsPerSec    float64 `json:"plain_turns_per_sec"`
-	Ratio               float64 `json:"ratio"`
+
+	CPUSeconds             float64 `json:"cpu_seconds,omitempty"`
+	PlayoutsPerCPUSec      float64 `json:"playouts_per_cpu_sec,omitempty"`
+	PlainCPUSeconds        float64 `json:"plain_cpu_seconds,omitempty"`
+	PlainPlayoutsPerCPUSec float64 `json:"plain_playouts_per_cpu_sec,omitempty"`
+	Ratio                  float64 `json:"ratio"`
 }
 
 // benchSlice is how long one implementation runs before the other takes
@@ -99,7 +108,7 @@ const benchBatch = 64
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	seconds := fs.Float64("seconds", 5, "how long each implementation runs (the engine, then the plain one, alternating every 0.1 s; the run takes twice as long)")
+	seconds := fs.Float64("seconds", 5, "how long each implementation runs on the clock (the engine, then the plain one, alternating every 0.1 s; the run takes twice as long)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -117,7 +126,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// The same seed for both: the first games each plays are the same.
 	rngs := [2]lcg{{1}, {1}}
 	var playouts, turns [2]int
-	var spent [2]time.Duration
+	var spent, cpu [2]time.Duration
+	cpuKnown := true
 	budget := time.Duration(*seconds * float64(time.Second))
 	for i := 0; spent[0] < budget || spent[1] < budget; i ^= 1 {
 		if ctx.Err() != nil {
@@ -131,6 +141,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			play = plain.playout
 		}
 		slice := min(benchSlice, budget-spent[i])
+		cpu0, ok0 := threadCPUTime()
 		start := time.Now()
 		var elapsed time.Duration
 		for elapsed < slice {
@@ -141,6 +152,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			elapsed = time.Since(start)
 		}
 		spent[i] += elapsed
+		cpu1, ok1 := threadCPUTime()
+		cpu[i] += cpu1 - cpu0
+		cpuKnown = cpuKnown && ok0 && ok1
 	}
 	res := benchResult{
 		Playouts: playouts[0], Turns: turns[0], Seconds: spent[0].Seconds(),
@@ -152,6 +166,12 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		res.PlainPlayoutsPerSec = float64(res.PlainPlayouts) / res.PlainSeconds
 		res.PlainTurnsPerSec = float64(res.PlainTurns) / res.PlainSeconds
 		res.Ratio = res.PlayoutsPerSec / res.PlainPlayoutsPerSec
+	}
+	if cpuKnown && cpu[0] > 0 && cpu[1] > 0 {
+		res.CPUSeconds, res.PlainCPUSeconds = cpu[0].Seconds(), cpu[1].Seconds()
+		res.PlayoutsPerCPUSec = float64(res.Playouts) / res.CPUSeconds
+		res.PlainPlayoutsPerCPUSec = float64(res.PlainPlayouts) / res.PlainCPUSeconds
+		res.Ratio = res.PlayoutsPerCPUSec / res.PlainPlayoutsPerCPUSec
 	}
 	return json.NewEncoder(stdout).Encode(res)
 }

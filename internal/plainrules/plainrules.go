@@ -241,8 +241,8 @@ func (p *Position) refill() bool {
 // repKey is a position as the repetition rule sees it: everything but the
 // ply and the debts. Its counts are bytes (none passes 70): with ints the
 // key would be 144 bytes, and Go's maps keep keys over 128 bytes out of
-// line, allocating one on every insert, which made playouts five times
-// slower for a reason that has nothing to do with the rules.
+// line, allocating one on every insert, which made a playout take 6.5 µs
+// instead of 4.1 for a reason that has nothing to do with the rules.
 type repKey struct {
 	Board     [12]uint8
 	Stone     [2]bool

@@ -178,7 +178,9 @@ func newOfflineTable(n int, data []byte) *offlineTable {
 	sum := sha256.Sum256(data)
 	o := &offlineTable{pebbles: n, hash: hex.EncodeToString(sum[:12]), plain: data}
 	var b bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	// The default level: 0.4% larger than the best, and 5 times faster
+	// (0.2 s against 1 s for 9 pebbles), at each start.
+	zw := gzip.NewWriter(&b)
 	zw.Write(data)
 	zw.Close()
 	o.gz = b.Bytes()

@@ -51,7 +51,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	keepFinished := fs.Duration("keep-finished", server.DefaultRetention.Finished, "how long a game over is kept after it ended (0: for ever)")
 	metricsAddr := fs.String("metrics-addr", "", "HOST:PORT to serve Prometheus metrics on, at /metrics (keep it private); default: none")
 	ipHeader := fs.String("client-ip-header", "", "behind a proxy: the header holding the client's address (X-Forwarded-For, X-Real-IP); never set it without one")
-	tables := fs.String("endgames", "", "`DIR` of endgame tables (made by oanquan endgames build) for Hard, hints and reviews; the page's small table for offline play is built there if absent; none: no tables; default: the data directory ($XDG_DATA_HOME/oanquan or ~/.local/share/oanquan)")
+	tables := fs.String("endgames", "", "`DIR` of endgame tables (made by oanquan endgames build) for Hard, hints and reviews; the page's small table for offline play is built there if absent; none: no tables; default: the data directory ($XDG_DATA_HOME/oanquan or ~/.local/share/oanquan) if it exists")
 	offlineN := fs.Int("endgames-offline", server.OfflinePebbles, "pebbles of the small endgame table the page keeps for offline play, built in the --endgames directory in the background if absent; 0: none")
 	verbose := fs.Bool("verbose", false, "log every game change, not only requests that failed and games made")
 	if err := parseFlags(fs, args); err != nil {
@@ -78,10 +78,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case *createBurst < 1 || *hintBurst < 1 || *reviewBurst < 1 || *unknownBurst < 1:
 		return usagef("--new-games-burst, --hints-burst, --reviews-burst and --unknown-games-burst: want 1 or more")
 	}
-	egDir, err := endgamesDir(fs, *tables)
-	if err != nil {
-		return err
-	}
 	if os.Getenv("GOMAXPROCS") == "" {
 		// One scheduler processor more than the search workers, so that
 		// requests are served while every worker searches (match.NewPool).
@@ -97,6 +93,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("%v", err)
 	}
 	defer st.Close()
+	egDir, err := endgamesDir(fs, *tables) // after the store, which makes the data directory
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -158,8 +158,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // endgamesDir returns the directory of endgame tables serve uses: the
 // data directory (that of the default SQLite file) when --endgames is not
-// given, none for "none" or "", else the directory given, which must
-// exist.
+// given and it exists (it is not made for the tables alone: a server
+// given --db elsewhere leaves the user's home alone), none for "none" or
+// "", else the directory given, which must exist.
 func endgamesDir(fs *flag.FlagSet, dir string) (string, error) {
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "endgames" })
@@ -168,6 +169,9 @@ func endgamesDir(fs *flag.FlagSet, dir string) (string, error) {
 		db, err := store.DefaultPath()
 		if err != nil {
 			return "", nil // no data directory: no tables
+		}
+		if fi, err := os.Stat(filepath.Dir(db)); err != nil || !fi.IsDir() {
+			return "", nil
 		}
 		return filepath.Dir(db), nil
 	case dir == "" || dir == "none":

@@ -218,7 +218,8 @@ func mustJSON(v any) string {
 
 // TestServeEndgamesDamaged: a damaged table in the data directory does
 // not stop serve: one line says it is not used and why, and games go on.
-// --endgames none uses no table and builds none.
+// --endgames none uses no table and builds none, and neither does a
+// server whose data directory does not exist (--db given elsewhere).
 func TestServeEndgamesDamaged(t *testing.T) {
 	xdg := t.TempDir()
 	t.Setenv("XDG_DATA_HOME", xdg)
@@ -248,5 +249,16 @@ func TestServeEndgamesDamaged(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Join(none, "oanquan")); len(entries) != 0 {
 		t.Errorf("--endgames none: %d files in the data directory", len(entries))
+	}
+
+	// With --db elsewhere and no data directory, none is made for tables.
+	fresh := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", fresh)
+	_, log = startServe(t)
+	if l := log.lines("endgame"); len(l) != 0 {
+		t.Errorf("no data directory: log %q, want nothing of endgame tables", l)
+	}
+	if _, err := os.Stat(filepath.Join(fresh, "oanquan")); err == nil {
+		t.Error("the data directory was made for the tables")
 	}
 }

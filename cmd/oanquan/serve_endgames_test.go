@@ -55,7 +55,9 @@ func startServe(t *testing.T, args ...string) (string, *logged) {
 	out := make(lineWriter, 2)
 	log := &logged{}
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, append([]string{"--addr", "127.0.0.1:0", "--db", "memory"}, args...), out, log) }()
+	go func() {
+		done <- run(ctx, append([]string{"--addr", "127.0.0.1:0", "--db", "memory"}, args...), out, log)
+	}()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {

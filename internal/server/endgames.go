@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
@@ -220,7 +219,7 @@ func (e *endgameTables) serveOffline(w http.ResponseWriter, r *http.Request, p s
 		http.ServeContent(w, r, p, time.Time{}, bytes.NewReader(o.plain))
 	default:
 		h.Set("Cache-Control", "no-cache")
-		http.Error(w, fmt.Sprintf("%s: no endgame table here", p), http.StatusNotFound)
+		http.Error(w, "no such endgame table here", http.StatusNotFound)
 	}
 }
 

@@ -73,6 +73,10 @@ type offlineTable struct {
 const (
 	offlineInfoPath  = "/offline/endgames.json"
 	offlineTablePath = "/offline/endgames-"
+	// offlineKeptPath is where the page's engine asks for the table the
+	// service worker keeps: the server answers 204, none kept (for a page
+	// the service worker does not control yet), which is no error.
+	offlineKeptPath = "/offline/endgames.egtb"
 )
 
 // openEndgames opens the server's own table in cfg.Dir, logging which
@@ -217,6 +221,9 @@ func (e *endgameTables) serveOffline(w http.ResponseWriter, r *http.Request, p s
 		}
 		h.Set("ETag", `"`+o.hash+`"`)
 		http.ServeContent(w, r, p, time.Time{}, bytes.NewReader(o.plain))
+	case p == offlineKeptPath:
+		h.Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusNoContent)
 	default:
 		h.Set("Cache-Control", "no-cache")
 		http.Error(w, "no such endgame table here", http.StatusNotFound)
@@ -225,7 +232,7 @@ func (e *endgameTables) serveOffline(w http.ResponseWriter, r *http.Request, p s
 
 // isOfflinePath reports whether p is one of the browser's table's.
 func isOfflinePath(p string) bool {
-	return p == offlineInfoPath || strings.HasPrefix(p, offlineTablePath)
+	return p == offlineInfoPath || p == offlineKeptPath || strings.HasPrefix(p, offlineTablePath)
 }
 
 // engine returns next (nil: package ai) with the server's table given to

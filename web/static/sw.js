@@ -79,8 +79,8 @@ self.addEventListener('message', (e) => {
 self.addEventListener('fetch', (e) => {
   const url = new URL(e.request.url);
   if (e.request.method !== 'GET' || url.origin !== location.origin || url.pathname.startsWith('/api/')) return; // the network's
-  if (url.href === TABLE) { // kept, or none: never from the network
-    e.respondWith(caches.match(TABLE).then((res) => res || new Response('no endgame table kept', { status: 404 })));
+  if (url.href === TABLE) { // kept, or none (204, not an error): never from the network
+    e.respondWith(caches.match(TABLE).then((res) => res || new Response(null, { status: 204 })));
     return;
   }
   const path = e.request.mode === 'navigate' ? '/' : url.pathname;

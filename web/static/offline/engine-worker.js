@@ -16,7 +16,7 @@ const ready = WebAssembly.instantiateStreaming(fetch('engine.wasm'), go.importOb
   go.run(instance); // runs until main waits; oanquanDo is then defined
   try {
     const res = await fetch('endgames.egtb');
-    if (!res.ok) return; // not kept yet: the next worker will have it
+    if (res.status !== 200) return; // none kept yet (204): the next worker will have it
     const refused = self.oanquanEndgames(new Uint8Array(await res.arrayBuffer()));
     if (refused) console.warn('endgame table:', refused);
   } catch (err) {

@@ -47,6 +47,22 @@ func OpenFile(path string) (*Table, error) {
 	return &Table{n: h.n, data: data[headerSize:], close: closer}, nil
 }
 
+// Load reads a table from the bytes of a table file, for where there is
+// no file to map (the engine in the browser receives it over the
+// network). The table uses data as it is: data must not change while the
+// table is in use. Like OpenFile it refuses a file that is not a finished
+// table; name says which in its errors.
+func Load(name string, data []byte) (*Table, error) {
+	h, err := parseHeader(data, name)
+	if err == nil && h.pass != -1 {
+		err = fmt.Errorf("%s: an unfinished build (pass %d): run the build again to finish it", name, h.pass)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Table{n: h.n, data: data[headerSize:], close: func() error { return nil }}, nil
+}
+
 // Close releases the table.
 func (t *Table) Close() error { return t.close() }
 

@@ -299,6 +299,9 @@ func TestOfflineTable(t *testing.T) {
 	if l := logged.lines("endgame table used"); len(l) != 1 || !strings.Contains(l[0], "pebbles=4") {
 		t.Errorf("log %q, want the table built used by the server's searches", l)
 	}
+	if l := logged.lines("level=WARN"); len(l) != 0 {
+		t.Errorf("warnings %q, want none", l)
+	}
 	if s.endgames.table() == nil {
 		t.Error("the server's searches read no table")
 	}
@@ -320,35 +323,47 @@ func TestOfflineTable(t *testing.T) {
 
 // TestOfflineTableOldFormat: the page's table left in the directory by a
 // server of an older format is refused (one warning naming it and its
-// format), then built again in its place, served and used.
+// format), then built again in its place, served and used; alone, and
+// beside a larger table that the server uses.
 func TestOfflineTableOldFormat(t *testing.T) {
-	dir := buildTable(t, 4)
-	path := filepath.Join(dir, endgames.Name(4))
-	good, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := append([]byte{}, good...)
-	old[7] = '1' // the version after the magic
-	if err := os.WriteFile(path, old, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var logged logLines
-	s := newServer(t, Config{Endgames: Endgames{Dir: dir, Offline: 4}, Log: slogTo(&logged)})
-	for end := time.Now().Add(guard); do(t, s, "GET", offlineInfoPath, nil).status != http.StatusOK; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatalf("the table of format 1 not replaced: log %q", logged.lines(""))
+	for _, larger := range []bool{false, true} {
+		dir := buildTable(t, 4)
+		path := filepath.Join(dir, endgames.Name(4))
+		good, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	s.Close()
-	if l := logged.lines("level=WARN"); len(l) != 1 || !strings.Contains(l[0], path) || !strings.Contains(l[0], "format 1") || !strings.Contains(l[0], "build it again") {
-		t.Errorf("warnings %q, want one naming %s, of format 1", l, path)
-	}
-	if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, good) {
-		t.Errorf("the table built again: %v, not the table", err)
-	}
-	if s.endgames.table() == nil {
-		t.Error("the server's searches read no table")
+		if larger {
+			if err := endgames.Build(context.Background(), 5, dir, endgames.BuildOptions{Threads: 1}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		old := append([]byte{}, good...)
+		old[7] = '1' // the version after the magic
+		if err := os.WriteFile(path, old, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var logged logLines
+		s := newServer(t, Config{Endgames: Endgames{Dir: dir, Offline: 4}, Log: slogTo(&logged)})
+		for end := time.Now().Add(guard); do(t, s, "GET", offlineInfoPath, nil).status != http.StatusOK; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(end) {
+				t.Fatalf("larger %v: the table of format 1 not replaced: log %q", larger, logged.lines(""))
+			}
+		}
+		s.Close()
+		if l := logged.lines("level=WARN"); len(l) != 1 || !strings.Contains(l[0], path) || !strings.Contains(l[0], "format 1") || !strings.Contains(l[0], "build it again") {
+			t.Errorf("larger %v: warnings %q, want one naming %s, of format 1", larger, l, path)
+		}
+		if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, good) {
+			t.Errorf("larger %v: the table built again: %v, not the table", larger, err)
+		}
+		want := 4
+		if larger {
+			want = 5
+		}
+		if tb := s.endgames.table(); tb == nil || tb.Pebbles() != want {
+			t.Errorf("larger %v: the server's searches read %v, want the table of %d pebbles", larger, tb, want)
+		}
 	}
 }
 

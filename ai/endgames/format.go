@@ -141,6 +141,12 @@ func writeFile(path string, fill func(f *os.File) error, check func(tmp string) 
 			os.Remove(tmp)
 		}
 	}()
+	// Readable by all, as os.Create makes it under the usual umask
+	// (CreateTemp's is the owner's alone): the server may run as another
+	// user than the build.
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
 	if err = fill(f); err != nil {
 		return err
 	}

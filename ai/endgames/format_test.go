@@ -206,6 +206,9 @@ func TestConcurrentBuilds(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) != 1 {
 		t.Errorf("files left: %q, want the table alone", left)
 	}
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm() != 0o644 {
+		t.Errorf("the table's mode is %v, want readable by all (0644)", fi.Mode().Perm())
+	}
 }
 
 // niceOfThread returns the nice value of the calling thread.

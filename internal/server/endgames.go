@@ -57,6 +57,7 @@ type endgameTables struct {
 	offline atomic.Pointer[offlineTable]
 	closers []func() error // set before the server serves; closed by close
 	bad     string         // the table in dir that could not be opened, logged once
+	badErr  error          // why
 }
 
 // offlineTable is the browser's table, ready to serve.
@@ -100,7 +101,7 @@ func openEndgames(cfg Endgames, log *slog.Logger) *endgameTables {
 	t, err := endgames.OpenFile(path)
 	if err != nil {
 		log.Warn("endgame table not used: the server searches without it", "err", err)
-		e.bad = path
+		e.bad, e.badErr = path, err
 		return e
 	}
 	e.use(t, path)
@@ -128,26 +129,39 @@ func (e *endgameTables) close() {
 	}
 }
 
+// buildNice is the nice value of the thread that builds the browser's
+// table on Linux: lower still than the searches' (10, internal/match),
+// since players wait for those and nobody waits for the table.
+const buildNice = 15
+
 // prepareOffline makes the browser's table ready to serve: read from
-// Dir, or first built there (on one core, so that games go on). A table
-// that cannot be built or read is logged, and the page plays offline
-// without one. An interrupted build (the server stopping) resumes at the
-// next start.
+// Dir, or first built there (on one core, at a low priority, so that
+// games go on), also when the file there is of another format (left by
+// an older server). A table that cannot be built or read (damaged) is
+// logged, and the page plays offline without one. An interrupted build
+// (the server stopping: it stops within a few milliseconds) resumes at
+// the next start. Several servers sharing Dir may build it at once: each
+// writes its own temporary file and renames it whole into place
+// (endgames.Build), so none reads a part of a file.
 func (e *endgameTables) prepareOffline(ctx context.Context) {
 	if e.pebbles < 0 {
 		return
 	}
 	n := e.pebbles
 	path := filepath.Join(e.dir, endgames.Name(n))
-	if path == e.bad {
+	if path == e.bad && !errors.Is(e.badErr, endgames.ErrFormat) {
 		return // logged already
 	}
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+	data, t, err := readTable(path)
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, endgames.ErrFormat) {
 		start := time.Now()
+		if errors.Is(err, endgames.ErrFormat) && path != e.bad {
+			e.log.Warn("endgame table for the page offline not served: building it again", "err", err)
+		}
 		e.log.Info("building the endgame table for the page offline, in the background", "pebbles", n, "dir", e.dir)
-		err := os.MkdirAll(e.dir, 0o700)
+		err = os.MkdirAll(e.dir, 0o700)
 		if err == nil {
-			err = endgames.Build(ctx, n, e.dir, endgames.BuildOptions{Threads: 1})
+			err = endgames.Build(ctx, n, e.dir, endgames.BuildOptions{Threads: 1, Nice: buildNice})
 		}
 		if ctx.Err() != nil {
 			return // stopping: the checkpoint is kept
@@ -157,11 +171,7 @@ func (e *endgameTables) prepareOffline(ctx context.Context) {
 			return
 		}
 		e.log.Info("built the endgame table for the page offline", "pebbles", n, "took", time.Since(start).Round(time.Millisecond))
-	}
-	data, err := os.ReadFile(path)
-	var t *endgames.Table
-	if err == nil {
-		t, err = endgames.Load(path, data)
+		data, t, err = readTable(path)
 	}
 	if err != nil {
 		e.log.Warn("endgame table for the page offline not served: the page plays offline without it", "err", err)
@@ -173,6 +183,16 @@ func (e *endgameTables) prepareOffline(ctx context.Context) {
 	if e.own.Load() == nil {
 		e.use(t, path) // it needs no closing: it is read, not mapped
 	}
+}
+
+// readTable reads the table file at path whole, and the table in it.
+func readTable(path string) ([]byte, *endgames.Table, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := endgames.Load(path, data)
+	return data, t, err
 }
 
 // newOfflineTable prepares the file data of a table of n pebbles to

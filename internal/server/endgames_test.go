@@ -12,6 +12,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -178,8 +180,8 @@ func TestEndgamesExact(t *testing.T) {
 	}
 }
 
-// TestEndgamesUnreadable: a table that is damaged, of another version,
-// unfinished or cannot be read does not stop the server: it logs one line
+// TestEndgamesUnreadable: a table that is truncated, not a table, damaged
+// (its checksum wrong), unfinished or cannot be read does not stop the server: it logs one line
 // naming the file and why, and serves games and hints without it; the
 // page is offered no table.
 func TestEndgamesUnreadable(t *testing.T) {
@@ -189,12 +191,15 @@ func TestEndgamesUnreadable(t *testing.T) {
 	}
 	unfinished := append([]byte{}, good...)
 	copy(unfinished[24:], []byte{2, 0, 0, 0}) // the header's pass
+	damaged := append([]byte{}, good...)
+	damaged[len(damaged)/2] ^= 1 // an entry's bound
 	for _, c := range []struct {
 		name, why string
 		data      []byte // nil: a directory in the file's place
 	}{
 		{"truncated", "truncated", good[:len(good)-100]},
-		{"another version", "not an endgame table", append([]byte("OAQEGTB9"), good[8:]...)},
+		{"not a table", "not an endgame table", append([]byte("XXXXXXXX"), good[8:]...)},
+		{"damaged", "damaged", damaged},
 		{"unfinished", "unfinished", unfinished},
 		{"unreadable", "is a directory", nil},
 	} {
@@ -294,6 +299,9 @@ func TestOfflineTable(t *testing.T) {
 	if l := logged.lines("endgame table used"); len(l) != 1 || !strings.Contains(l[0], "pebbles=4") {
 		t.Errorf("log %q, want the table built used by the server's searches", l)
 	}
+	if l := logged.lines("level=WARN"); len(l) != 0 {
+		t.Errorf("warnings %q, want none", l)
+	}
 	if s.endgames.table() == nil {
 		t.Error("the server's searches read no table")
 	}
@@ -310,5 +318,109 @@ func TestOfflineTable(t *testing.T) {
 	}
 	if a, b := do(t, s, "GET", "/sw.js", nil), do(t, none, "GET", "/sw.js", nil); !bytes.Equal(a.body, b.body) {
 		t.Error("sw.js differs with the table")
+	}
+}
+
+// TestOfflineTableOldFormat: the page's table left in the directory by a
+// server of an older format is refused (one warning naming it and its
+// format), then built again in its place, served and used; alone, and
+// beside a larger table that the server uses.
+func TestOfflineTableOldFormat(t *testing.T) {
+	for _, larger := range []bool{false, true} {
+		dir := buildTable(t, 4)
+		path := filepath.Join(dir, endgames.Name(4))
+		good, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if larger {
+			if err := endgames.Build(context.Background(), 5, dir, endgames.BuildOptions{Threads: 1}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		old := append([]byte{}, good...)
+		old[7] = '1' // the version after the magic
+		if err := os.WriteFile(path, old, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var logged logLines
+		s := newServer(t, Config{Endgames: Endgames{Dir: dir, Offline: 4}, Log: slogTo(&logged)})
+		for end := time.Now().Add(guard); do(t, s, "GET", offlineInfoPath, nil).status != http.StatusOK; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(end) {
+				t.Fatalf("larger %v: the table of format 1 not replaced: log %q", larger, logged.lines(""))
+			}
+		}
+		s.Close()
+		if l := logged.lines("level=WARN"); len(l) != 1 || !strings.Contains(l[0], path) || !strings.Contains(l[0], "format 1") || !strings.Contains(l[0], "build it again") {
+			t.Errorf("larger %v: warnings %q, want one naming %s, of format 1", larger, l, path)
+		}
+		if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, good) {
+			t.Errorf("larger %v: the table built again: %v, not the table", larger, err)
+		}
+		want := 4
+		if larger {
+			want = 5
+		}
+		if tb := s.endgames.table(); tb == nil || tb.Pebbles() != want {
+			t.Errorf("larger %v: the server's searches read %v, want the table of %d pebbles", larger, tb, want)
+		}
+	}
+}
+
+// niceThreads returns the threads of this process that have nice value
+// nice.
+func niceThreads(t *testing.T, nice int) []string {
+	tasks, err := filepath.Glob("/proc/self/task/*/stat")
+	if err != nil || len(tasks) == 0 {
+		t.Skip("no /proc/self/task:", err)
+	}
+	var found []string
+	for _, task := range tasks {
+		data, err := os.ReadFile(task)
+		if err != nil {
+			continue // the thread has ended
+		}
+		// The fields after the command's closing parenthesis: state is
+		// field 3, nice field 19.
+		f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
+		if len(f) > 19-3 && f[19-3] == strconv.Itoa(nice) {
+			found = append(found, task)
+		}
+	}
+	return found
+}
+
+// TestOfflineBuildNice: the server builds the page's table on a thread of
+// nice buildNice (lower than the searches'), and Close stops the build at
+// once: the thread gone, a checkpoint left to resume from, no table and
+// no temporary file.
+func TestOfflineBuildNice(t *testing.T) {
+	if before := niceThreads(t, buildNice); len(before) != 0 {
+		t.Fatalf("threads of nice %d before the server: %q", buildNice, before)
+	}
+	dir := t.TempDir()
+	var logged logLines
+	s := newServer(t, Config{Endgames: Endgames{Dir: dir, Offline: 9}, Log: slogTo(&logged)})
+	for end := time.Now().Add(guard); len(niceThreads(t, buildNice)) == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(end) || len(logged.lines("built the endgame table")) > 0 {
+			t.Fatalf("no thread of nice %d seen while the table was built; log %q", buildNice, logged.lines(""))
+		}
+	}
+	start := time.Now()
+	s.Close()
+	took := time.Since(start)
+	t.Logf("Close took %v during the build", took)
+	if took > 2*time.Second {
+		t.Errorf("Close took %v during the build, want it stopped at once", took)
+	}
+	if l := logged.lines("built the endgame table"); len(l) != 0 {
+		t.Fatalf("the build finished before Close (%q): nothing to stop", l)
+	}
+	if after := niceThreads(t, buildNice); len(after) != 0 {
+		t.Errorf("threads of nice %d after Close: %q", buildNice, after)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if want := []string{filepath.Join(dir, endgames.Name(9)+".part")}; !slices.Equal(files, want) {
+		t.Errorf("files after Close: %q, want %q (the checkpoint alone)", files, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"os"
 	"path/filepath"
@@ -35,6 +36,11 @@ type BuildOptions struct {
 	Threads  int            // workers; 0 means runtime.NumCPU()
 	Progress func(Progress) // called about once a second, from one goroutine
 	Every    time.Duration  // save a checkpoint this often (default 1 minute)
+	// Nice, when positive, is the nice value of the workers' threads on
+	// Linux (each locked to its own thread, which ends with it), so that
+	// a build in the background yields the cores to the rest of the
+	// process and the machine. Elsewhere, or 0: the caller's priority.
+	Nice int
 }
 
 // start is every entry's bounds before the first pass: the tightest
@@ -75,10 +81,11 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 		every = time.Minute
 	}
 	final := filepath.Join(dir, Name(n))
-	if _, err := os.Stat(final); err == nil {
+	part := final + ".part"
+	if finished(final) {
+		os.Remove(part) // a checkpoint left beside the table by another builder
 		return nil
 	}
-	part := final + ".part"
 	entries := (layerStart(n + 1)) * variants
 	b := &builder{n: n, words: make([]uint32, (entries+1)/2), entries: entries}
 	pass, err := b.resume(part)
@@ -101,6 +108,15 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				if opt.Nice > 0 {
+					// The thread stays locked: it ends with the goroutine,
+					// and its nice value with it.
+					runtime.LockOSThread()
+					lowerPriority(opt.Nice)
+				}
+				if onWorker != nil {
+					onWorker()
+				}
 				for ctx.Err() == nil {
 					lo := next.Add(chunk) - chunk
 					if lo >= boards {
@@ -153,6 +169,12 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 		if changed == 0 {
 			break
 		}
+		if finished(final) {
+			// Another builder in dir finished first: its table is this
+			// one (the build is deterministic).
+			os.Remove(part)
+			return nil
+		}
 		if time.Since(lastSave) >= every {
 			if err := b.save(part, pass); err != nil {
 				return err
@@ -161,11 +183,32 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 			saves++
 		}
 	}
-	if err := b.save(part, -1); err != nil {
+	// The table is written and checked beside final and renamed over it:
+	// what another builder may have put there is the same table.
+	if err := b.save(final, -1); err != nil {
 		return err
 	}
-	return os.Rename(part, final)
+	if err := os.Remove(part); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
 }
+
+// finished reports whether path is a finished table that this program
+// reads, its checksum verified. Anything else there (nothing, a table of
+// another format or damaged, a leftover) is built again and replaced.
+func finished(path string) bool {
+	t, err := OpenFile(path)
+	if err != nil {
+		return false
+	}
+	t.Close()
+	return true
+}
+
+// onWorker, when set (by tests), is called by each of Build's workers as
+// it starts, on the worker's thread.
+var onWorker func()
 
 // estimateLeft guesses the time left: the current pass, then as many
 // passes as it takes the improvements to fall to nothing if they keep
@@ -296,67 +339,61 @@ func decode(lo, hi uint8) Bounds {
 	return b
 }
 
-// The file: a header of headerSize bytes, then two bytes per entry (the
-// lower and upper bound as signed bytes), entries in index order.
-const (
-	magic      = "OAQEGTB1"
-	headerSize = 64
-)
-
-// Name returns the file name of the table for n pebbles.
-func Name(n int) string { return fmt.Sprintf("pebbles-%02d.egtb", n) }
-
-// header is the file's header: magic, pebbles, entries, and the passes
-// made (-1 when the table is complete).
-func header(n int, entries uint64, pass int) []byte {
-	h := make([]byte, headerSize)
-	copy(h, magic)
-	binary.LittleEndian.PutUint32(h[8:], uint32(n))
-	binary.LittleEndian.PutUint64(h[16:], entries)
-	binary.LittleEndian.PutUint32(h[24:], uint32(int32(pass)))
-	return h
-}
-
-// save writes the table to path atomically (a temporary file renamed).
+// save writes the table to path: a checkpoint after pass, or with pass -1
+// the finished table, which is read back and verified before it is put in
+// place. Either is written whole or not at all (writeFile).
 func (b *builder) save(path string, pass int) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	buf := make([]byte, 0, 1<<20)
-	buf = append(buf, header(b.n, b.entries, pass)...)
-	for i, w := range b.words {
-		buf = binary.LittleEndian.AppendUint32(buf, w)
-		if len(buf) >= 1<<20 || i == len(b.words)-1 {
-			if _, err := f.Write(buf); err != nil {
-				f.Close()
-				return err
-			}
-			buf = buf[:0]
-		}
-	}
-	if b.entries%2 == 1 {
-		// The last word holds one entry: the file has two bytes too many.
-		if err := f.Truncate(headerSize + 2*int64(b.entries)); err != nil {
-			f.Close()
+	hdr := header(b.n, b.entries, pass)
+	fill := func(f *os.File) error {
+		if _, err := f.Write(hdr); err != nil {
 			return err
 		}
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
+		sum := crc32.Checksum(hdr[:sumAt], castagnoli)
+		left := 2 * b.entries // the last word may hold one entry only
+		buf := make([]byte, 0, 1<<20)
+		for i, w := range b.words {
+			buf = binary.LittleEndian.AppendUint32(buf, w)
+			if len(buf) >= 1<<20 || i == len(b.words)-1 {
+				chunk := buf[:min(uint64(len(buf)), left)]
+				sum = crc32.Update(sum, castagnoli, chunk)
+				if _, err := f.Write(chunk); err != nil {
+					return err
+				}
+				left -= uint64(len(chunk))
+				buf = buf[:0]
+			}
+		}
+		var s [4]byte
+		binary.LittleEndian.PutUint32(s[:], sum)
+		_, err := f.WriteAt(s[:], sumAt)
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return err
+	var check func(string) error
+	if pass == -1 {
+		check = func(tmp string) error {
+			t, err := OpenFile(tmp)
+			if err != nil {
+				return fmt.Errorf("the table written does not read back: %w", err)
+			}
+			return t.Close()
+		}
 	}
-	return os.Rename(tmp, path)
+	return writeFile(path, fill, check)
 }
 
 // resume loads the checkpoint at path if there is one and returns the
 // pass to start with; without one it starts every entry unknown.
 func (b *builder) resume(path string) (int, error) {
 	data, err := os.ReadFile(path)
+	var h fileHeader
+	if err == nil {
+		h, err = parseHeader(data, path)
+		if errors.Is(err, ErrFormat) {
+			// Left by a program of another format: its work does not
+			// carry over.
+			err = os.ErrNotExist
+		}
+	}
 	if errors.Is(err, os.ErrNotExist) {
 		lo, hi := encode(start)
 		e := uint32(lo) | uint32(hi)<<8
@@ -365,12 +402,11 @@ func (b *builder) resume(path string) (int, error) {
 		}
 		return 1, nil
 	}
-	if err != nil {
-		return 0, err
+	if err == nil {
+		err = verify(data, h, path)
 	}
-	h, err := parseHeader(data, path)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("%w (the build's checkpoint: remove it to start the build over)", err)
 	}
 	if h.n != b.n || h.entries != b.entries {
 		return 0, fmt.Errorf("%s: a checkpoint for %d pebbles, want %d: remove it", path, h.n, b.n)
@@ -382,29 +418,4 @@ func (b *builder) resume(path string) (int, error) {
 		b.words[i] = binary.LittleEndian.Uint32(w[:])
 	}
 	return max(h.pass, 0) + 1, nil
-}
-
-type fileHeader struct {
-	n       int
-	entries uint64
-	pass    int
-}
-
-// parseHeader checks a table file's header and size.
-func parseHeader(data []byte, path string) (fileHeader, error) {
-	if len(data) < headerSize || string(data[:8]) != magic {
-		return fileHeader{}, fmt.Errorf("%s: not an endgame table (no %q header)", path, magic)
-	}
-	h := fileHeader{
-		n:       int(binary.LittleEndian.Uint32(data[8:])),
-		entries: binary.LittleEndian.Uint64(data[16:]),
-		pass:    int(int32(binary.LittleEndian.Uint32(data[24:]))),
-	}
-	if h.n > maxLayer || h.entries != layerStart(h.n+1)*variants {
-		return fileHeader{}, fmt.Errorf("%s: header says %d pebbles and %d entries, which do not match", path, h.n, h.entries)
-	}
-	if uint64(len(data)-headerSize) != 2*h.entries {
-		return fileHeader{}, fmt.Errorf("%s: %d bytes of entries, want %d (a truncated file?)", path, len(data)-headerSize, 2*h.entries)
-	}
-	return h, nil
 }

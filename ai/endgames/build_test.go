@@ -141,3 +141,45 @@ func TestCovers(t *testing.T) {
 		t.Error("Probe covered a position with 5 pebbles in a table of 4")
 	}
 }
+
+// TestLoad reads a table from its file's bytes: it answers as the file
+// opened does, and damaged bytes are refused as OpenFile refuses them.
+func TestLoad(t *testing.T) {
+	data := build(t, 4, BuildOptions{})
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, Name(4)), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opened, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer opened.Close()
+	loaded, err := Load("table", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer loaded.Close()
+	if loaded.Pebbles() != 4 {
+		t.Errorf("Load: %d pebbles, want 4", loaded.Pebbles())
+	}
+	if a, b := loaded.Stats(), opened.Stats(); a.Positions != b.Positions || a.Exact != b.Exact || a.Bounded != b.Bounded || a.Positions == 0 {
+		t.Errorf("Load: stats %+v, the file opened %+v", a, b)
+	}
+	var r rules.Rules
+	p := rules.Position{Stone: [2]bool{true, true}, Ply: 20}
+	p.Cells[0], p.Cells[7] = 2, 2
+	p.Stores[0].Pebbles = 46
+	if a, ok := loaded.Probe(&p, &r); !ok {
+		t.Errorf("Load: %v not covered", p)
+	} else if b, _ := opened.Probe(&p, &r); a != b {
+		t.Errorf("Load: %v has %v, the file opened %v", p, a, b)
+	}
+	unfinished := append([]byte{}, data...)
+	copy(unfinished[24:], []byte{3, 0, 0, 0})
+	for name, bad := range map[string][]byte{"truncated": data[:len(data)-2], "magic": append([]byte("OAQEGTB0"), data[8:]...), "unfinished": unfinished, "empty": nil} {
+		if _, err := Load("t.egtb", bad); err == nil || !strings.Contains(err.Error(), "t.egtb") {
+			t.Errorf("Load(%s) = %v, want an error naming it", name, err)
+		}
+	}
+}

@@ -57,8 +57,13 @@
 // consistent ones. A table that has not finished (a checkpoint) is not
 // consistent yet and is not used: Open refuses it.
 //
-// The file is a 64-byte header (magic, N, entries, passes) and two signed
-// bytes per entry, entries ordered by pebbles on the board, then board (a
+// The file is a 64-byte header (magic and format version, N, entries,
+// passes, a CRC-32C of the header and the entries) and two signed bytes
+// per entry, entries ordered by pebbles on the board, then board (a
 // combinatorial rank), then stones and side to move; it is read
-// memory-mapped where the system allows.
+// memory-mapped where the system allows, its checksum verified when it is
+// opened. A table of another format's version is refused. Build writes
+// each file to a temporary file of its own and renames it into place, so
+// several builds may share a directory and a reader never sees a part of
+// a file.
 package endgames

@@ -48,3 +48,31 @@ func FuzzOpenFile(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLoad reads arbitrary bytes as a table, as the engine in the browser
+// does: Load refuses them with an error, or every position the table then
+// covers can be probed without reading past its entries.
+func FuzzLoad(f *testing.F) {
+	dir := f.TempDir()
+	if err := Build(context.Background(), 1, dir, BuildOptions{}); err != nil {
+		f.Fatal(err)
+	}
+	good, err := os.ReadFile(filepath.Join(dir, Name(1)))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(good[:headerSize])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tb, err := Load("t.egtb", data)
+		if err != nil {
+			return
+		}
+		var r rules.Rules
+		p := rules.Position{Stone: [2]bool{true, true}, Ply: 20}
+		p.Cells[2], p.Cells[8] = uint8(min(tb.Pebbles(), 1)), uint8(min(tb.Pebbles(), 1))
+		tb.Probe(&p, &r)
+		tb.Moves(&p, &r, nil)
+		tb.Stats()
+	})
+}

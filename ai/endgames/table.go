@@ -31,20 +31,35 @@ func Open(dir string) (*Table, error) {
 }
 
 // OpenFile opens one table file, memory-mapped where the system allows.
+// It refuses, with an error naming the file, anything but a finished
+// table of this program's format whose checksum matches its entries (it
+// reads the whole file once to check it): an error wraps ErrFormat for a
+// table of another format, ErrDamaged for one whose entries have changed.
 func OpenFile(path string) (*Table, error) {
 	data, closer, err := mapFile(path)
 	if err != nil {
 		return nil, err
 	}
-	h, err := parseHeader(data, path)
-	if err == nil && h.pass != -1 {
-		err = fmt.Errorf("%s: an unfinished build (pass %d): run the build again to finish it", path, h.pass)
-	}
+	h, err := parseFinished(data, path)
 	if err != nil {
 		closer()
 		return nil, err
 	}
 	return &Table{n: h.n, data: data[headerSize:], close: closer}, nil
+}
+
+// Load reads a table from the bytes of a table file, for where there is
+// no file to map (the engine in the browser receives it over the
+// network). The table uses data as it is: data must not change while the
+// table is in use. Like OpenFile it refuses a file that is not a finished
+// table of this format with its checksum matching; name says which in its
+// errors.
+func Load(name string, data []byte) (*Table, error) {
+	h, err := parseFinished(data, name)
+	if err != nil {
+		return nil, err
+	}
+	return &Table{n: h.n, data: data[headerSize:], close: func() error { return nil }}, nil
 }
 
 // Close releases the table.

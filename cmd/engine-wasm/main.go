@@ -13,12 +13,18 @@
 // offline.Answer in JSON ({"status", "body", "saved"}). Every update of a game (offline.Update, in
 // JSON) goes to the JavaScript function oanquanUpdate, which the worker
 // defines before it starts the program.
+//
+// A second function, oanquanEndgames(bytes), gives the engine an endgame
+// table: bytes is a Uint8Array holding a table file (package endgames),
+// which the worker takes from the service worker's cache. It returns ""
+// when the engine reads the table from then on, else why it cannot.
 package main
 
 import (
 	"encoding/json"
 	"syscall/js"
 
+	"oanquan/ai/endgames"
 	"oanquan/internal/offline"
 )
 
@@ -44,6 +50,19 @@ func main() {
 			reply.Invoke(string(b))
 		}()
 		return nil
+	}))
+	js.Global().Set("oanquanEndgames", js.FuncOf(func(this js.Value, args []js.Value) any {
+		if len(args) != 1 || !args[0].InstanceOf(js.Global().Get("Uint8Array")) {
+			return "oanquanEndgames takes one Uint8Array"
+		}
+		data := make([]byte, args[0].Length())
+		js.CopyBytesToGo(data, args[0])
+		t, err := endgames.Load("the endgame table", data)
+		if err != nil {
+			return err.Error()
+		}
+		e.SetEndgames(t)
+		return ""
 	}))
 	select {} // serve for ever
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -11,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"runtime"
 	"time"
 
@@ -49,6 +51,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	keepFinished := fs.Duration("keep-finished", server.DefaultRetention.Finished, "how long a game over is kept after it ended (0: for ever)")
 	metricsAddr := fs.String("metrics-addr", "", "HOST:PORT to serve Prometheus metrics on, at /metrics (keep it private); default: none")
 	ipHeader := fs.String("client-ip-header", "", "behind a proxy: the header holding the client's address (X-Forwarded-For, X-Real-IP); never set it without one")
+	tables := fs.String("endgames", "", "`DIR` of endgame tables (made by oanquan endgames build) for Hard, hints and reviews; the page's small table for offline play is built there if absent; none: no tables; default: the data directory ($XDG_DATA_HOME/oanquan or ~/.local/share/oanquan) if it exists")
+	offlineN := fs.Int("endgames-offline", server.OfflinePebbles, "pebbles of the small endgame table the page keeps for offline play, built in the --endgames directory in the background if absent; 0: none")
 	verbose := fs.Bool("verbose", false, "log every game change, not only requests that failed and games made")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -69,6 +73,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("--keep-invitations, --keep-unfinished and --keep-finished: want 0 (for ever) or a duration such as 720h")
 	case *sockets < 0 || *maxSockets < 1:
 		return usagef("--sockets-per-address %d, --max-sockets %d: want 0 (no limit) or more, and 1 or more", *sockets, *maxSockets)
+	case *offlineN < 0 || *offlineN > 12:
+		return usagef("--endgames-offline %d: want 0 (none) to 12 (larger tables are too large for a phone)", *offlineN)
 	case *createBurst < 1 || *hintBurst < 1 || *reviewBurst < 1 || *unknownBurst < 1:
 		return usagef("--new-games-burst, --hints-burst, --reviews-burst and --unknown-games-burst: want 1 or more")
 	}
@@ -87,6 +93,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("%v", err)
 	}
 	defer st.Close()
+	egDir, err := endgamesDir(fs, *tables) // after the store, which makes the data directory
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -127,8 +137,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			Sockets:        *sockets,
 			ClientIPHeader: *ipHeader,
 		},
-		ID:  serverID(ln.Addr()),
-		Log: log,
+		ID:       serverID(ln.Addr()),
+		Log:      log,
+		Endgames: server.Endgames{Dir: egDir, Offline: cmp.Or(*offlineN, -1)},
 	})
 	srv := newHTTPServer(h, log)
 	if *metricsAddr != "" {
@@ -143,6 +154,33 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "Ô Ăn Quan: games kept in %s\n", where)
 	fmt.Fprintf(stdout, "Ô Ăn Quan: playing at %s (Ctrl-C to stop)\n", pageURL(ln.Addr()))
 	return serveUntil(ctx, srv, ln, h)
+}
+
+// endgamesDir returns the directory of endgame tables serve uses: the
+// data directory (that of the default SQLite file) when --endgames is not
+// given and it exists (it is not made for the tables alone: a server
+// given --db elsewhere leaves the user's home alone), none for "none" or
+// "", else the directory given, which must exist.
+func endgamesDir(fs *flag.FlagSet, dir string) (string, error) {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "endgames" })
+	switch {
+	case !given:
+		db, err := store.DefaultPath()
+		if err != nil {
+			return "", nil // no data directory: no tables
+		}
+		if fi, err := os.Stat(filepath.Dir(db)); err != nil || !fi.IsDir() {
+			return "", nil
+		}
+		return filepath.Dir(db), nil
+	case dir == "" || dir == "none":
+		return "", nil
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", usagef("--endgames %s: not a directory (want the directory of the tables, or none)", dir)
+	}
+	return dir, nil
 }
 
 // capSockets returns the cap on WebSockets open at once: want, lowered to

@@ -27,7 +27,7 @@ const guard = 30 * time.Second
 
 func TestServeUsage(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	for _, args := range [][]string{{"--port", "80"}, {"--addr", "localhost:0", "extra"}, {"--db", "mysql://x"}, {"--db", t.TempDir()}, {"--workers", "-1"}, {"--move-time", "0s"}, {"--max-live", "0"}, {"--max-sockets", "0"}, {"--sockets-per-address", "-1"}, {"--unknown-games-burst", "0"}, {"--keep-finished", "-1h"}} {
+	for _, args := range [][]string{{"--port", "80"}, {"--addr", "localhost:0", "extra"}, {"--db", "mysql://x"}, {"--db", t.TempDir()}, {"--workers", "-1"}, {"--move-time", "0s"}, {"--max-live", "0"}, {"--max-sockets", "0"}, {"--sockets-per-address", "-1"}, {"--unknown-games-burst", "0"}, {"--keep-finished", "-1h"}, {"--endgames", "/no/such/dir"}, {"--endgames-offline", "13"}, {"--endgames-offline", "-1"}} {
 		var out bytes.Buffer
 		err := run(context.Background(), args, &out, io.Discard)
 		var ue *usageError

@@ -91,7 +91,23 @@ func (h *host) Game(_ context.Context, id string) (api.Game, error) {
 
 // Review reviews a move in this engine, for ai.ReviewMoveTime.
 func (h *host) Review(ctx context.Context, q api.ReviewQuery) (ai.MoveReview, error) {
-	return ai.ReviewMove(ctx, q.Rules, q.History, q.Move, ai.ReviewLimits{})
+	return ai.ReviewMove(ctx, q.Rules, q.History, q.Move, ai.ReviewLimits{Endgames: h.e.tables.Load()})
+}
+
+// tableEngine is package ai's engine with the engine's endgame table, if
+// it has one by then, given to every search.
+type tableEngine struct{ e *Engine }
+
+// Search searches with the table.
+func (g tableEngine) Search(ctx context.Context, pos rules.Position, lim ai.Limits) (ai.Result, error) {
+	lim.Endgames = g.e.tables.Load()
+	return ai.Search(ctx, pos, lim)
+}
+
+// Hints searches with the table.
+func (g tableEngine) Hints(ctx context.Context, pos rules.Position, lim ai.Limits) ([]ai.Hint, error) {
+	lim.Endgames = g.e.tables.Load()
+	return ai.Hints(ctx, pos, lim)
 }
 
 // localGame is a game of the engine's: the caller holds both seats.

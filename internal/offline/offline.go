@@ -30,9 +30,11 @@ import (
 	mrand "math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"oanquan/ai"
+	"oanquan/ai/endgames"
 	"oanquan/internal/api"
 	"oanquan/internal/match"
 	"oanquan/internal/wire"
@@ -71,7 +73,8 @@ type Request struct {
 	Game   *Saved          `json:"game"`   // the game as kept: rebuilt from it if this engine does not hold it
 
 	// Op is one of the engine's own requests, with no Method: adopt,
-	// close or search.
+	// close, search or endgames (which table the engine reads:
+	// {"pebbles": N}, 0 for none).
 	Op     string         `json:"op"`
 	ID     string         `json:"id"`     // close
 	State  *wire.Game     `json:"state"`  // adopt: a game of the server's, as it last said, to carry on here
@@ -88,11 +91,13 @@ type SearchRequest struct {
 
 // SearchResult is the answer to a SearchRequest.
 type SearchResult struct {
-	Move  string `json:"move"`
-	Score int    `json:"score"`
-	Depth int    `json:"depth"`
-	Nodes int64  `json:"nodes"`
-	MS    int64  `json:"ms"` // how long it took
+	Move    string `json:"move"`
+	Score   int    `json:"score"`
+	Proven  bool   `json:"proven"`            // Score is exact (ai.Result)
+	Verdict string `json:"verdict,omitempty"` // what a proven Score means: "wins by 4 with best play"
+	Depth   int    `json:"depth"`
+	Nodes   int64  `json:"nodes"`
+	MS      int64  `json:"ms"` // how long it took
 }
 
 // Answer is what the server would have answered: a status, and the JSON
@@ -123,6 +128,9 @@ type errorBody struct {
 // New; it is safe for concurrent use.
 type Engine struct {
 	send func(Update)
+	// tables is the endgame table the searches read, or nil: set once it
+	// has been fetched (SetEndgames).
+	tables atomic.Pointer[endgames.Table]
 
 	mu    sync.Mutex
 	games map[string]*game
@@ -174,8 +182,14 @@ func (e *Engine) do(q Request) (Answer, error) {
 	case "close":
 		e.close(q.ID)
 		return Answer{Status: 204}, nil
+	case "endgames":
+		n := 0
+		if t := e.tables.Load(); t != nil {
+			n = t.Pebbles()
+		}
+		return Answer{Status: 200, Body: map[string]int{"pebbles": n}}, nil
 	case "search":
-		r, err := search(q.Search)
+		r, err := search(q.Search, e.tables.Load())
 		if err != nil {
 			return Answer{}, err
 		}
@@ -253,8 +267,15 @@ func (e *Engine) adopt(st *wire.Game) (*game, error) {
 	return e.start(cfg, mrand.Uint32(), time.Now())
 }
 
-// search runs one search of the computer's.
-func search(q *SearchRequest) (SearchResult, error) {
+// SetEndgames gives the engine an endgame table: the computer at Hard,
+// the hints and the reviews read it from then on, as on the server. The
+// engine in the browser receives it from the page's service worker
+// (docs/OFFLINE.md); nil takes it away.
+func (e *Engine) SetEndgames(t *endgames.Table) { e.tables.Store(t) }
+
+// search runs one search of the computer's, reading the table tb if not
+// nil.
+func search(q *SearchRequest, tb *endgames.Table) (SearchResult, error) {
 	if q == nil {
 		q = &SearchRequest{}
 	}
@@ -267,7 +288,7 @@ func search(q *SearchRequest) (SearchResult, error) {
 		}
 		pos = p
 	}
-	lim := ai.Limits{Level: ai.Hard, MoveTime: time.Duration(q.MoveTime) * time.Millisecond, Rules: r}
+	lim := ai.Limits{Level: ai.Hard, MoveTime: time.Duration(q.MoveTime) * time.Millisecond, Rules: r, Endgames: tb}
 	if lim.MoveTime == 0 {
 		lim.MoveTime = MoveTime
 	}
@@ -283,7 +304,7 @@ func search(q *SearchRequest) (SearchResult, error) {
 	if err != nil {
 		return SearchResult{}, err
 	}
-	return SearchResult{Move: notation.FormatMove(res.Move), Score: res.Score, Depth: res.Depth, Nodes: res.Nodes, MS: time.Since(start).Milliseconds()}, nil
+	return SearchResult{Move: notation.FormatMove(res.Move), Score: res.Score, Proven: res.Proven, Verdict: res.Verdict(), Depth: res.Depth, Nodes: res.Nodes, MS: time.Since(start).Milliseconds()}, nil
 }
 
 // config checks a kept game's settings and moves, filling in defaults,
@@ -310,6 +331,7 @@ var errOnline = api.Fail(api.ErrNotOffline, "a game between players online needs
 func (e *Engine) start(cfg match.Config, seed uint32, created time.Time) (*game, error) {
 	cfg.Seed = uint64(seed)
 	cfg.Created = created
+	cfg.Engine = tableEngine{e}
 	m, err := match.New(cfg)
 	if err != nil {
 		return nil, err

@@ -92,7 +92,7 @@ func (h host) Review(ctx context.Context, q api.ReviewQuery) (ai.MoveReview, err
 	if mr, ok := h.s.reviews.get(key); ok {
 		return mr, nil
 	}
-	mr, err := h.s.pool.Review(ctx, q.Rules, q.History, q.Move, ai.ReviewLimits{MoveTime: h.s.cfg.ReviewTime})
+	mr, err := h.s.pool.Review(ctx, q.Rules, q.History, q.Move, ai.ReviewLimits{MoveTime: h.s.cfg.ReviewTime, Endgames: h.s.endgames.table()})
 	if err == nil {
 		h.s.reviews.put(key, mr)
 	}

@@ -116,6 +116,10 @@ func (s *Server) static() http.Handler {
 		if dir {
 			p = path.Join(p, "index.html")
 		}
+		if isOfflinePath(p) {
+			s.endgames.serveOffline(w, r, p) // made at run time (endgames.go)
+			return
+		}
 		a := s.assets[p]
 		h := w.Header()
 		h.Set("Cache-Control", "no-cache")

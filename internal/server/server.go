@@ -98,6 +98,9 @@ type Config struct {
 	// takes down the posts of its previous run; "": a random name.
 	ID  string
 	Log *slog.Logger // the server's own faults and events; nil: discarded
+	// Endgames are the endgame tables the server's searches read and the
+	// one it serves to the page for offline play; the zero value: none.
+	Endgames Endgames
 }
 
 // The defaults of Config.
@@ -139,6 +142,8 @@ type Server struct {
 	presence *presenceSync
 	reviews  *reviewCache // the moves reviewed lately
 	probe    storeProbe   // the store's health, probed now and then
+	// endgames are the endgame tables (endgames.go).
+	endgames *endgameTables
 
 	mu     sync.Mutex
 	live   map[string]*liveGame
@@ -189,7 +194,8 @@ func New(cfg Config) *Server {
 	}
 	s.socketCaps = newSocketLimits(s.limits.cfg.Sockets, s.cfg.MaxSockets)
 	s.presence = newPresenceSync(s.store)
-	s.pool = match.NewPool(s.cfg.Workers, s.cfg.Engine)
+	s.endgames = openEndgames(s.cfg.Endgames, s.log)
+	s.pool = match.NewPool(s.cfg.Workers, s.endgames.engine(s.cfg.Engine))
 	s.metrics = newMetrics(s)
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	if embedded {
@@ -205,6 +211,7 @@ func New(cfg Config) *Server {
 		s.goBackground(func() { s.janitor(s.cfg.IdleTimeout) })
 	}
 	s.goBackground(s.resumeLoop)
+	s.goBackground(func() { s.endgames.prepareOffline(s.ctx) })
 	s.goBackground(s.retentionLoop)
 	if n, ok := s.store.(store.Notifier); ok {
 		// Listening before New returns: no change made after it is missed.
@@ -250,6 +257,7 @@ func (s *Server) Close() {
 	s.sockets.Wait()
 	s.bg.Wait()
 	s.pool.Close()
+	s.endgames.close()
 	s.releaseLeases(waiting)
 	s.closePresence()
 }

@@ -60,6 +60,9 @@ async function register() {
   // An installed game may stay open for days: look for a new version
   // every hour too, not only when a page is opened.
   setInterval(() => reg.update().catch(() => { /* offline */ }), 60 * 60 * 1000);
+  // The engine's endgame table, fetched by the service worker once the
+  // page has loaded, and kept up to date (sw.js).
+  (await sw.ready).active.postMessage('endgames');
 }
 
 // The colours of the browser's bar, light and dark: the page's own

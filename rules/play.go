@@ -185,7 +185,7 @@ func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
 		c, e = int(s.last), int(s.next)
 		v := uint8((lo&^s.nextHi | hi&s.nextHi) >> (s.nextShift & 63)) // e's count
 		lo, hi = lo+s.add[0], hi+s.add[1]
-		if v&citizen[e&15] != 0 {
+		if v&s.citizen != 0 { // (from the span, not a table read of e)
 			// A relay: e is a citizen square with pebbles.
 			if sowings >= maxSowings {
 				break
@@ -208,12 +208,16 @@ func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
 			stop = 1<<LeftMandarin | 1<<RightMandarin
 		}
 		held := uint64(v) | uint64(stop>>uint(e&15)&1)
-		next := &nextCell[m.Dir()&1]
+		next, skip := &nextCell[m.Dir()&1], &skipCell[m.Dir()&1]
+		// The first t comes with the span and each next one from skip,
+		// so that reading t's count never waits for a table read of e:
+		// the turn is a chain of dependent steps, and every table read
+		// on it costs several cycles.
+		t := int(s.after)
 		young := p.Ply < r.YoungPlies
 		st := &p.Stores[p.ToMove&1]
 		pebbles, mandarins := st.Pebbles, st.Mandarins
 		for {
-			t := int(next[e&15])
 			stone := stones >> uint(t&15) & 1
 			l := &cellLane[t&15]
 			v := l.count(lo, hi)
@@ -230,7 +234,7 @@ func (p *Position) Play(m Move, r *Rules, tr *Trace) End {
 			pebbles += v
 			mandarins += uint8(stone)
 			stones &^= stone << uint(t&15)
-			e = int(next[t&15])
+			e, t = int(next[t&15]), int(skip[t&15])
 			held = uint64(cellLane[e&15].count(lo, hi)) | uint64(stones>>uint(e&15)&1)
 		}
 		st.Pebbles, st.Mandarins = pebbles, mandarins
@@ -288,6 +292,16 @@ var nextCell = [2][16]uint8{
 	{11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10},
 	{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0},
 }
+
+// skipCell[d][c] is the cell two after c in direction d.
+var skipCell = func() (t [2][16]uint8) {
+	for d := range 2 {
+		for c := range NumCells {
+			t[d][c] = nextCell[d][nextCell[d][c]]
+		}
+	}
+	return t
+}()
 
 // step returns the cell after c in direction d.
 func step(c int, d Dir) int { return int(nextCell[d&1][c&15]) }
@@ -358,6 +372,8 @@ type span struct {
 	nextHi     uint64 // all ones when next is one of cells 8–11
 	last, next uint8
 	nextShift  uint8 // 8 × (next % 8)
+	after      uint8 // the cell after next
+	citizen    uint8 // 0xff when next is a citizen square, 0 for a mandarin square
 }
 
 // spans[d][c][n] is the span of n pebbles (0–11) sown from cell c in
@@ -373,7 +389,8 @@ var spans = func() (t [2][16][16]span) {
 					s.add[last/8] += 1 << (8 * (last % 8))
 				}
 				next := step(last, d)
-				s.last, s.next = uint8(last), uint8(next)
+				s.last, s.next, s.after = uint8(last), uint8(next), uint8(step(next, d))
+				s.citizen = citizen[next]
 				s.nextHi, s.nextShift = -uint64(next/8), uint8(8*(next%8))
 			}
 		}

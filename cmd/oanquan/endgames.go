@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -36,6 +37,7 @@ func runEndgamesBuild(ctx context.Context, args []string, stdout, stderr io.Writ
 	n := fs.Int("pebbles", 10, "the most pebbles on the board of a position in the table")
 	out := fs.String("out", "", "directory to write the table into (required)")
 	threads := fs.Int("threads", 0, "workers (0: every core)")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the build to this file, for go tool pprof")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -59,7 +61,15 @@ func runEndgamesBuild(ctx context.Context, args []string, stdout, stderr io.Writ
 		fmt.Fprintf(stderr, "pass %d: %.0f%% done, pass ends in %v; %d of %d entries with Lo = Hi so far; the last pass changed %d; elapsed %v, left about %s\n",
 			p.Pass, 100*p.Done, p.PassLeft.Round(time.Second), p.Exact, p.Positions, p.Changed, p.Elapsed.Round(time.Second), left)
 	}}
-	if err := endgames.Build(ctx, *n, *out, opt); err != nil {
+	stopProfile, err := startCPUProfile(*cpuprofile)
+	if err != nil {
+		return err
+	}
+	err = endgames.Build(ctx, *n, *out, opt)
+	if perr := stopProfile(); err == nil && perr != nil {
+		return fmt.Errorf("endgames build: --cpuprofile: %w", perr)
+	}
+	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return fmt.Errorf("endgames build: interrupted; run it again to resume from the checkpoint in %s", *out)
 		}
@@ -80,6 +90,27 @@ func runEndgamesBuild(ctx context.Context, args []string, stdout, stderr io.Writ
 		"positions": st.Positions, "exact": st.Exact, "bounded": st.Bounded, "layers": st.Layers})
 	_, err = fmt.Fprintf(stdout, "%s\n", line)
 	return err
+}
+
+// startCPUProfile starts a CPU profile written to path, and returns the
+// function that stops it and closes the file. With no path it does
+// nothing.
+func startCPUProfile(path string) (stop func() error, err error) {
+	if path == "" {
+		return func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, usagef("--cpuprofile: %v", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
 }
 
 // probeJSON is `endgames probe`'s answer.

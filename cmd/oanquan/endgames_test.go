@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -43,6 +45,24 @@ func TestEndgamesBuildProbe(t *testing.T) {
 }
 
 // TestEndgamesErrors: bad input gives a usage error naming what is wrong.
+// TestEndgamesBuildProfile checks that --cpuprofile writes a profile
+// (pprof's gzipped format) and that a path it cannot create is refused.
+func TestEndgamesBuildProfile(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "cpu.pprof")
+	if _, _, err := runCmd(t, "endgames", "build", "--pebbles", "2", "--out", dir, "--cpuprofile", prof); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(prof)
+	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Fatalf("--cpuprofile wrote %d bytes (%v), want a gzipped profile", len(b), err)
+	}
+	_, _, err = runCmd(t, "endgames", "build", "--pebbles", "2", "--out", dir, "--cpuprofile", filepath.Join(dir, "no", "such", "dir", "cpu.pprof"))
+	if err == nil || !strings.Contains(err.Error(), "cpuprofile") {
+		t.Errorf("a profile path that cannot be created: err %v, want one naming --cpuprofile", err)
+	}
+}
+
 func TestEndgamesErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {

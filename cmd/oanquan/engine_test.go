@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -156,7 +157,12 @@ func TestBenchPrintsFigures(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	for _, k := range []string{"playouts", "turns", "seconds", "playouts_per_sec", "turns_per_sec"} {
+	keys := []string{"playouts", "turns", "seconds", "playouts_per_sec", "turns_per_sec",
+		"plain_playouts", "plain_turns", "plain_seconds", "plain_playouts_per_sec", "plain_turns_per_sec", "ratio"}
+	if runtime.GOOS == "linux" {
+		keys = append(keys, "cpu_seconds", "playouts_per_cpu_sec", "plain_cpu_seconds", "plain_playouts_per_cpu_sec")
+	}
+	for _, k := range keys {
 		if res[k] <= 0 {
 			t.Errorf("bench %s = %v, want > 0 (%s)", k, res[k], out)
 		}

@@ -40,7 +40,7 @@ var commands = []command{
 	{"arena", "A B [--games N] [--plies N] [--balanced POINTS] [--seed N] [--variant NAME]... [--verbose]",
 		"two players (easy, medium, hard, random or alphabeta, with settings as in hard:movetime=200 or alphabeta:depth=8) play paired openings; prints wins, draws, losses, score share with 95% interval, Elo difference, points share", runArena},
 	{"bench", "[--seconds S]",
-		"random playouts from the start on one core; one JSON line of figures", runBench},
+		"random playouts from the start on one core, by the engine and by a plain implementation in alternate slices of 0.1 s (S seconds each); one JSON line: playouts, turns, seconds, playouts_per_sec, turns_per_sec (the engine), the same with plain_ (the plain one), cpu_seconds and playouts_per_cpu_sec for each (the thread's CPU time, where it can be read), ratio (engine over plain, per CPU second where known)", runBench},
 	{"bestmove", "[--level easy|medium|hard] [--movetime MS] [--depth N] [--seed N] [--variant NAME]... POSITION",
 		`the computer's move: the move on one line, then JSON with score, depth, nodes, pv, proven and, when proven, a verdict such as "wins by 6 with best play"`, runBestmove},
 	{"endgames", "build --pebbles N --out DIR [--threads N] | probe [--endgames DIR] POSITION",

@@ -269,7 +269,8 @@ func TestOnlineResend(t *testing.T) {
 }
 
 // TestPresence: the players' pages say hello with their secret; the
-// WebSocket tells everyone who is connected and how many watch.
+// WebSocket tells everyone who is connected and how many watch, and of a
+// player not there, whether their connection dropped or their page left.
 func TestPresence(t *testing.T) {
 	s := newServer(t, Config{})
 	ts := httptest.NewServer(s)
@@ -301,6 +302,30 @@ func TestPresence(t *testing.T) {
 	want.Seats[a.seat] = true
 	waitPresence(want)
 	pa.c.Close(websocket.StatusNormalClosure, "")
+	waitPresence(wire.Presence{Watchers: 1, Taken: both})
+
+	// The player's connection drops (no close frame): said so, unlike a
+	// page closed, until the player is back.
+	hello := func() *wsClient {
+		t.Helper()
+		c := dial(t, ts, id)
+		c.want("state")
+		if err := c.c.Write(ctx, websocket.MessageText, []byte(`{"type":"hello","secret":"`+a.secret+`"}`)); err != nil {
+			t.Fatal(err)
+		}
+		waitPresence(want)
+		return c
+	}
+	hello().c.CloseNow()
+	dropped := wire.Presence{Watchers: 1, Taken: both}
+	dropped.Dropped[a.seat] = true
+	waitPresence(dropped)
+	back := hello()
+	// A page that says its network went away (4000) dropped too.
+	back.c.Close(4000, "offline")
+	waitPresence(dropped)
+	// Back, then the page closed: left, not dropped.
+	hello().c.Close(websocket.StatusNormalClosure, "")
 	waitPresence(wire.Presence{Watchers: 1, Taken: both})
 }
 

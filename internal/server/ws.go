@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -67,11 +68,12 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 	wc := &wsConn{}
 	g.setConn(wc, -1)
 	s.presenceChanged(g)
+	left := false
 	defer func() {
-		g.dropConn(wc)
+		g.dropConn(wc, left)
 		s.presenceChanged(g)
 	}()
-	s.relay(c, sub, func(seat rules.Player) {
+	left = s.relay(c, sub, func(seat rules.Player) {
 		g.setConn(wc, int(seat))
 		s.presenceChanged(g)
 	}, g)
@@ -95,13 +97,41 @@ func (g *liveGame) setConn(c *wsConn, seat int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.conns[c] = seat
+	if seat >= 0 {
+		g.dropped[seat] = false
+	}
 }
 
-// dropConn forgets WebSocket c on g.
-func (g *liveGame) dropConn(c *wsConn) {
+// dropConn forgets WebSocket c on g, which its page closed (left) or
+// which dropped. A seat whose last connection dropped is marked so until
+// its player is back or leaves.
+func (g *liveGame) dropConn(c *wsConn, left bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	seat, ok := g.conns[c]
 	delete(g.conns, c)
+	if !ok || seat < 0 {
+		return
+	}
+	for _, other := range g.conns {
+		if other == seat {
+			return // the player is still here through another page
+		}
+	}
+	g.dropped[seat] = !left
+}
+
+// leftPage reports whether a WebSocket that ended with err (from a read)
+// was closed by its page, which sends a close frame with 1000 or 1001 —
+// or none (1005), as a browser's close() with no code does — rather than
+// dropped: the connection ended without a close frame (1006), a read
+// failed, or the page said the network went away (any other code).
+func leftPage(err error) bool {
+	switch websocket.CloseStatus(err) {
+	case websocket.StatusNormalClosure, websocket.StatusGoingAway, websocket.StatusNoStatusRcvd:
+		return true
+	}
+	return false
 }
 
 // wsConn is one WebSocket open on a game, for counting who is there.
@@ -118,13 +148,13 @@ type helloJSON struct {
 
 // readHellos reads the client's messages until it leaves, and calls
 // hello with the seat of each valid hello. It returns when the
-// connection ends; ctx is then done.
-func (s *Server) readHellos(ctx context.Context, c *websocket.Conn, g *liveGame, hello func(rules.Player)) {
+// connection ends, saying whether the page closed it (leftPage).
+func (s *Server) readHellos(ctx context.Context, c *websocket.Conn, g *liveGame, hello func(rules.Player)) bool {
 	reloaded := false
 	for {
 		_, data, err := c.Read(ctx)
 		if err != nil {
-			return
+			return leftPage(err)
 		}
 		var h helloJSON
 		if json.Unmarshal(data, &h) != nil || h.Type != "hello" {
@@ -146,8 +176,10 @@ func (s *Server) readHellos(ctx context.Context, c *websocket.Conn, g *liveGame,
 }
 
 // relay sends the subscription's updates on c until the client leaves,
-// falls behind or stops answering pings, or the server closes.
-func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(rules.Player), g *liveGame) {
+// falls behind or stops answering pings, or the server closes. It
+// reports whether the client's page closed the connection (left), as
+// opposed to its dropping.
+func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(rules.Player), g *liveGame) (left bool) {
 	// The request's context ends with the hijacked request; the
 	// connection lives until the client leaves or the server closes.
 	// (The reader's context must not be the server's: when it ends, the
@@ -155,9 +187,10 @@ func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(ru
 	c.SetReadLimit(wsReadLimit)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	var closed atomic.Bool // the page closed the connection: set before ctx is done
 	go func() {
 		defer cancel()
-		s.readHellos(ctx, c, g, hello)
+		closed.Store(s.readHellos(ctx, c, g, hello))
 	}()
 	ping := time.NewTicker(s.wsPing)
 	defer ping.Stop()
@@ -177,7 +210,7 @@ func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(ru
 		case <-ping.C:
 			if !send(c.Ping) {
 				tooSlow()
-				return
+				return false
 			}
 		case u, ok := <-sub.C:
 			if !ok {
@@ -186,7 +219,7 @@ func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(ru
 				} else {
 					tooSlow()
 				}
-				return
+				return false
 			}
 			data, err := json.Marshal(wire.MessageOf(u))
 			if err != nil {
@@ -196,13 +229,13 @@ func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(ru
 				if ctx.Err() == nil {
 					tooSlow()
 				}
-				return
+				return false
 			}
 		case <-s.ctx.Done():
 			c.Close(websocket.StatusGoingAway, "the server is shutting down")
-			return
+			return false
 		case <-ctx.Done(): // the client has gone
-			return
+			return closed.Load()
 		}
 	}
 }

@@ -7,19 +7,25 @@ import (
 
 // Presence is who is connected to a game through one server, or through
 // several added up: for each seat, whether its player has a page open on
-// the game, and how many others watch it. The zero Presence: nobody.
+// the game, and how many others watch it; and for each seat whose player
+// is not there, whether their last connection dropped (rather than
+// being closed by their page). The zero Presence: nobody.
 type Presence struct {
 	Seats    [2]bool
 	Watchers int
+	Dropped  [2]bool
 }
 
 // Add returns the presence of p and q together: a seat is there if it
-// is there in either.
+// is there in either, and dropped if it is there in neither and dropped
+// in one.
 func (p Presence) Add(q Presence) Presence {
-	return Presence{
-		Seats:    [2]bool{p.Seats[0] || q.Seats[0], p.Seats[1] || q.Seats[1]},
-		Watchers: p.Watchers + q.Watchers,
+	r := Presence{Watchers: p.Watchers + q.Watchers}
+	for i := range r.Seats {
+		r.Seats[i] = p.Seats[i] || q.Seats[i]
+		r.Dropped[i] = !r.Seats[i] && (p.Dropped[i] || q.Dropped[i])
 	}
+	return r
 }
 
 // PresenceBoard is implemented by stores that several servers share

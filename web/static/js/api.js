@@ -200,9 +200,11 @@ class Feed {
     // its socket, so that the other player sees at once that this one has
     // gone; shown again, it reconnects for a fresh state.
     this.away = false;
-    this.onHide = () => { this.away = true; if (this.ws) this.ws.close(); };
+    // The close codes tell the server how the page went (presence):
+    // 1000, it was left or closed; 4000, its network went away.
+    this.onHide = () => { this.away = true; if (this.ws) this.ws.close(1000); };
     this.onShow = () => { if (this.away && !this.closed) { this.away = false; this.connect(); } };
-    this.onOffline = () => { const ws = this.ws; this.ws = null; if (ws) { ws.onclose = null; ws.close(); } this.link(false); this.retry(); };
+    this.onOffline = () => { const ws = this.ws; this.ws = null; if (ws) { ws.onclose = null; ws.close(4000); } this.link(false); this.retry(); };
     this.onOnline = () => { if (!this.open) { this.delay = 500; this.retry(0); } };
     addEventListener('pagehide', this.onHide);
     addEventListener('pageshow', this.onShow);
@@ -270,7 +272,7 @@ class Feed {
     removeEventListener('offline', this.onOffline);
     removeEventListener('online', this.onOnline);
     clearTimeout(this.timer);
-    if (this.ws) this.ws.close();
+    if (this.ws) this.ws.close(1000);
     if (this.unsubscribe) this.unsubscribe();
   }
 }

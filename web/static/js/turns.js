@@ -23,6 +23,10 @@ const P = {
   active: null, hand: 0, // the cell an event acts on, the pebbles in hand
   snapshots: new Map(), // ply -> model, the positions seen in this session
   said: [], // what the turns shown since the last pause say
+  // presence is who is connected as last received: newer than that of a
+  // turn's state shown after it (the state of its moment), which it
+  // stands in for.
+  presence: null,
 };
 let wake = null;
 const observers = [];
@@ -47,10 +51,14 @@ function tell(msg) { for (const fn of observers) fn(msg); }
 // receive takes a message of the game's feed (docs/API.md: turn, state,
 // thinking, presence), or an HTTP answer sent as one.
 export function receive(msg) {
+  const st = msg.type === 'turn' ? msg.turn.state : msg.state;
+  if (st && P.state && st.id === P.state.id && st.presence) P.presence = st.presence;
   if (msg.type === 'turn') takeTurn(msg.turn);
   else if (msg.type === 'state') takeState(msg.state);
   else if (msg.type === 'thinking') P.thinking = msg.thinking;
-  else if (msg.type === 'presence' && P.state) P.state = { ...P.state, presence: msg.presence };
+  else if (msg.type === 'presence' && P.state) P.presence = msg.presence;
+  // Shown at once, whatever turn is still being shown.
+  if (P.state && P.presence && P.state.presence && P.state.presence !== P.presence) P.state = { ...P.state, presence: P.presence };
   invalidate();
 }
 
@@ -76,7 +84,7 @@ function takeState(state) {
 
 // show puts a new game on screen, forgetting everything shown.
 export function show(state) {
-  Object.assign(P, { last: null, turns: [], snapshots: new Map() });
+  Object.assign(P, { last: null, turns: [], snapshots: new Map(), presence: state.presence || null });
   Q.reset(P.q, state);
   wakeUp();
   anim.hideHand();
@@ -109,7 +117,7 @@ function wakeUp() { if (wake) wake(); }
 
 function showState(state) {
   P.news++;
-  P.state = state;
+  P.state = P.presence && state.presence ? { ...state, presence: P.presence } : state;
   P.model = modelOf(state);
   P.snapshots.set(state.ply, modelOf(state));
   P.thinking = state.thinking;

@@ -373,7 +373,7 @@ func TestOfferAnswersShown(t *testing.T) {
 func logMatchesMoves(p *page, what string) {
 	p.t.Helper()
 	moves := eval[[]string](p, `[...document.querySelectorAll('#moves .mv:not(.none)')].map(m => m.textContent)`)
-	rows := eval[[]string](p, `[...document.querySelectorAll('#turns details summary')].map(s => (s.textContent.match(/\b\d+[LR]\b/) || [''])[0])`)
+	rows := eval[[]string](p, `[...document.querySelectorAll('#turns details summary')].map(s => s.parentElement.dataset.move)`)
 	if !slices.Equal(moves, rows) {
 		p.t.Errorf("%s: the Turns list shows %v, the game's moves are %v", what, rows, moves)
 	}

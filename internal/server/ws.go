@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -26,8 +27,9 @@ const wsWriteTimeout = 10 * time.Second
 const wsPingInterval = 30 * time.Second
 
 // websocket sends a game's updates as JSON messages (docs/API.md): the
-// state at once, then turns, thinking, presence and states as they
-// happen. The client may send one message, {"type":"hello","secret":S},
+// state at once (after the last turn, when the client says with seen=N
+// that it shows the game from before it), then turns, thinking,
+// presence and states as they happen. The client may send one message, {"type":"hello","secret":S},
 // to say which seat it plays (for the players' presence); without it, it
 // watches. A client that falls behind is closed with StatusTryAgainLater
 // and may reconnect for a fresh state.
@@ -48,7 +50,7 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer s.sockets.Done()
-	sub, err := g.m.Subscribe()
+	sub, err := g.m.SubscribeSeen(seenPly(r))
 	if err != nil {
 		return err
 	}
@@ -78,6 +80,18 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 		s.presenceChanged(g)
 	}, g)
 	return nil
+}
+
+// seenPly is the ply of the game the client shows already, from the
+// query's seen=N (docs/API.md): the turn played at it, if it is the last
+// thing that happened, is sent to it first. -1 when it says none, or
+// nothing that reads as a ply.
+func seenPly(r *http.Request) int {
+	n, err := strconv.Atoi(r.URL.Query().Get("seen"))
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n
 }
 
 // addSocket counts one more WebSocket for Close to wait for, unless the

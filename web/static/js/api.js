@@ -180,7 +180,11 @@ const feeds = new Set();
 // (offline/local.js subscribe). feed.open says whether it is up, so
 // that the page can poll while it is not; onLink(up), if given, is called
 // each time that changes.
-export function subscribe(id, onMessage, onLink) { return new Feed(id, onMessage, onLink); }
+// seen(), if given, says the ply of the game the page shows: the server
+// then sends the turn played at it first, if it is the last thing that
+// happened (docs/API.md), so that a move made before the socket opened —
+// the computer's opening move — is shown played.
+export function subscribe(id, onMessage, onLink, seen) { return new Feed(id, onMessage, onLink, seen); }
 
 // Feed keeps a WebSocket open to one game; it reconnects after a drop
 // (the server then sends a fresh state). In an online game it says hello
@@ -189,8 +193,9 @@ export function subscribe(id, onMessage, onLink) { return new Feed(id, onMessage
 // The browser going offline counts as a drop at once: a socket on a dead
 // network may not close for minutes.
 class Feed {
-  constructor(id, onMessage, onLink = () => {}) {
+  constructor(id, onMessage, onLink = () => {}, seen = () => -1) {
     this.id = id;
+    this.seen = seen;
     this.onMessage = onMessage;
     this.onLink = onLink;
     this.up = null;
@@ -245,7 +250,8 @@ class Feed {
     const old = this.ws; // a socket still trying: one at a time
     if (old) { old.onclose = old.onmessage = null; old.close(); }
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${proto}//${location.host}/api/games/${this.id}/ws`);
+    const seen = this.seen();
+    const ws = new WebSocket(`${proto}//${location.host}/api/games/${this.id}/ws${seen >= 0 ? `?seen=${seen}` : ''}`);
     this.ws = ws;
     ws.onopen = () => {
       this.delay = 500;

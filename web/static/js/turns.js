@@ -180,7 +180,10 @@ async function pump() {
 
 async function animate(turn) {
   if (!turn.events || !turn.events.length) return;
-  P.last = { start: new Set(), path: new Set(), capture: new Set(), stop: null };
+  // Its own marks: a new game shown meanwhile forgets P.last, and this
+  // turn, cut short, must not write into nothing.
+  const last = { start: new Set(), path: new Set(), capture: new Set(), stop: null };
+  P.last = last;
   tell({ type: 'turn', turn });
   const entry = logTurn(turn.ply, turn.player, turn.move);
   P.said.push(entry.title);
@@ -191,8 +194,8 @@ async function animate(turn) {
     hand = out.hand;
     P.hand = hand;
     P.active = out.active;
-    if (out.mark && out.active !== null) P.last[out.mark].add(out.active);
-    if (ev.kind === 'stop') P.last.stop = ev.cell;
+    if (out.mark && out.active !== null) last[out.mark].add(out.active);
+    if (ev.kind === 'stop') last.stop = ev.cell;
     if (out.message) {
       entry.items.push(out.message);
       if (important(ev.kind)) P.said.push(out.message);

@@ -1,0 +1,100 @@
+package e2e
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Issue 18, item 11: the smaller things that trip a newcomer.
+
+// TestComputerOpeningShown: when the computer plays first, its opening
+// move is shown played — the hand carries the pebbles round and the live
+// region says the move — not only its result. (The move is made while
+// the page opens its WebSocket; a new subscriber got only the state, so
+// the board jumped.)
+func TestComputerOpeningShown(t *testing.T) {
+	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","first":0}`)
+	p.wait(ready, 20*time.Second)
+	for range 3 { // the computer is fast or not: each time
+		p.do(chromedp.Evaluate[chromedp.Void](`window.handSeen = false; window.said = [];
+			new MutationObserver(() => { const h = document.querySelector('#fly .hand'); if (h && !h.hidden) window.handSeen = true; })
+				.observe(document.getElementById('fly'), {subtree: true, childList: true, attributes: true});
+			new MutationObserver(() => window.said.push(document.getElementById('announce').textContent))
+				.observe(document.getElementById('announce'), {subtree: true, childList: true, characterData: true})`))
+		before := eval[string](p, gameID)
+		click(p, "#new")
+		p.wait(`document.getElementById('newgame').open`, 5*time.Second)
+		click(p, `#newgame-form input[name=first][value="1"]`)
+		click(p, "#newgame-start")
+		p.wait(fmt.Sprintf(`(%s) !== %q && (%s) === 1 && %s`, gameID, before, movesShown, ready), 30*time.Second)
+		if !eval[bool](p, `window.handSeen`) {
+			t.Error("the computer's opening move was not animated")
+		}
+		// The live region speaks 50 ms after it is cleared.
+		for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if slicesContain(eval[[]string](p, `window.said`), "Computer plays square") {
+				break
+			}
+		}
+		if said := eval[[]string](p, `window.said`); !slicesContain(said, "Computer plays square") {
+			t.Errorf("the live region did not say the computer's opening move: %q", said)
+		}
+	}
+}
+
+func slicesContain(list []string, part string) bool {
+	for _, s := range list {
+		if strings.Contains(s, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestTurnLogInWords: the Turns list says each move's square and the way
+// it sows on screen in the page's language (the arrow it was played
+// with), not the notation's L and R; in Vietnamese and Persian too.
+func TestTurnLogInWords(t *testing.T) {
+	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.wait(ready, 20*time.Second)
+	cell := eval[int](p, `Number(document.querySelector('#game-board button.cell.legal').dataset.cell)`)
+	p.do(
+		chromedp.Click(chromedp.CSS(`#game-board button.cell[data-cell="`+strconv.Itoa(cell)+`"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`.arrows .arrow[data-dir="right"]`)),
+		chromedp.Click(chromedp.CSS(`.arrows .arrow[data-dir="right"]`)),
+	)
+	p.wait(movesShown+` === 2 && `+ready, 20*time.Second)
+	notation := regexp.MustCompile(`\b\d+[LR]\b|[0-9۰-۹]+\s*[LR]\b`)
+	for _, c := range []struct{ lang, mine, dir string }{
+		{"en", "You play square", "to the right ▶"},
+		{"vi", "Bạn đi ô", "rải sang phải ▶"},
+		{"fa", "حرکت شما: خانهٔ", "به راست ▶"},
+		{"fr", "Vous jouez la case", "vers la droite ▶"},
+		{"ca", "Jugues la casella", "cap a la dreta ▶"},
+		{"de", "Du spielst Feld", "nach rechts ▶"},
+	} {
+		setLang(p, c.lang)
+		rows := eval[[]string](p, `[...document.querySelectorAll('#turns details summary')].map(s => s.textContent)`)
+		if len(rows) != 2 {
+			t.Fatalf("%s: the Turns list has %d rows, want 2: %q", c.lang, len(rows), rows)
+		}
+		if !strings.Contains(rows[0], c.mine) || !strings.Contains(rows[0], c.dir) {
+			t.Errorf("%s: the first row says %q, want %q and %q", c.lang, rows[0], c.mine, c.dir)
+		}
+		for _, r := range rows {
+			if notation.MatchString(r) {
+				t.Errorf("%s: a row of the Turns list writes the notation's L/R: %q", c.lang, r)
+			}
+		}
+		if c.lang == "fa" {
+			p.screenshot(filepath.Join(shotDir(t), "turn-log-fa.png"))
+		}
+	}
+}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -97,4 +98,83 @@ func TestTurnLogInWords(t *testing.T) {
 			p.screenshot(filepath.Join(shotDir(t), "turn-log-fa.png"))
 		}
 	}
+}
+
+// handOverPresence samples, while a turn is shown, how many pixels of
+// the flying hand (its count badge included) lie over the presence line;
+// it returns the most seen.
+const handOverPresence = `new Promise((done) => {
+	let most = 0, shot = null;
+	const over = () => {
+		const h = document.querySelector('#fly .hand');
+		const p = document.getElementById('presence');
+		if (!h || h.hidden || !p || !p.textContent) return;
+		const q = p.getBoundingClientRect();
+		for (const e of [h, h.lastChild]) {
+			const r = e.getBoundingClientRect();
+			const w = Math.min(r.right, q.right) - Math.max(r.left, q.left);
+			const t = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+			if (w > 0 && t > 0) most = Math.max(most, Math.round(w * t));
+		}
+	};
+	const id = setInterval(over, 16);
+	setTimeout(() => { clearInterval(id); done(most); }, 6000);
+})`
+
+// TestHandClearOfPresence: the hand that carries the pebbles round never
+// covers the presence line ("Your friend is here") while the other
+// player's move is shown on the row nearest it: it rose above the top
+// row, over the line just above the board, on a desktop and on a phone
+// held sideways.
+func TestHandClearOfPresence(t *testing.T) {
+	realServer(t)
+	a := newPage(t, 1200, 900, `{"mode":"online","first":0}`)
+	click(a, "#new")
+	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
+	click(a, "#newgame-start")
+	a.wait(`document.getElementById('invite-link')?.value.includes('?game=')`, 10*time.Second)
+	link := eval[string](a, `document.getElementById('invite-link').value`)
+	rng := rand.New(rand.NewPCG(11, 18))
+	b := newPage(t, 360, 740, `{}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	b.do(chromedp.Navigate(link))
+	b.wait(`document.documentElement.dataset.live === 'on' && document.getElementById('presence')?.textContent.includes('Your friend is here')`, 15*time.Second)
+	for _, size := range [][2]int{{390, 844}, {844, 390}} {
+		b.do(chromedp.EmulateViewport(int64(size[0]), int64(size[1]), chromedp.EmulateMobile, chromedp.EmulateTouch))
+		for range 4 {
+			m := toMove(t, a, b)
+			watcher := map[*page]*page{a: b, b: a}[m]
+			sample := make(chan int, 1)
+			go func() { sample <- int(eval[float64](watcher, handOverPresence)) }()
+			time.Sleep(100 * time.Millisecond)
+			playRandomOnline(t, rng, m)
+			time.Sleep(700 * time.Millisecond) // the hand on its way
+			watcher.screenshot(filepath.Join(shotDir(t), fmt.Sprintf("hand-%s.png", map[*page]string{a: "desktop", b: fmt.Sprintf("phone-%dx%d", size[0], size[1])}[watcher])))
+			if over := <-sample; over > 0 {
+				where := "the desktop"
+				if watcher == b {
+					where = fmt.Sprintf("the phone, %dx%d", size[0], size[1])
+				}
+				t.Errorf("%s: the flying hand covered %d px² of the presence line", where, over)
+				watcher.screenshot(filepath.Join(shotDir(t), "hand-over-presence.png"))
+			}
+			for _, p := range []*page{a, b} {
+				p.wait(`!document.querySelector('#fly .hand') || document.querySelector('#fly .hand').hidden`, 20*time.Second)
+			}
+		}
+	}
+}
+
+// playRandomOnline plays a random offered move on p's page.
+func playRandomOnline(t *testing.T, rng *rand.Rand, p *page) {
+	t.Helper()
+	cells := eval[[]int](p, `[...document.querySelectorAll('#game-board button.cell.legal')].map(b => Number(b.dataset.cell))`)
+	if len(cells) == 0 {
+		t.Fatal("no square offered")
+	}
+	dir := []string{"left", "right"}[rng.IntN(2)]
+	p.do(
+		chromedp.Click(chromedp.CSS(fmt.Sprintf(`#game-board button.cell[data-cell="%d"]`, cells[rng.IntN(len(cells))]))),
+		chromedp.WaitVisible(chromedp.CSS(`.arrows .arrow[data-dir="`+dir+`"]`)),
+		chromedp.Click(chromedp.CSS(`.arrows .arrow[data-dir="`+dir+`"]`)),
+	)
 }

@@ -263,8 +263,12 @@ func (s *Server) renewPresence() {
 		}
 		return
 	}
-	if n != len(q.posted) {
-		s.log.Warn("presence posts lost: posting them again", "renewed", n, "posted", len(q.posted))
+	rows := 0
+	for _, p := range q.posted {
+		rows += store.PresenceRows(p)
+	}
+	if n != rows {
+		s.log.Warn("presence posts lost: posting them again", "renewed", n, "posted", rows)
 		s.dropPresence(ctx)
 		for id := range q.posted {
 			q.queue(id, true)

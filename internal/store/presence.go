@@ -28,6 +28,20 @@ func (p Presence) Add(q Presence) Presence {
 	return r
 }
 
+// PresenceRows is how many rows a board keeps for a post of p: one for
+// the seats and watchers connected, one for the seats dropped, each if
+// not empty.
+func PresenceRows(p Presence) int {
+	n := 0
+	if p.Seats != [2]bool{} || p.Watchers != 0 {
+		n++
+	}
+	if p.Dropped != [2]bool{} {
+		n++
+	}
+	return n
+}
+
 // PresenceBoard is implemented by stores that several servers share
 // (Postgres), for the servers to tell each other who is connected to
 // them: each posts, for every game, the presence of the WebSockets it
@@ -37,8 +51,9 @@ func (p Presence) Add(q Presence) Presence {
 // A post lasts until its time to live runs out: a server renews its posts
 // now and then, so that those of a server that died stop counting. Names
 // of servers are theirs to choose (the same one again when a server
-// restarts, so that it can take its old posts down); a store used by one
-// server has no need of a board.
+// restarts, so that it can take its old posts down; a name must not end
+// in " dropped", which names a server's row of seats dropped); a store
+// used by one server has no need of a board.
 type PresenceBoard interface {
 	// PostPresence replaces server's post on game with p, for ttl from
 	// now; the zero p takes the post down.
@@ -47,7 +62,8 @@ type PresenceBoard interface {
 	// server, added up; posts whose time has run out do not count.
 	Presence(ctx context.Context, game, server string) (Presence, error)
 	// RenewPresence gives every post of server ttl from now and returns
-	// how many it renewed: fewer than the server made says that some
+	// how many rows it renewed (PresenceRows of each post): fewer than the
+	// server made says that some
 	// were lost (their time ran out while the server could not renew
 	// them, or the database restarted), and should be posted again. It
 	// also takes down the posts of any server whose time has run out, and

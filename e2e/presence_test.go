@@ -91,8 +91,10 @@ func TestPresenceTellsTheTruth(t *testing.T) {
 	w.wait(`!document.getElementById('watching').hidden && document.documentElement.dataset.live === 'on'`, 15*time.Second)
 	a.wait(says([]string{"Your friend is here", "1 watching"}), 10*time.Second)
 
-	// The friend's own network is cut.
+	// The friend's own network is cut: the friend's page cannot tell
+	// who is here, and the creator's says the friend's connection dropped.
 	b.offline(true)
+	cut := time.Now()
 	within(b, says([]string{"cannot tell whether your friend is here"}, "Your friend is here"), 2*time.Second, "the friend's page offline")
 	b.screenshot(filepath.Join(shots, "presence-unknown-phone.png"))
 	auditNew(b, "presence unknown, phone")
@@ -102,6 +104,8 @@ func TestPresenceTellsTheTruth(t *testing.T) {
 	auditNew(b, "presence unknown, Persian phone, dark")
 	setLang(b, "en")
 	b.do(colorScheme(false))
+	a.wait(says([]string{"Your friend's connection dropped"}), 25*time.Second)
+	t.Logf("the friend's network cut: the creator's page said the connection dropped after %v", time.Since(cut).Round(time.Millisecond))
 	b.offline(false)
 	b.wait(says([]string{"Your friend is here"}), 20*time.Second)
 	b.forgetUnreachable()

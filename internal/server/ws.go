@@ -22,9 +22,9 @@ import (
 const wsWriteTimeout = 10 * time.Second
 
 // wsPingInterval is how often a quiet WebSocket is pinged, so that a
-// client that vanished without closing is noticed and its game can go
-// idle.
-const wsPingInterval = 30 * time.Second
+// client that vanished without closing is noticed — its player shown
+// as dropped (presence) within 20 s — and its game can go idle.
+const wsPingInterval = 10 * time.Second
 
 // websocket sends a game's updates as JSON messages (docs/API.md): the
 // state at once (after the last turn, when the client says with seen=N

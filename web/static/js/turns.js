@@ -49,10 +49,13 @@ export function observe(fn) { observers.push(fn); }
 function tell(msg) { for (const fn of observers) fn(msg); }
 
 // receive takes a message of the game's feed (docs/API.md: turn, state,
-// thinking, presence), or an HTTP answer sent as one.
-export function receive(msg) {
+// thinking, presence; fromFeed true), or an HTTP answer sent as one.
+export function receive(msg, fromFeed = false) {
+  // Who is connected: the feed's word, in order; an HTTP answer's (of
+  // the moment it was made, maybe before the feed's last) only while the
+  // feed is not up.
   const st = msg.type === 'turn' ? msg.turn.state : msg.state;
-  if (st && P.state && st.id === P.state.id && st.presence) P.presence = st.presence;
+  if (st && P.state && st.id === P.state.id && st.presence && (fromFeed || S.link !== 'up')) P.presence = st.presence;
   if (msg.type === 'turn') takeTurn(msg.turn);
   else if (msg.type === 'state') takeState(msg.state);
   else if (msg.type === 'thinking') P.thinking = msg.thinking;

@@ -185,10 +185,11 @@ func TestPresenceTellsTheTruth(t *testing.T) {
 	a.screenshot(filepath.Join(shots, "presence-dropped-vi.png"))
 }
 
-// killBrowser kills p's browser and every process it started (its
-// network service among them) with SIGKILL, by their ids: the page's
-// connections end with no close frame, as when a phone dies or its
-// network goes.
+// killBrowser kills p's browser and every process it started with
+// SIGKILL, by their ids, its network service first (which holds the
+// sockets: killed after the page's, it would close them with 1001): the
+// page's connections end with no close frame, as when a phone dies or
+// its network goes.
 func killBrowser(p *page) {
 	p.t.Helper()
 	root := chromedp.FromContext(p.ctx).Browser.Process().Pid
@@ -217,9 +218,19 @@ func killBrowser(p *page) {
 		}
 		return false
 	}
+	var rest []int
 	for pid := range parent {
-		if of(pid) {
-			syscall.Kill(pid, syscall.SIGKILL)
+		if !of(pid) {
+			continue
 		}
+		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if strings.Contains(string(cmd), "NetworkService") {
+			syscall.Kill(pid, syscall.SIGKILL)
+		} else {
+			rest = append(rest, pid)
+		}
+	}
+	for _, pid := range rest {
+		syscall.Kill(pid, syscall.SIGKILL)
 	}
 }

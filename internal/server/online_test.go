@@ -269,8 +269,10 @@ func TestOnlineResend(t *testing.T) {
 }
 
 // TestPresence: the players' pages say hello with their secret; the
-// WebSocket tells everyone who is connected and how many watch, and of a
-// player not there, whether their connection dropped or their page left.
+// WebSocket tells everyone who is connected and how many watch (a
+// player's socket is never counted as a watcher, even before its
+// hello), and of a player not there, whether their connection dropped
+// or their page left.
 func TestPresence(t *testing.T) {
 	s := newServer(t, Config{})
 	ts := httptest.NewServer(s)
@@ -280,10 +282,15 @@ func TestPresence(t *testing.T) {
 	if m := watcher.want("state"); m.State.Presence == nil {
 		t.Fatal("an online game's state has no presence")
 	}
+	// There is one watcher: a player's socket never counts as another,
+	// even before its hello.
 	waitPresence := func(want wire.Presence) {
 		t.Helper()
 		for {
 			m := watcher.next()
+			if m.Type == "presence" && m.Presence.Watchers > 1 {
+				t.Errorf("presence %+v: a player counted as a watcher", *m.Presence)
+			}
 			if m.Type == "presence" && *m.Presence == want {
 				return
 			}

@@ -257,7 +257,9 @@ class Feed {
       this.delay = 500;
       this.link(true);
       const secret = secretOf(this.id);
-      if (secret && secret !== OPEN) ws.send(JSON.stringify({ type: 'hello', secret }));
+      // The seat played, or (no secret) that this page watches: either
+      // counts at once in who is here.
+      ws.send(JSON.stringify(secret && secret !== OPEN ? { type: 'hello', secret } : { type: 'hello' }));
     };
     ws.onmessage = (e) => {
       try { this.onMessage(JSON.parse(e.data)); } catch (err) { console.warn(err); }

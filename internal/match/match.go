@@ -146,6 +146,7 @@ type Match struct {
 	closed   bool
 	status   Status   // an online game's
 	presence Presence // who is connected, as the server says
+	last     *Turn    // the last update sent, if a turn (subscribe.go)
 }
 
 // New creates a match and replays cfg.Moves. If the computer is to move,

@@ -572,3 +572,44 @@ func TestAgainstEasy(t *testing.T) {
 		}
 	}
 }
+
+// TestSubscribeSeen: a subscriber that shows the game from before the
+// last turn gets that turn first, then the state; one that shows it
+// after, or says nothing, or comes after the state changed otherwise (a
+// level changed), gets the state alone.
+func TestSubscribeSeen(t *testing.T) {
+	m := newMatch(t, Config{Engine: first{}, Level: ai.Easy, Rules: rules.Rules{First: 1}})
+	sub, err := m.Subscribe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opening := waitComputer(t, sub)
+	firsts := func(seen int) []Update {
+		t.Helper()
+		s, err := m.SubscribeSeen(seen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		var out []Update
+		for len(s.C) > 0 {
+			out = append(out, <-s.C)
+		}
+		return out
+	}
+	got := firsts(0)
+	if len(got) != 2 || got[0].Kind != TurnUpdate || got[0].Turn.Ply != 0 || got[0].Turn.Move != opening.Move || got[1].Kind != StateUpdate || got[1].State.Position.Ply != 1 {
+		t.Fatalf("seen 0 after the computer's opening: %+v, want its turn then the state at ply 1", got)
+	}
+	for _, seen := range []int{-1, 1, 5} {
+		if got := firsts(seen); len(got) != 1 || got[0].Kind != StateUpdate {
+			t.Errorf("seen %d: %+v, want the state alone", seen, got)
+		}
+	}
+	if _, err := m.SetLevel(ai.Medium); err != nil {
+		t.Fatal(err)
+	}
+	if got := firsts(0); len(got) != 1 || got[0].Kind != StateUpdate {
+		t.Errorf("seen 0 after a change of level: %+v, want the state alone", got)
+	}
+}

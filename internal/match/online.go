@@ -307,6 +307,10 @@ func (m *Match) PlayedAt(ply int, mv rules.Move, p *rules.Player) (Turn, bool) {
 type Presence struct {
 	Seats    [2]bool `json:"seats"`
 	Watchers int     `json:"watchers"`
+	// Dropped says, for each seat whose player is not there, whether
+	// their last connection dropped (the network or their device failed)
+	// rather than being closed by their page (they left it).
+	Dropped [2]bool `json:"dropped"`
 	// Taken says which seats have a player (the free one waits for the
 	// friend invited).
 	Taken [2]bool `json:"taken"`

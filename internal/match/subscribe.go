@@ -33,7 +33,16 @@ type Subscription struct {
 
 // Subscribe returns a subscription whose first update is the current
 // state.
-func (m *Match) Subscribe() (*Subscription, error) {
+func (m *Match) Subscribe() (*Subscription, error) { return m.SubscribeSeen(-1) }
+
+// SubscribeSeen is Subscribe for a subscriber that shows the game at ply
+// seen already (a page that has the game's state). If the last thing
+// that happened is the turn played at that ply, the subscriber's first
+// updates are that turn, then the current state: it sees the move
+// played — the computer's opening move, say, made between the game's
+// creation and the subscription — rather than only its result. With
+// any other seen (-1: none), the first update is the current state.
+func (m *Match) SubscribeSeen(seen int) (*Subscription, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -42,6 +51,9 @@ func (m *Match) Subscribe() (*Subscription, error) {
 	c := make(chan Update, subBuffer)
 	s := &Subscription{C: c, c: c, m: m}
 	st := m.stateLocked()
+	if t := m.last; t != nil && seen >= 0 && t.Ply == seen && t.State.Position.Ply == st.Position.Ply {
+		c <- Update{Kind: TurnUpdate, Turn: t}
+	}
 	c <- Update{Kind: StateUpdate, State: &st}
 	m.subs[s] = struct{}{}
 	return s, nil
@@ -67,6 +79,12 @@ func (m *Match) Idle() bool {
 // broadcastLocked sends u to every subscriber that has room for it, and
 // drops the others: the match never waits for a slow reader.
 func (m *Match) broadcastLocked(u Update) {
+	switch u.Kind {
+	case TurnUpdate:
+		m.last = u.Turn
+	case StateUpdate:
+		m.last = nil // an undo, a level changed, a game changed elsewhere
+	}
 	for s := range m.subs {
 		select {
 		case s.c <- u:

@@ -101,10 +101,13 @@ type liveGame struct {
 	elem *list.Element // in Server.lru
 	used time.Time     // when a request last asked for it
 
-	mu     sync.Mutex
-	seats  [2][]byte       // the hashes of the seats' secrets, as saved
-	conns  map[*wsConn]int // the WebSockets open on the game: the seat each acts for, or -1
-	others store.Presence  // who is connected through the other servers, as last read
+	mu    sync.Mutex
+	seats [2][]byte       // the hashes of the seats' secrets, as saved
+	conns map[*wsConn]int // the WebSockets open on the game: the seat each acts for, or -1
+	// dropped says which seats' last WebSocket here dropped rather than
+	// being closed by its page, until the seat's player is back or leaves.
+	dropped [2]bool
+	others  store.Presence // who is connected through the other servers, as last read
 
 	presenceMu sync.Mutex // held by presenceChanged
 }

@@ -333,6 +333,16 @@ func TestTwoServersPresence(t *testing.T) {
 		t.Errorf("the dead server's post counted for %v after it was seen, want about 300 ms and a renewal", d)
 	}
 
+	// The player on b's connection drops (no close frame): the player on
+	// a is told it dropped, then that the player is back.
+	wb.c.CloseNow()
+	droppedB := wire.Presence{Seats: only, Watchers: 2, Taken: both}
+	droppedB.Dropped[pb.seat] = true
+	awaitPresence(t, wa, droppedB)
+	wb = dial(t, tb, c.ID)
+	hello(t, wb, pb)
+	awaitPresence(t, wa, all)
+
 	// The player on b leaves: the player on a sees it at once.
 	start := time.Now()
 	wb.c.Close(websocket.StatusNormalClosure, "")

@@ -269,7 +269,10 @@ func TestOnlineResend(t *testing.T) {
 }
 
 // TestPresence: the players' pages say hello with their secret; the
-// WebSocket tells everyone who is connected and how many watch.
+// WebSocket tells everyone who is connected and how many watch (a
+// player's socket is never counted as a watcher, even before its
+// hello), and of a player not there, whether their connection dropped
+// or their page left.
 func TestPresence(t *testing.T) {
 	s := newServer(t, Config{})
 	ts := httptest.NewServer(s)
@@ -279,10 +282,15 @@ func TestPresence(t *testing.T) {
 	if m := watcher.want("state"); m.State.Presence == nil {
 		t.Fatal("an online game's state has no presence")
 	}
+	// There is one watcher: a player's socket never counts as another,
+	// even before its hello.
 	waitPresence := func(want wire.Presence) {
 		t.Helper()
 		for {
 			m := watcher.next()
+			if m.Type == "presence" && m.Presence.Watchers > 1 {
+				t.Errorf("presence %+v: a player counted as a watcher", *m.Presence)
+			}
 			if m.Type == "presence" && *m.Presence == want {
 				return
 			}
@@ -301,6 +309,30 @@ func TestPresence(t *testing.T) {
 	want.Seats[a.seat] = true
 	waitPresence(want)
 	pa.c.Close(websocket.StatusNormalClosure, "")
+	waitPresence(wire.Presence{Watchers: 1, Taken: both})
+
+	// The player's connection drops (no close frame): said so, unlike a
+	// page closed, until the player is back.
+	hello := func() *wsClient {
+		t.Helper()
+		c := dial(t, ts, id)
+		c.want("state")
+		if err := c.c.Write(ctx, websocket.MessageText, []byte(`{"type":"hello","secret":"`+a.secret+`"}`)); err != nil {
+			t.Fatal(err)
+		}
+		waitPresence(want)
+		return c
+	}
+	hello().c.CloseNow()
+	dropped := wire.Presence{Watchers: 1, Taken: both}
+	dropped.Dropped[a.seat] = true
+	waitPresence(dropped)
+	back := hello()
+	// A page that says its network went away (4000) dropped too.
+	back.c.Close(4000, "offline")
+	waitPresence(dropped)
+	// Back, then the page closed: left, not dropped.
+	hello().c.Close(websocket.StatusNormalClosure, "")
 	waitPresence(wire.Presence{Watchers: 1, Taken: both})
 }
 

@@ -118,7 +118,7 @@ func (g *liveGame) presence() match.Presence {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	all := g.hereLocked().Add(g.others)
-	p := match.Presence{Seats: all.Seats, Watchers: all.Watchers}
+	p := match.Presence{Seats: all.Seats, Watchers: all.Watchers, Dropped: all.Dropped}
 	for seat, h := range g.seats {
 		p.Taken[seat] = h != nil
 	}
@@ -148,6 +148,9 @@ func (g *liveGame) hereLocked() store.Presence {
 		} else {
 			p.Seats[seat] = true
 		}
+	}
+	for seat, d := range g.dropped {
+		p.Dropped[seat] = d && !p.Seats[seat]
 	}
 	return p
 }
@@ -260,8 +263,12 @@ func (s *Server) renewPresence() {
 		}
 		return
 	}
-	if n != len(q.posted) {
-		s.log.Warn("presence posts lost: posting them again", "renewed", n, "posted", len(q.posted))
+	rows := 0
+	for _, p := range q.posted {
+		rows += store.PresenceRows(p)
+	}
+	if n != rows {
+		s.log.Warn("presence posts lost: posting them again", "renewed", n, "posted", rows)
 		s.dropPresence(ctx)
 		for id := range q.posted {
 			q.queue(id, true)

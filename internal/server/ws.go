@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -20,16 +22,19 @@ import (
 const wsWriteTimeout = 10 * time.Second
 
 // wsPingInterval is how often a quiet WebSocket is pinged, so that a
-// client that vanished without closing is noticed and its game can go
-// idle.
-const wsPingInterval = 30 * time.Second
+// client that vanished without closing is noticed — its player shown
+// as dropped (presence) within 20 s — and its game can go idle.
+const wsPingInterval = 10 * time.Second
 
 // websocket sends a game's updates as JSON messages (docs/API.md): the
-// state at once, then turns, thinking, presence and states as they
-// happen. The client may send one message, {"type":"hello","secret":S},
-// to say which seat it plays (for the players' presence); without it, it
-// watches. A client that falls behind is closed with StatusTryAgainLater
-// and may reconnect for a fresh state.
+// state at once (after the last turn, when the client says with seen=N
+// that it shows the game from before it), then turns, thinking,
+// presence and states as they happen. The client may send one message,
+// {"type":"hello","secret":S}, to say which seat it plays (for the
+// players' presence); without it, it watches (at once if it says so
+// with a hello and no secret, else after wsHelloWait). A client that
+// falls behind is closed with StatusTryAgainLater and may reconnect for
+// a fresh state.
 func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 	g, err := s.gameFor(r.Context(), r, r.PathValue("id"))
 	if err != nil {
@@ -47,7 +52,7 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer s.sockets.Done()
-	sub, err := g.m.Subscribe()
+	sub, err := g.m.SubscribeSeen(seenPly(r))
 	if err != nil {
 		return err
 	}
@@ -64,18 +69,41 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 		return nil // Accept has answered
 	}
 	defer c.CloseNow()
+	// A player's page says hello as soon as it is connected: until it
+	// has had time to, the connection counts for nobody (a player coming
+	// back is never counted, even for a moment, as a watcher); without a
+	// hello by then, it watches.
 	wc := &wsConn{}
-	g.setConn(wc, -1)
-	s.presenceChanged(g)
+	left := false
 	defer func() {
-		g.dropConn(wc)
+		g.dropConn(wc, left)
 		s.presenceChanged(g)
 	}()
-	s.relay(c, sub, func(seat rules.Player) {
+	left = s.relay(c, sub, func(seat rules.Player) {
 		g.setConn(wc, int(seat))
 		s.presenceChanged(g)
+	}, func() {
+		if g.watchConn(wc) {
+			s.presenceChanged(g)
+		}
 	}, g)
 	return nil
+}
+
+// wsHelloWait is how long a new WebSocket has to say hello before it
+// counts as a watcher.
+const wsHelloWait = time.Second
+
+// seenPly is the ply of the game the client shows already, from the
+// query's seen=N (docs/API.md): the turn played at it, if it is the last
+// thing that happened, is sent to it first. -1 when it says none, or
+// nothing that reads as a ply.
+func seenPly(r *http.Request) int {
+	n, err := strconv.Atoi(r.URL.Query().Get("seen"))
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n
 }
 
 // addSocket counts one more WebSocket for Close to wait for, unless the
@@ -95,13 +123,53 @@ func (g *liveGame) setConn(c *wsConn, seat int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.conns[c] = seat
+	if seat >= 0 {
+		g.dropped[seat] = false
+	}
 }
 
-// dropConn forgets WebSocket c on g.
-func (g *liveGame) dropConn(c *wsConn) {
+// watchConn records WebSocket c on g as watching, unless it is known
+// already (it said hello); it reports whether it did.
+func (g *liveGame) watchConn(c *wsConn) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if _, ok := g.conns[c]; ok {
+		return false
+	}
+	g.conns[c] = -1
+	return true
+}
+
+// dropConn forgets WebSocket c on g, which its page closed (left) or
+// which dropped. A seat whose last connection dropped is marked so until
+// its player is back or leaves.
+func (g *liveGame) dropConn(c *wsConn, left bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	seat, ok := g.conns[c]
 	delete(g.conns, c)
+	if !ok || seat < 0 {
+		return
+	}
+	for _, other := range g.conns {
+		if other == seat {
+			return // the player is still here through another page
+		}
+	}
+	g.dropped[seat] = !left
+}
+
+// leftPage reports whether a WebSocket that ended with err (from a read)
+// was closed by its page, which sends a close frame with 1000 or 1001 —
+// or none (1005), as a browser's close() with no code does — rather than
+// dropped: the connection ended without a close frame (1006), a read
+// failed, or the page said the network went away (any other code).
+func leftPage(err error) bool {
+	switch websocket.CloseStatus(err) {
+	case websocket.StatusNormalClosure, websocket.StatusGoingAway, websocket.StatusNoStatusRcvd:
+		return true
+	}
+	return false
 }
 
 // wsConn is one WebSocket open on a game, for counting who is there.
@@ -117,21 +185,22 @@ type helloJSON struct {
 }
 
 // readHellos reads the client's messages until it leaves, and calls
-// hello with the seat of each valid hello. It returns when the
-// connection ends; ctx is then done.
-func (s *Server) readHellos(ctx context.Context, c *websocket.Conn, g *liveGame, hello func(rules.Player)) {
+// hello with the seat of each valid hello, watch for a hello with no
+// secret or one that acts for no seat. It returns when the connection
+// ends, saying whether the page closed it (leftPage).
+func (s *Server) readHellos(ctx context.Context, c *websocket.Conn, g *liveGame, hello func(rules.Player), watch func()) bool {
 	reloaded := false
 	for {
 		_, data, err := c.Read(ctx)
 		if err != nil {
-			return
+			return leftPage(err)
 		}
 		var h helloJSON
 		if json.Unmarshal(data, &h) != nil || h.Type != "hello" {
 			continue // nothing else is expected: ignore it
 		}
 		seats := g.seatsOfSecret(h.Secret)
-		if len(seats) == 0 && !reloaded && g.m.Policy().Online && g.taken() != [2]bool{true, true} {
+		if len(seats) == 0 && h.Secret != "" && !reloaded && g.m.Policy().Online && g.taken() != [2]bool{true, true} {
 			// The friend may have joined through another server just
 			// now, before this one heard of it. Once a connection: a
 			// client sending wrong secrets costs one read.
@@ -141,26 +210,46 @@ func (s *Server) readHellos(ctx context.Context, c *websocket.Conn, g *liveGame,
 		}
 		if len(seats) > 0 {
 			hello(seats[0])
+		} else {
+			watch()
 		}
 	}
 }
 
 // relay sends the subscription's updates on c until the client leaves,
-// falls behind or stops answering pings, or the server closes.
-func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(rules.Player), g *liveGame) {
+// falls behind or stops answering pings, or the server closes. It calls
+// hello with the seat of each valid hello the client sends, and watch
+// for a hello that names no seat or, failing a hello, after
+// wsHelloWait. It reports whether the client's page closed the
+// connection (left), as opposed to its dropping; it returns once the
+// client's messages are no longer read (no hello comes after it).
+func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(rules.Player), watch func(), g *liveGame) (left bool) {
 	// The request's context ends with the hijacked request; the
 	// connection lives until the client leaves or the server closes.
 	// (The reader's context must not be the server's: when it ends, the
 	// connection is dropped without a close message.)
 	c.SetReadLimit(wsReadLimit)
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	var closed atomic.Bool // the page closed the connection: set before ctx is done
+	read := make(chan struct{})
 	go func() {
+		defer close(read)
 		defer cancel()
-		s.readHellos(ctx, c, g, hello)
+		closed.Store(s.readHellos(ctx, c, g, hello, watch))
+	}()
+	// How it ended is the reader's word, once it is done: a write that
+	// failed because the page closed the connection comes just after the
+	// reader got the page's close frame.
+	defer func() {
+		cancel()
+		c.CloseNow() // (after a Close, nothing more)
+		<-read
+		left = closed.Load()
 	}()
 	ping := time.NewTicker(s.wsPing)
 	defer ping.Stop()
+	wait := time.NewTimer(wsHelloWait)
+	defer wait.Stop()
 	send := func(f func(context.Context) error) bool {
 		wctx, cancel := context.WithTimeout(ctx, s.wsWrite)
 		defer cancel()
@@ -174,6 +263,8 @@ func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(ru
 	}
 	for {
 		select {
+		case <-wait.C:
+			watch()
 		case <-ping.C:
 			if !send(c.Ping) {
 				tooSlow()

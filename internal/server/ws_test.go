@@ -249,3 +249,14 @@ func TestSlowWebSocketDropped(t *testing.T) {
 		t.Errorf("reconnecting: %+v", m)
 	}
 }
+
+// TestSeenPly: the WebSocket's seen=N is a ply or nothing (-1): bad
+// values are ignored, never refused.
+func TestSeenPly(t *testing.T) {
+	for q, want := range map[string]int{"": -1, "?seen=0": 0, "?seen=17": 17, "?seen=-3": -1, "?seen=x": -1, "?seen=99999999999999999999": -1, "?seen=4&seen=5": 4} {
+		r := httptest.NewRequest("GET", "/api/games/x/ws"+q, nil)
+		if got := seenPly(r); got != want {
+			t.Errorf("%q: seen %d, want %d", q, got, want)
+		}
+	}
+}

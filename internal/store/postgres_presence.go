@@ -16,11 +16,28 @@ const presenceChannel = "oanquan_presence"
 // of the presence in game, from a query whose rows have a column game.
 const presenceNotify = `pg_notify('` + presenceChannel + `', current_setting('application_name') || ' ' || game)`
 
-// PostPresence replaces server's post on game, in the table presence.
+// droppedSuffix names a server's second row on a game in the table
+// presence: the seats whose last connection to it dropped (seat0, seat1;
+// watchers 0), beside its row of the seats and watchers connected. Kept
+// apart, so that the table needs no column for them.
+const droppedSuffix = " dropped"
+
+// PostPresence replaces server's post on game, in the table presence:
+// its row of who is connected, and its row of the seats dropped (each
+// deleted when it has nothing to say).
 func (p *Postgres) PostPresence(ctx context.Context, game, server string, pr Presence, ttl time.Duration) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if err := p.postRow(ctx, game, server, Presence{Seats: pr.Seats, Watchers: pr.Watchers}, ttl); err != nil {
+		return err
+	}
+	return p.postRow(ctx, game, server+droppedSuffix, Presence{Seats: pr.Dropped}, ttl)
+}
+
+// postRow replaces the row (game, server) with pr's seats and watchers,
+// or deletes it when they are none.
+func (p *Postgres) postRow(ctx context.Context, game, server string, pr Presence, ttl time.Duration) error {
 	var err error
 	if pr == (Presence{}) {
 		_, err = p.pool.Exec(ctx, `WITH d AS (
@@ -50,15 +67,19 @@ func (p *Postgres) Presence(ctx context.Context, game, server string) (Presence,
 	if err := ctx.Err(); err != nil {
 		return Presence{}, err
 	}
-	var pr Presence
-	err := p.pool.QueryRow(ctx, `SELECT coalesce(bool_or(seat0), false), coalesce(bool_or(seat1), false),
-			coalesce(sum(watchers), 0)
-		FROM presence WHERE game = $1 AND server <> $2 AND until > now()`, game, server).
-		Scan(&pr.Seats[0], &pr.Seats[1], &pr.Watchers)
+	var here, dropped Presence
+	err := p.pool.QueryRow(ctx, `SELECT
+			coalesce(bool_or(seat0) FILTER (WHERE NOT d), false), coalesce(bool_or(seat1) FILTER (WHERE NOT d), false),
+			coalesce(sum(watchers) FILTER (WHERE NOT d), 0),
+			coalesce(bool_or(seat0) FILTER (WHERE d), false), coalesce(bool_or(seat1) FILTER (WHERE d), false)
+		FROM (SELECT *, right(server, $4) = $3 AS d FROM presence
+			WHERE game = $1 AND server <> $2 AND server <> $2 || $3 AND until > now()) AS p`,
+		game, server, droppedSuffix, len(droppedSuffix)).
+		Scan(&here.Seats[0], &here.Seats[1], &here.Watchers, &dropped.Seats[0], &dropped.Seats[1])
 	if err != nil {
 		return Presence{}, fmt.Errorf("store: game %q: reading presence: %w", game, err)
 	}
-	return pr, nil
+	return here.Add(Presence{Dropped: dropped.Seats}), nil
 }
 
 // RenewPresence renews server's posts, then takes down the posts that
@@ -68,7 +89,7 @@ func (p *Postgres) RenewPresence(ctx context.Context, server string, ttl time.Du
 		return 0, nil, err
 	}
 	tag, err := p.pool.Exec(ctx, `UPDATE presence SET until = now() + make_interval(secs => $2)
-		WHERE server = $1`, server, ttl.Seconds())
+		WHERE server = $1 OR server = $1 || $3`, server, ttl.Seconds(), droppedSuffix)
 	if err != nil {
 		return 0, nil, fmt.Errorf("store: renewing presence: %w", err)
 	}
@@ -92,9 +113,9 @@ func (p *Postgres) DropPresence(ctx context.Context, server string) error {
 		return err
 	}
 	_, err := p.pool.Exec(ctx, `WITH d AS (
-			DELETE FROM presence WHERE server = $1 RETURNING game
+			DELETE FROM presence WHERE server = $1 OR server = $1 || $2 RETURNING game
 		)
-		SELECT `+presenceNotify+` FROM d`, server)
+		SELECT `+presenceNotify+` FROM d`, server, droppedSuffix)
 	if err != nil {
 		return fmt.Errorf("store: taking down presence: %w", err)
 	}

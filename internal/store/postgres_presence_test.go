@@ -11,7 +11,8 @@ import (
 
 // TestPostgresPresence: three servers post who is connected to them on
 // one board; each reads the others' posts added up, a change is heard by
-// the others at once, and posts taken down or run out stop counting.
+// the others at once, and posts taken down or run out stop counting; a
+// seat whose connection dropped is told apart from one that left.
 func TestPostgresPresence(t *testing.T) {
 	url := pgtest.Start(t)
 	a, b, c := openPostgresAt(t, url), openPostgresAt(t, url), openPostgresAt(t, url)
@@ -105,9 +106,40 @@ func TestPostgresPresence(t *testing.T) {
 	}
 	read(a, "g", "a", Presence{Watchers: 5})
 	read(a, "k", "a", Presence{})
+
+	// A seat whose connection dropped is posted, read by the others (not
+	// by its own server), outweighed by the seat connected elsewhere,
+	// renewed and taken down with the server's other posts.
+	dropped0 := Presence{Dropped: [2]bool{true, false}}
+	post(a, "m", "a", dropped0, ttl)
+	hear("a's dropped seat", "m")
+	read(b, "m", "b", dropped0)
+	read(a, "m", "a", Presence{})
+	post(c, "m", "c", Presence{Seats: [2]bool{true, false}}, ttl)
+	hear("c's post", "m")
+	read(b, "m", "b", Presence{Seats: [2]bool{true, false}})
+	post(a, "m", "a", Presence{Seats: [2]bool{false, true}, Watchers: 1, Dropped: [2]bool{true, false}}, ttl)
+	hear("a's post", "m")
+	if err := c.DropPresence(ctx, "c"); err != nil {
+		t.Fatal(err)
+	}
+	hear("c's posts dropped", "m")
+	read(b, "m", "b", Presence{Seats: [2]bool{false, true}, Watchers: 1, Dropped: [2]bool{true, false}})
+	if n, _, err := a.RenewPresence(ctx, "a", ttl); n != 2 || err != nil {
+		t.Errorf("a renewed %d rows, %v; want 2 (its connections and its seat dropped)", n, err)
+	}
+	post(a, "m", "a", Presence{Seats: [2]bool{false, true}}, ttl)
+	receive(t, heard, true, 100*time.Millisecond)
+	read(b, "m", "b", Presence{Seats: [2]bool{false, true}})
+	if err := a.DropPresence(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	receive(t, heard, true, 100*time.Millisecond)
+	read(b, "m", "b", Presence{})
 }
 
-// TestPresenceAdd: presences add up seat by seat.
+// TestPresenceAdd: presences add up seat by seat; a seat is dropped
+// only where it is nowhere connected.
 func TestPresenceAdd(t *testing.T) {
 	tests := []struct {
 		name string
@@ -117,6 +149,8 @@ func TestPresenceAdd(t *testing.T) {
 		{"nobody", Presence{}, Presence{}, Presence{}},
 		{"one seat each", Presence{Seats: [2]bool{true, false}}, Presence{Seats: [2]bool{false, true}, Watchers: 1}, Presence{Seats: [2]bool{true, true}, Watchers: 1}},
 		{"a seat on both", Presence{Seats: [2]bool{true, false}, Watchers: 2}, Presence{Seats: [2]bool{true, false}, Watchers: 3}, Presence{Seats: [2]bool{true, false}, Watchers: 5}},
+		{"dropped on one", Presence{Dropped: [2]bool{true, false}}, Presence{Seats: [2]bool{false, true}}, Presence{Seats: [2]bool{false, true}, Dropped: [2]bool{true, false}}},
+		{"dropped on one, here on the other", Presence{Dropped: [2]bool{true, true}}, Presence{Seats: [2]bool{true, false}}, Presence{Seats: [2]bool{true, false}, Dropped: [2]bool{false, true}}},
 	}
 	for _, tt := range tests {
 		if got := tt.p.Add(tt.q); got != tt.want {

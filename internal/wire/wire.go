@@ -72,6 +72,12 @@ type Presence struct {
 	Seats    [2]bool `json:"seats"`    // each seat's player has the game open
 	Watchers int     `json:"watchers"` // others watching
 	Taken    [2]bool `json:"taken"`    // each seat has a player (has been joined)
+	Dropped  [2]bool `json:"dropped"`  // each absent seat's last connection dropped, rather than its page left
+}
+
+// presenceOf is the JSON of a match's presence.
+func presenceOf(p match.Presence) *Presence {
+	return &Presence{Seats: p.Seats, Watchers: p.Watchers, Taken: p.Taken, Dropped: p.Dropped}
 }
 
 // Played says who played one move of a game.
@@ -246,7 +252,7 @@ func GameOf(s *match.State) Game {
 		g.Positions = append(g.Positions, notation.FormatPosition(p))
 	}
 	if s.Policy().Online {
-		g.Presence = &Presence{Seats: s.Presence.Seats, Watchers: s.Presence.Watchers, Taken: s.Presence.Taken}
+		g.Presence = presenceOf(s.Presence)
 	}
 	g.History = make([]Played, len(s.Moves))
 	for i := range s.Moves {
@@ -329,7 +335,7 @@ func MessageOf(u match.Update) Message {
 	case match.ThinkingUpdate:
 		return Message{Type: "thinking", Thinking: &u.Thinking}
 	case match.PresenceUpdate:
-		return Message{Type: "presence", Presence: &Presence{Seats: u.Presence.Seats, Watchers: u.Presence.Watchers, Taken: u.Presence.Taken}}
+		return Message{Type: "presence", Presence: presenceOf(*u.Presence)}
 	}
 	g := GameOf(u.State)
 	return Message{Type: "state", State: &g}

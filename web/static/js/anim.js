@@ -18,13 +18,14 @@ let G = null; // the measured geometry: see measure
 export function measure() {
   const board = $('game-board');
   const rect = (e) => e.getBoundingClientRect();
-  G = { cell: [], pile: [], tray: [0, 1].map((p) => rect($(`store-${p}`).querySelector('.tray'))) };
+  G = { board: rect(board), cell: [], pile: [], tray: [0, 1].map((p) => rect($(`store-${p}`).querySelector('.tray'))) };
   for (let c = 0; c < 12; c++) {
     const cell = cellEl(board, c);
     G.cell[c] = rect(cell);
     G.pile[c] = rect(cell.querySelector('.pile'));
   }
-  handEl().style.setProperty('--hs', `${Math.round(Math.max(40, G.cell[6].width * 0.45))}px`);
+  G.hs = Math.round(Math.max(40, G.cell[6].width * 0.45));
+  handEl().style.setProperty('--hs', `${G.hs}px`);
   const pb = board.querySelector('.pile .pb');
   G.pb = pb ? pb.offsetWidth / Number(pb.style.getPropertyValue('--k') || 1) : 12;
 }
@@ -56,7 +57,10 @@ function handAt(c, n, ms, lift) {
   const h = handEl();
   const p = mid(geo().pile[c]);
   const lh = geo().cell[c].height;
-  const y = Math.round(p.y - lh * 0.42);
+  // Above the pile, but never above the board, with its count's badge
+  // (12 px over the hand's top, .hand b): what is just above it — the
+  // presence line, the status — stays readable.
+  const y = Math.round(Math.max(p.y - lh * 0.42, G.board.top + G.hs * 0.4 + 12));
   h.style.transition = h.hidden ? 'none' : `transform ${ms}ms ease-in-out`;
   h.style.transform = `translate(${Math.round(p.x)}px, ${y}px)`;
   h.lastChild.textContent = num(n);

@@ -180,7 +180,11 @@ const feeds = new Set();
 // (offline/local.js subscribe). feed.open says whether it is up, so
 // that the page can poll while it is not; onLink(up), if given, is called
 // each time that changes.
-export function subscribe(id, onMessage, onLink) { return new Feed(id, onMessage, onLink); }
+// seen(), if given, says the ply of the game the page shows: the server
+// then sends the turn played at it first, if it is the last thing that
+// happened (docs/API.md), so that a move made before the socket opened —
+// the computer's opening move — is shown played.
+export function subscribe(id, onMessage, onLink, seen) { return new Feed(id, onMessage, onLink, seen); }
 
 // Feed keeps a WebSocket open to one game; it reconnects after a drop
 // (the server then sends a fresh state). In an online game it says hello
@@ -189,8 +193,9 @@ export function subscribe(id, onMessage, onLink) { return new Feed(id, onMessage
 // The browser going offline counts as a drop at once: a socket on a dead
 // network may not close for minutes.
 class Feed {
-  constructor(id, onMessage, onLink = () => {}) {
+  constructor(id, onMessage, onLink = () => {}, seen = () => -1) {
     this.id = id;
+    this.seen = seen;
     this.onMessage = onMessage;
     this.onLink = onLink;
     this.up = null;
@@ -200,9 +205,11 @@ class Feed {
     // its socket, so that the other player sees at once that this one has
     // gone; shown again, it reconnects for a fresh state.
     this.away = false;
-    this.onHide = () => { this.away = true; if (this.ws) this.ws.close(); };
+    // The close codes tell the server how the page went (presence):
+    // 1000, it was left or closed; 4000, its network went away.
+    this.onHide = () => { this.away = true; if (this.ws) this.ws.close(1000); };
     this.onShow = () => { if (this.away && !this.closed) { this.away = false; this.connect(); } };
-    this.onOffline = () => { const ws = this.ws; this.ws = null; if (ws) { ws.onclose = null; ws.close(); } this.link(false); this.retry(); };
+    this.onOffline = () => { const ws = this.ws; this.ws = null; if (ws) { ws.onclose = null; ws.close(4000); } this.link(false); this.retry(); };
     this.onOnline = () => { if (!this.open) { this.delay = 500; this.retry(0); } };
     addEventListener('pagehide', this.onHide);
     addEventListener('pageshow', this.onShow);
@@ -243,13 +250,16 @@ class Feed {
     const old = this.ws; // a socket still trying: one at a time
     if (old) { old.onclose = old.onmessage = null; old.close(); }
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${proto}//${location.host}/api/games/${this.id}/ws`);
+    const seen = this.seen();
+    const ws = new WebSocket(`${proto}//${location.host}/api/games/${this.id}/ws${seen >= 0 ? `?seen=${seen}` : ''}`);
     this.ws = ws;
     ws.onopen = () => {
       this.delay = 500;
       this.link(true);
       const secret = secretOf(this.id);
-      if (secret && secret !== OPEN) ws.send(JSON.stringify({ type: 'hello', secret }));
+      // The seat played, or (no secret) that this page watches: either
+      // counts at once in who is here.
+      ws.send(JSON.stringify(secret && secret !== OPEN ? { type: 'hello', secret } : { type: 'hello' }));
     };
     ws.onmessage = (e) => {
       try { this.onMessage(JSON.parse(e.data)); } catch (err) { console.warn(err); }
@@ -270,7 +280,7 @@ class Feed {
     removeEventListener('offline', this.onOffline);
     removeEventListener('online', this.onOnline);
     clearTimeout(this.timer);
-    if (this.ws) this.ws.close();
+    if (this.ws) this.ws.close(1000);
     if (this.unsubscribe) this.unsubscribe();
   }
 }

@@ -148,7 +148,7 @@ function setGame(state) {
   $('copy-out').hidden = true;
   try { localStorage.setItem(GAME_KEY, state.id); } catch { /* storage off */ }
   S.link = '';
-  S.feed = subscribe(state.id, receive, linked);
+  S.feed = subscribe(state.id, (msg) => receive(msg, true), linked, () => (game()?.id === state.id ? game().ply : -1));
   // Another game (a rematch, one from Your games): its board whole in
   // view, the other player's row too, however far down the page was.
   if (before && before !== state.id && $('table').getBoundingClientRect().top < 0) document.querySelector('.play').scrollIntoView({ block: 'start' });
@@ -190,10 +190,12 @@ async function openById(id) {
   } catch (e) { fail(e); }
 }
 
-// poll stands in for the WebSocket while it is down.
+// poll stands in for the WebSocket while it is down — not while it is
+// first opening: a state polled then would show the computer's opening
+// move as done, before the socket sends it as a turn to be shown played.
 function poll() {
   const { state: st, phase } = snapshot();
-  if (st && S.feed && !S.feed.open && phase !== 'showing' && !st.over && (st.thinking || (me() !== null && st.toMove !== me()) || S.watching)) {
+  if (st && S.feed && !S.feed.open && S.link === 'down' && phase !== 'showing' && !st.over && (st.thinking || (me() !== null && st.toMove !== me()) || S.watching)) {
     fetchState(st.id).then((fresh) => { if (fresh) receive({ type: 'state', state: fresh }); }).catch(() => {});
   }
 }

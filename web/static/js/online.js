@@ -197,13 +197,17 @@ function render() {
     visible($('invite-share'), !!navigator.share);
   }
 
-  // Who is here.
-  const watchers = p.watchers ? ' · ' + plural('online.watchers', p.watchers) : '';
+  // Who is here: what the server last said, unless this page's own
+  // connection is down (then nobody here can tell), and a player whose
+  // connection dropped told from one who left the page.
+  const watchers = p.watchers && linked ? ' · ' + plural('online.watchers', p.watchers) : '';
+  const dropped = p.dropped || [false, false];
   let here;
-  if (mine !== null) here = joined ? t(p.seats[other] ? 'online.friendHere' : 'online.friendAway') : t('online.friendNotYet');
-  else here = [0, 1].map((q) => `${playerName(q)} ${p.seats[q] ? '●' : '○'}`).join(' · ');
+  if (!linked) here = t(mine !== null ? 'online.presenceUnknown' : 'online.watchUnknown');
+  else if (mine !== null) here = joined ? t(p.seats[other] ? 'online.friendHere' : dropped[other] ? 'online.friendDropped' : 'online.friendAway') : t('online.friendNotYet');
+  else here = [0, 1].map((q) => `${playerName(q)} ${p.seats[q] ? '●' : '○'}${dropped[q] ? ` (${t('online.seatDropped')})` : ''}`).join(' · ');
   setText($('presence'), here + watchers);
-  $('presence').classList.toggle('away', mine !== null && joined && !p.seats[other]);
+  $('presence').classList.toggle('away', !linked || (mine !== null && joined && !p.seats[other]));
   for (const id of ['invite-copied', 'seat-copied']) {
     const say = copied && copied.where === id ? t(copied.key) : '';
     setText($(id), say);
@@ -249,10 +253,14 @@ function offerText(offer, mine) {
 function tell(st, mine, joined, p) {
   const now = {
     id: st.id, ply: st.ply, joined, over: st.over, here: mine !== null && p.seats[1 - mine],
+    dropped: mine !== null && !!(p.dropped && p.dropped[1 - mine]),
     offer: st.offer ? `${st.offer.kind}:${st.offer.by}` : '', offerObj: st.offer,
     myTurn: mine !== null && !st.over && joined && st.toMove === mine,
   };
   const was = seen && seen.id === st.id ? seen : null;
+  // While this page's connection is down, who is here is not known: what
+  // was last known stands until it is back.
+  if (was && S.link === 'down') Object.assign(now, { here: was.here, dropped: was.dropped });
   seen = now;
   if (!was) {
     if (mine !== null && !joined && !st.over) {
@@ -264,7 +272,9 @@ function tell(st, mine, joined, p) {
   }
   const say = [];
   if (!was.joined && now.joined && mine !== null) { say.push(t('online.joined')); callPlayer('online.titleJoined'); }
-  else if (now.joined && was.here !== now.here && mine !== null) say.push(t(now.here ? 'online.friendBack' : 'online.friendLeft'));
+  else if (now.joined && (was.here !== now.here || was.dropped !== now.dropped) && mine !== null) {
+    say.push(t(now.here ? 'online.friendBack' : now.dropped ? 'online.friendDropped' : 'online.friendLeft'));
+  }
   if (now.offer !== was.offer) {
     if (now.offerObj) answered = null;
     if (now.offerObj && now.offerObj.by !== mine) {

@@ -69,9 +69,19 @@ export function flipped() {
   return (isAI() && human() === 1) || (isOnline() && !S.watching && S.seat === 1);
 }
 
-// playText returns a function that says "p plays move".
+// playText returns a function that says "p plays move", the move in
+// words: its square and the way it sows on this page's screen.
 export function playText(p, move) {
-  return () => (isYou(p) ? t('msg.youPlay', { move }) : t('msg.play', { name: playerName(p), move }));
+  return () => {
+    const words = moveWords(move);
+    return isYou(p) ? t('msg.youPlay', { move: words }) : t('msg.play', { name: playerName(p), move: words });
+  };
+}
+
+// moveWords says move (notation, "5R") in the page's language: its
+// square and the way its pebbles travel on screen, as its arrow shows.
+export function moveWords(move) {
+  return t('move.words', { square: parseInt(move, 10), dir: t(screenDir(move) === 'left' ? 'dir.left' : 'dir.right') });
 }
 
 export function ownerWord(c) {

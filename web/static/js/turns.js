@@ -23,6 +23,10 @@ const P = {
   active: null, hand: 0, // the cell an event acts on, the pebbles in hand
   snapshots: new Map(), // ply -> model, the positions seen in this session
   said: [], // what the turns shown since the last pause say
+  // presence is who is connected as last received: newer than that of a
+  // turn's state shown after it (the state of its moment), which it
+  // stands in for.
+  presence: null,
 };
 let wake = null;
 const observers = [];
@@ -45,12 +49,19 @@ export function observe(fn) { observers.push(fn); }
 function tell(msg) { for (const fn of observers) fn(msg); }
 
 // receive takes a message of the game's feed (docs/API.md: turn, state,
-// thinking, presence), or an HTTP answer sent as one.
-export function receive(msg) {
+// thinking, presence; fromFeed true), or an HTTP answer sent as one.
+export function receive(msg, fromFeed = false) {
+  // Who is connected: the feed's word, in order; an HTTP answer's (of
+  // the moment it was made, maybe before the feed's last) only while the
+  // feed is not up.
+  const st = msg.type === 'turn' ? msg.turn.state : msg.state;
+  if (st && P.state && st.id === P.state.id && st.presence && (fromFeed || S.link !== 'up')) P.presence = st.presence;
   if (msg.type === 'turn') takeTurn(msg.turn);
   else if (msg.type === 'state') takeState(msg.state);
   else if (msg.type === 'thinking') P.thinking = msg.thinking;
-  else if (msg.type === 'presence' && P.state) P.state = { ...P.state, presence: msg.presence };
+  else if (msg.type === 'presence' && P.state) P.presence = msg.presence;
+  // Shown at once, whatever turn is still being shown.
+  if (P.state && P.presence && P.state.presence && P.state.presence !== P.presence) P.state = { ...P.state, presence: P.presence };
   invalidate();
 }
 
@@ -76,7 +87,7 @@ function takeState(state) {
 
 // show puts a new game on screen, forgetting everything shown.
 export function show(state) {
-  Object.assign(P, { last: null, turns: [], snapshots: new Map() });
+  Object.assign(P, { last: null, turns: [], snapshots: new Map(), presence: state.presence || null });
   Q.reset(P.q, state);
   wakeUp();
   anim.hideHand();
@@ -109,7 +120,7 @@ function wakeUp() { if (wake) wake(); }
 
 function showState(state) {
   P.news++;
-  P.state = state;
+  P.state = P.presence && state.presence ? { ...state, presence: P.presence } : state;
   P.model = modelOf(state);
   P.snapshots.set(state.ply, modelOf(state));
   P.thinking = state.thinking;
@@ -172,7 +183,10 @@ async function pump() {
 
 async function animate(turn) {
   if (!turn.events || !turn.events.length) return;
-  P.last = { start: new Set(), path: new Set(), capture: new Set(), stop: null };
+  // Its own marks: a new game shown meanwhile forgets P.last, and this
+  // turn, cut short, must not write into nothing.
+  const last = { start: new Set(), path: new Set(), capture: new Set(), stop: null };
+  P.last = last;
   tell({ type: 'turn', turn });
   const entry = logTurn(turn.ply, turn.player, turn.move);
   P.said.push(entry.title);
@@ -183,8 +197,8 @@ async function animate(turn) {
     hand = out.hand;
     P.hand = hand;
     P.active = out.active;
-    if (out.mark && out.active !== null) P.last[out.mark].add(out.active);
-    if (ev.kind === 'stop') P.last.stop = ev.cell;
+    if (out.mark && out.active !== null) last[out.mark].add(out.active);
+    if (ev.kind === 'stop') last.stop = ev.cell;
     if (out.message) {
       entry.items.push(out.message);
       if (important(ev.kind)) P.said.push(out.message);

@@ -277,6 +277,7 @@ function drawLog(turns) {
     if (!d) {
       d = document.createElement('details');
       d.dataset.key = e.key;
+      d.dataset.move = e.move; // the move in notation; its title says it in words
       const s = document.createElement('summary');
       s.append(span('n', num(e.ply - first + 1) + '.'), ' ', e.title());
       d.append(s, document.createElement('ol'));

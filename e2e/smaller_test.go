@@ -23,6 +23,29 @@ import (
 func TestComputerOpeningShown(t *testing.T) {
 	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","first":0}`)
 	p.wait(ready, 20*time.Second)
+	openingShown(t, p)
+}
+
+// TestComputerOpeningShownOffline: the same with the server out of reach,
+// the games kept in the browser, whose engine may have played the
+// computer's move before the page subscribed to the game's updates.
+func TestComputerOpeningShownOffline(t *testing.T) {
+	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","first":0}`)
+	p.wait(controlled, 30*time.Second)
+	p.wait(ready, 20*time.Second)
+	p.offline(true)
+	openingShown(t, p)
+	p.forgetUnreachable()
+	if !eval[bool](p, localGame) {
+		t.Error("the games were not the browser's own: the test did not play offline")
+	}
+}
+
+// openingShown starts three games in which the computer moves first, from
+// the new game dialog, and requires its opening move animated and said in
+// the live region each time.
+func openingShown(t *testing.T, p *page) {
+	t.Helper()
 	for range 3 { // the computer is fast or not: each time
 		p.do(chromedp.Evaluate[chromedp.Void](`window.handSeen = false; window.said = [];
 			new MutationObserver(() => { const h = document.querySelector('#fly .hand'); if (h && !h.hidden) window.handSeen = true; })

@@ -227,7 +227,7 @@ class Feed {
     if (this.unsubscribe || this.closed) return;
     if (this.ws) this.ws.close();
     this.ws = null;
-    this.unsubscribe = m.subscribe(this.id, this.onMessage);
+    this.unsubscribe = m.subscribe(this.id, this.onMessage, this.seen());
     this.link(true);
   }
 

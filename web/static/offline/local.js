@@ -53,17 +53,29 @@ function engine(request) {
   });
 }
 
+// lastTurn holds each game's last update if it was a turn, for a
+// subscriber that comes after it (subscribe).
+const lastTurn = new Map();
+
 // onUpdate takes a game's update: kept, and sent to its subscribers.
 function onUpdate({ id, message, saved }) {
   keep(saved);
+  if (message.type === 'turn') lastTurn.set(id, message);
+  else if (message.type === 'state' && message.state.ply !== lastTurn.get(id)?.turn.state.ply) lastTurn.delete(id);
   for (const fn of listeners.get(id) || []) fn(message);
 }
 
 // subscribe calls onMessage with each message of game id, as the
 // server's WebSocket would, until the function it returns is called.
-export function subscribe(id, onMessage) {
+// seen, if given, is the ply of the game the subscriber shows: as the
+// server does (docs/API.md, the WebSocket's ?seen=N), the turn played at
+// it is sent first if it is the last thing that happened — the
+// computer's opening move, made before the page subscribed.
+export function subscribe(id, onMessage, seen = -1) {
   if (!listeners.has(id)) listeners.set(id, new Set());
   listeners.get(id).add(onMessage);
+  const t = lastTurn.get(id);
+  if (t && seen >= 0 && t.turn.ply === seen) onMessage(t);
   return () => listeners.get(id).delete(onMessage);
 }
 

@@ -185,8 +185,16 @@ func TestWaitCancelled(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Errorf("first Hash = %v", err)
 	}
+	// With a slot free and the context already over, select could take
+	// either; the hash must not run.
+	cancel()
+	for range 20 {
+		if _, err := h.Hash(ctx, "late"); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Hash(ended context) = %v, want context.DeadlineExceeded", err)
+		}
+	}
 	if c := calls.Load(); c != 1 {
-		t.Errorf("argon2id ran %d times, want 1 (the cancelled one must not run)", c)
+		t.Errorf("argon2id ran %d times, want 1 (the cancelled ones must not run)", c)
 	}
 }
 

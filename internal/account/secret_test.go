@@ -41,6 +41,11 @@ func TestRedacted(t *testing.T) {
 			t.Errorf("output shows %q:\n%s", secret, out)
 		}
 	}
+	for _, v := range []any{Password(pw), Token(tk)} {
+		if r := slog.AnyValue(v).Resolve(); r.Kind() != slog.KindString || r.String() != redacted {
+			t.Errorf("slog.AnyValue(%T).Resolve() = %v %q, want the string %q", v, r.Kind(), r.String(), redacted)
+		}
+	}
 	if n := strings.Count(out, redacted); n < 40 {
 		t.Errorf("%q appears %d times, want 40 or more:\n%s", redacted, n, out)
 	}

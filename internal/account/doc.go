@@ -83,8 +83,10 @@
 // settings (2 GiB, or 64 MiB with t=3 and 4 lanes) suit a machine that
 // does little else; this server has 2 cores shared with live games, so
 // DefaultParams take OWASP's first minimum, 46 MiB, one pass, one lane:
-// about 40 ms a hash measured here (m=19 MiB t=2 took 25 ms, 64 MiB t=3
-// 134 ms; BenchmarkHash). OWASP rates its five settings equal in cost
+// 40 to 50 ms a hash measured here, on a shared machine under load
+// (medians of BenchmarkHash and BenchmarkVerify; m=19 MiB t=2 took 25 to
+// 31 ms, 64 MiB t=3 134 to 157 ms). Two at once, one a core, allow some
+// 40 sign-ins a second: far above what per-address limits let through. OWASP rates its five settings equal in cost
 // to an attacker; this one spends memory rather than passes, which a
 // GPU finds the harder to pay. A Hasher runs at most a set number of
 // hashes at once (the number of cores) and waits for a turn under a

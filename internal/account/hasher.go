@@ -43,10 +43,14 @@ func NewHasher(p Params, concurrency int) (*Hasher, error) {
 func (h *Hasher) Params() Params { return h.params }
 
 // Hash returns the encoded argon2id hash of pw (in NFKC) with a new
-// random salt, in the PHC string format, for storage. It fails only when
-// ctx ends while it waits for its turn. It does not check pw against the
-// policy: CheckPassword does.
+// random salt, in the PHC string format, for storage. It fails when pw
+// is longer than MaxPasswordBytes, or when ctx ends while it waits for
+// its turn. It does not check pw against the rest of the policy:
+// CheckPassword does.
 func (h *Hasher) Hash(ctx context.Context, pw Password) (string, error) {
+	if len(pw) > MaxPasswordBytes {
+		return "", passwordErr("too_long", "is longer than %d bytes", MaxPasswordBytes)
+	}
 	e := encoded{params: h.params, salt: make([]byte, h.params.SaltLen)}
 	rand.Read(e.salt)
 	key, err := h.run(ctx, pw, e.salt, e.params)
@@ -76,12 +80,19 @@ func (h *Hasher) Verify(ctx context.Context, stored string, pw Password) (ok, re
 			return false, false, err
 		}
 	}
+	// No stored password is longer than MaxPasswordBytes (CheckPassword
+	// refuses it), so a longer one is wrong; it is hashed cut short, to
+	// bound the work and still take the usual time.
+	tooLong := len(pw) > MaxPasswordBytes
+	if tooLong {
+		pw = pw[:MaxPasswordBytes]
+	}
 	key, err := h.run(ctx, pw, e.salt, e.params)
 	if err != nil {
 		return false, false, err
 	}
 	match := subtle.ConstantTimeCompare(key, e.key) == 1
-	if stored == "" {
+	if stored == "" || tooLong {
 		return false, false, nil
 	}
 	return match, match && e.params != h.params, nil

@@ -76,6 +76,34 @@ func TestHashVerify(t *testing.T) {
 	}
 }
 
+// TestVerifyTooLong: a password past MaxPasswordBytes never matches, even
+// when it begins with the right one, and is hashed cut to the bound.
+func TestVerifyTooLong(t *testing.T) {
+	ctx := context.Background()
+	h := newTestHasher(t, testParams, 1)
+	right := Password(strings.Repeat("x7", MaxPasswordBytes/2))
+	stored, err := h.Hash(ctx, right)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Hash(ctx, right+"!"); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Hash(%d bytes) = %v, want ErrInvalid", len(right)+1, err)
+	}
+	longest := 0
+	h.derive = func(pw, salt []byte, p Params) []byte {
+		longest = max(longest, len(pw))
+		return idKey(pw, salt, p)
+	}
+	for _, stored := range []string{stored, ""} {
+		if ok, _, err := h.Verify(ctx, stored, right+Password(strings.Repeat("!", 1<<20))); ok || err != nil {
+			t.Errorf("Verify(%.20q, right password and 1 MiB more) = %v, %v; want false, nil", stored, ok, err)
+		}
+	}
+	if longest > MaxPasswordBytes {
+		t.Errorf("argon2id was given %d bytes, want at most %d", longest, MaxPasswordBytes)
+	}
+}
+
 // TestRehash: a hash made with older parameters verifies, and is due
 // for a rehash only once the password is known right.
 func TestRehash(t *testing.T) {

@@ -21,7 +21,7 @@ type Params struct {
 }
 
 // DefaultParams are this server's: OWASP's first argon2id configuration
-// (m = 46 MiB, t = 1, p = 1), measured at about 40 ms a hash on this
+// (m = 46 MiB, t = 1, p = 1), measured at 40 to 50 ms a hash on this
 // project's 2-core server (BenchmarkHash; see the package doc). A lane
 // keeps a hash on one core, so a sign-in never takes both.
 var DefaultParams = Params{Memory: 46 * 1024, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}

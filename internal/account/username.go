@@ -29,6 +29,7 @@ type Username struct {
 	Key  string // UsernameKey(Name): what the store keeps unique
 }
 
+// String returns the name as shown.
 func (u Username) String() string { return u.Name }
 
 // ParseUsername checks s against the rules of the package doc and returns
@@ -147,8 +148,10 @@ func fold(s string) string { return cases.Fold().String(s) }
 // "nam", or "Аdmin" beside "admin". Sign-in looks the account up by the
 // key of what is typed; UsernameKey takes any string and never fails.
 func UsernameKey(s string) string {
-	k := norm.NFC.String(fold(norm.NFC.String(s)))
-	return strings.Map(func(r rune) rune {
+	// The look-alikes are read on the decomposed form, so that Cyrillic ӓ
+	// is read as a with its diaeresis (ä), as а is read as a.
+	k := norm.NFD.String(fold(norm.NFC.String(s)))
+	return norm.NFC.String(strings.Map(func(r rune) rune {
 		if r == '-' {
 			return '_'
 		}
@@ -156,7 +159,7 @@ func UsernameKey(s string) string {
 			return l
 		}
 		return r
-	}, k)
+	}, k))
 }
 
 // bare returns key without separators and accents: reserved names are
@@ -171,21 +174,23 @@ func bare(key string) string {
 	return b.String()
 }
 
-// lookalike maps lower-case letters of Cyrillic, Greek and a few Latin
-// letters to the Latin letter they cannot be told from in common fonts
-// (from UTS #39's idea of a skeleton, written here for the letters that
-// matter most; the full confusables table is some 6,000 lines). Vietnamese
-// đ stays apart from d: it is a letter of its own, and "Đạt" is not "Dat";
-// but the eth ð and African ɖ, whose capitals are drawn as Đ is, are read
-// as đ.
+// lookalike maps letters of Cyrillic and Greek, and a few Latin ones, to
+// the Latin letter they cannot be told from in common fonts (UTS #39's
+// idea of a skeleton, written here for the letters that matter most; the
+// full confusables table is some 6,000 lines). Keys are case-folded, so a
+// letter is read by its capital, which is where the scripts meet (Greek
+// Η, Ν, Υ are H, N, Y; their small forms η, ν, υ are not). Vietnamese
+// đ stays apart from d: it is a letter of its own, and "Đạt" is not
+// "Dat"; but the eth ð and African ɖ, whose capitals are drawn as Đ is,
+// are read as đ.
 var lookalike = map[rune]rune{
 	// Cyrillic
-	'а': 'a', 'в': 'b', 'е': 'e', 'ё': 'ë', 'һ': 'h', 'і': 'i', 'ї': 'ï', 'ј': 'j',
+	'а': 'a', 'в': 'b', 'е': 'e', 'һ': 'h', 'і': 'i', 'ј': 'j',
 	'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'с': 'c', 'т': 't', 'у': 'y',
-	'х': 'x', 'ѕ': 's', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'ӏ': 'l', 'ɡ': 'g',
+	'х': 'x', 'ѕ': 's', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'ӏ': 'l',
 	// Greek
-	'α': 'a', 'β': 'b', 'ε': 'e', 'η': 'n', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'ο': 'o',
-	'ρ': 'p', 'τ': 't', 'υ': 'u', 'χ': 'x', 'γ': 'y', 'ω': 'w',
+	'α': 'a', 'β': 'b', 'ε': 'e', 'ζ': 'z', 'η': 'h', 'ι': 'i', 'κ': 'k', 'μ': 'm',
+	'ν': 'n', 'ο': 'o', 'ρ': 'p', 'τ': 't', 'υ': 'y', 'χ': 'x',
 	// Latin
 	'ı': 'i', 'ð': 'đ', 'ɖ': 'đ',
 }

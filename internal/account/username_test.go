@@ -103,8 +103,11 @@ func TestUsernameKeyCollides(t *testing.T) {
 		{"Nguyễn", "Nguye\u0302\u0303n", true},
 		{"van-anh", "van_anh", true},
 		{"Straße", "STRASSE", true},
-		{"ace", "асе", true}, // Cyrillic а, с, е
-		{"Pop", "Ρορ", true}, // Greek Ρ, ο, ρ
+		{"ace", "асе", true},   // Cyrillic а, с, е
+		{"Pop", "Ρορ", true},   // Greek Ρ, ο, ρ
+		{"NIKE", "ΝΙΚΕ", true}, // Greek capitals
+		{"Mäx", "Мӓх", true},   // Cyrillic ӓ, precomposed
+		{"HYMN", "ΗΥΜΝ", true},
 		{"ÐẠT", "ĐẠT", true}, // eth and Vietnamese đ: the same capital
 		{"Đạt", "Dat", false},
 		{"Bảo", "Bão", false},

@@ -65,15 +65,16 @@
 // repeated or a run like "12345678". Revision 4 (2025) raises the
 // minimum to 15 characters for a password used alone; this package keeps
 // 8 (MinPassword) for a game children play, where a game account guards
-// little, sign-in is limited per address and per account, and the hash
-// below makes an offline guess costly.
+// little, sign-in is to be limited per address and per account (issue
+// 21), and the hash below makes an offline guess costly.
 //
 // # Storage: argon2id
 //
-// Passwords are hashed with argon2id (RFC 9106), the winner of the
-// Password Hashing Competition and OWASP's first choice (Password
-// Storage Cheat Sheet), from golang.org/x/crypto/argon2, with a random
-// 16-byte salt and a 32-byte hash, stored in the PHC string format:
+// Passwords are hashed with argon2id (RFC 9106): Argon2 won the Password
+// Hashing Competition (2015), and its id variant is RFC 9106's and
+// OWASP's first choice (Password Storage Cheat Sheet). The code is
+// golang.org/x/crypto/argon2; each hash has a random 16-byte salt and is
+// 32 bytes long, stored in the PHC string format:
 //
 //	$argon2id$v=19$m=47104,t=1,p=1$<salt, base64>$<hash, base64>
 //
@@ -94,7 +95,10 @@
 //
 // A sign-in with an unknown username runs the same argon2id on a dummy
 // hash, so its time does not tell that the name is free; the comparison
-// is constant-time (crypto/subtle).
+// is constant-time (crypto/subtle). (An account whose hash still has
+// older parameters takes their time until its next sign-in rehashes it:
+// that tells an attacker the name exists only if the parameters were
+// changed and the player has not signed in since.)
 //
 // # Sessions
 //

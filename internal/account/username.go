@@ -83,8 +83,11 @@ func checkRunes(name string) error {
 				return usernameErr("separators", "has %q after %q; put a letter or digit between them", r, prev)
 			}
 		case unicode.In(r, unicode.Mn, unicode.Mc):
-			if marks++; marks > maxMarks || !(unicode.IsLetter(prev) || unicode.In(prev, unicode.Mn, unicode.Mc)) {
+			if !unicode.IsLetter(prev) && !unicode.In(prev, unicode.Mn, unicode.Mc) {
 				return usernameErr("character", "has a combining mark (%U) that is not on a letter", r)
+			}
+			if marks++; marks > maxMarks {
+				return usernameErr("character", "has more than %d marks on one letter", maxMarks)
 			}
 		case unicode.IsLetter(r) || unicode.Is(unicode.Nd, r):
 			if !plainLetter(r) {

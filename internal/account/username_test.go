@@ -20,6 +20,8 @@ func TestParseUsernameAccepts(t *testing.T) {
 		{"ラーメン", "ラーメン"},
 		{"김민준", "김민준"},
 		{"สมชาย", "สมชาย"},
+		{"नमस्ते", "नमस्ते"},
+		{"Lệ_Thủy", "Lệ_Thủy"},
 		{"abc", "abc"},
 		{"a2345678901234567890", "a2345678901234567890"},
 	} {
@@ -45,10 +47,11 @@ func TestParseUsernameRefuses(t *testing.T) {
 		{"nam anh", "character"},
 		{"nam.anh", "character"},
 		{"nam@x", "character"},
-		{"na\u200bm", "character"}, // zero-width space
-		{"na\u200dm", "character"}, // zero-width joiner
-		{"abc\u202e", "character"}, // right-to-left override
-		{"\u0301abc", "character"}, // a mark on nothing
+		{"na\u200bm", "character"},    // zero-width space
+		{"na\u200dm", "character"},    // zero-width joiner
+		{"علی\u200cرضا", "character"}, // zero-width non-joiner, as Persian may type it
+		{"abc\u202e", "character"},    // right-to-left override
+		{"\u0301abc", "character"},    // a mark on nothing
 		{"a_\u0301bc", "character"},
 		{"nam\u0301\u0301\u0301\u0301", "character"},
 		{"ｎａｍ", "styled"},     // full-width

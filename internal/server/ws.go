@@ -32,7 +32,10 @@ const wsPingInterval = 10 * time.Second
 // presence and states as they happen. The client may send one message,
 // {"type":"hello","secret":S}, to say which seat it plays (for the
 // players' presence); without it, it watches (at once if it says so
-// with a hello and no secret, else after wsHelloWait). A client that
+// with a hello and no secret, else after wsHelloWait). It may send
+// {"type":"ping"} at any time, answered with {"type":"pong"}: a page
+// learns so that its connection still works (a network that dies
+// silently closes no socket for minutes). A client that
 // falls behind is closed with StatusTryAgainLater and may reconnect for
 // a fresh state.
 func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
@@ -175,10 +178,13 @@ func leftPage(err error) bool {
 // wsConn is one WebSocket open on a game, for counting who is there.
 type wsConn struct{ _ byte } // not zero-sized: each one a distinct key
 
+// pongJSON answers a client's {"type":"ping"}.
+var pongJSON = []byte(`{"type":"pong"}`)
+
 // wsReadLimit bounds a client's message: a hello is small.
 const wsReadLimit = 1 << 10
 
-// helloJSON is the one message a client may send.
+// helloJSON is a message a client may send: a hello, or a ping.
 type helloJSON struct {
 	Type   string `json:"type"`
 	Secret string `json:"secret"`
@@ -188,7 +194,7 @@ type helloJSON struct {
 // hello with the seat of each valid hello, watch for a hello with no
 // secret or one that acts for no seat. It returns when the connection
 // ends, saying whether the page closed it (leftPage).
-func (s *Server) readHellos(ctx context.Context, c *websocket.Conn, g *liveGame, hello func(rules.Player), watch func()) bool {
+func (s *Server) readHellos(ctx context.Context, c *websocket.Conn, g *liveGame, hello func(rules.Player), watch func(), pings chan<- struct{}) bool {
 	reloaded := false
 	for {
 		_, data, err := c.Read(ctx)
@@ -196,8 +202,18 @@ func (s *Server) readHellos(ctx context.Context, c *websocket.Conn, g *liveGame,
 			return leftPage(err)
 		}
 		var h helloJSON
-		if json.Unmarshal(data, &h) != nil || h.Type != "hello" {
+		if json.Unmarshal(data, &h) != nil {
 			continue // nothing else is expected: ignore it
+		}
+		if h.Type == "ping" {
+			select {
+			case pings <- struct{}{}:
+			default: // a pong is on its way already: one answers both
+			}
+			continue
+		}
+		if h.Type != "hello" {
+			continue
 		}
 		seats := g.seatsOfSecret(h.Secret)
 		if len(seats) == 0 && h.Secret != "" && !reloaded && g.m.Policy().Online && g.taken() != [2]bool{true, true} {
@@ -232,10 +248,11 @@ func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(ru
 	ctx, cancel := context.WithCancel(context.Background())
 	var closed atomic.Bool // the page closed the connection: set before ctx is done
 	read := make(chan struct{})
+	pings := make(chan struct{}, 1) // the client's pings, to answer
 	go func() {
 		defer close(read)
 		defer cancel()
-		closed.Store(s.readHellos(ctx, c, g, hello, watch))
+		closed.Store(s.readHellos(ctx, c, g, hello, watch, pings))
 	}()
 	// How it ended is the reader's word, once it is done: a write that
 	// failed because the page closed the connection comes just after the
@@ -267,6 +284,11 @@ func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(ru
 			watch()
 		case <-ping.C:
 			if !send(c.Ping) {
+				tooSlow()
+				return
+			}
+		case <-pings:
+			if !send(func(ctx context.Context) error { return c.Write(ctx, websocket.MessageText, pongJSON) }) {
 				tooSlow()
 				return
 			}

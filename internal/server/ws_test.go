@@ -260,3 +260,29 @@ func TestSeenPly(t *testing.T) {
 		}
 	}
 }
+
+// TestWebSocketPing: a client's {"type":"ping"} is answered with
+// {"type":"pong"} on the same connection, each time (the page's own
+// check that its connection works), and pings sent at once get at
+// least one answer.
+func TestWebSocketPing(t *testing.T) {
+	s := newServer(t, Config{Engine: newGate()})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	g := create(t, s, nil)
+	ws := dial(t, ts, g.ID)
+	ws.want("state")
+	for range 3 {
+		ctx, cancel := context.WithTimeout(context.Background(), guard)
+		err := ws.c.Write(ctx, websocket.MessageText, []byte(`{"type":"ping"}`))
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws.want("pong")
+	}
+	do(t, s, "POST", "/api/games/"+g.ID+"/moves", `{"move":"7R"}`)
+	if m := ws.want("turn"); m.Turn == nil || m.Turn.Move != "7R" {
+		t.Errorf("after the pings, %+v; want the turn 7R", m)
+	}
+}

@@ -174,6 +174,11 @@ export const api = {
 };
 const feeds = new Set();
 
+// PING_EVERY and PONG_WITHIN (ms) are how often a feed checks that its
+// WebSocket works, and how long the server has to answer.
+const PING_EVERY = 2000;
+const PONG_WITHIN = 3000;
+
 // subscribe calls onMessage with each message of game id's feed (docs/
 // API.md, the WebSocket's messages) until the feed's close is called:
 // the server's WebSocket, or for a game kept in the browser its engine
@@ -191,7 +196,9 @@ export function subscribe(id, onMessage, onLink, seen) { return new Feed(id, onM
 // with the seat's secret, so that the other player sees this one is here.
 // A game kept in the browser takes its messages from the engine instead.
 // The browser going offline counts as a drop at once: a socket on a dead
-// network may not close for minutes.
+// network may not close for minutes. A network that dies with no offline
+// event is found by the feed's own pings (beat): a ping with no word from
+// the server within PONG_WITHIN ms counts as a drop.
 class Feed {
   constructor(id, onMessage, onLink = () => {}, seen = () => -1) {
     this.id = id;
@@ -210,6 +217,7 @@ class Feed {
     this.onHide = () => { this.away = true; if (this.ws) this.ws.close(1000); };
     this.onShow = () => { if (this.away && !this.closed) { this.away = false; this.connect(); } };
     this.onOffline = () => { const ws = this.ws; this.ws = null; if (ws) { ws.onclose = null; ws.close(4000); } this.link(false); this.retry(); };
+    this.beat = setInterval(() => this.ping(), PING_EVERY);
     this.onOnline = () => { if (!this.open) { this.delay = 500; this.retry(0); } };
     addEventListener('pagehide', this.onHide);
     addEventListener('pageshow', this.onShow);
@@ -229,6 +237,20 @@ class Feed {
     this.ws = null;
     this.unsubscribe = m.subscribe(this.id, this.onMessage, this.seen());
     this.link(true);
+  }
+
+  // ping asks the server whether the socket still works, or counts it as
+  // dropped when the last ping had no answer in time. (Timed from the
+  // ping, not from the last message: a hidden tab's timers run late.)
+  ping() {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) { this.pinged = 0; return; }
+    if (this.pinged && this.heard < this.pinged) {
+      if (Date.now() - this.pinged > PONG_WITHIN) this.onOffline();
+      return;
+    }
+    this.pinged = Date.now();
+    ws.send('{"type":"ping"}');
   }
 
   // link tells onLink whether the feed is up, when that changed.
@@ -261,8 +283,13 @@ class Feed {
       // counts at once in who is here.
       ws.send(JSON.stringify(secret && secret !== OPEN ? { type: 'hello', secret } : { type: 'hello' }));
     };
+    this.pinged = 0;
     ws.onmessage = (e) => {
-      try { this.onMessage(JSON.parse(e.data)); } catch (err) { console.warn(err); }
+      this.heard = Date.now();
+      try {
+        const msg = JSON.parse(e.data);
+        if (msg.type !== 'pong') this.onMessage(msg);
+      } catch (err) { console.warn(err); }
     };
     ws.onclose = () => {
       if (this.closed || this.away || this.ws !== ws) return;
@@ -280,6 +307,7 @@ class Feed {
     removeEventListener('offline', this.onOffline);
     removeEventListener('online', this.onOnline);
     clearTimeout(this.timer);
+    clearInterval(this.beat);
     if (this.ws) this.ws.close(1000);
     if (this.unsubscribe) this.unsubscribe();
   }

@@ -47,10 +47,15 @@ type Game struct {
 	CanUndo    bool     `json:"canUndo"`
 	// What else the game's players may ask now (match.State): abort and
 	// take back, per seat, in online games; hints in the others.
-	CanAbort    [2]bool  `json:"canAbort"`
-	CanTakeback [2]bool  `json:"canTakeback"`
-	CanHint     bool     `json:"canHint"`
-	History     []Played `json:"history"`
+	CanAbort    [2]bool `json:"canAbort"`
+	CanTakeback [2]bool `json:"canTakeback"`
+	CanHint     bool    `json:"canHint"`
+	// CanClaim says, for each seat of a real-time game, whether its
+	// player may claim the game: the other has left.
+	CanClaim [2]bool  `json:"canClaim"`
+	History  []Played `json:"history"`
+	// Clock is a clocked game's time control and clock; nil: none.
+	Clock *Clock `json:"clock,omitempty"`
 	// Online games: the offer waiting for an answer, the rematch's id,
 	// and who is connected.
 	Offer    *Offer    `json:"offer"`
@@ -72,6 +77,48 @@ type Presence struct {
 	Seats    [2]bool `json:"seats"`    // each seat's player has the game open
 	Watchers int     `json:"watchers"` // others watching
 	Taken    [2]bool `json:"taken"`    // each seat has a player (has been joined)
+}
+
+// Clock is a clocked game's clock (docs/API.md, "Clocks"): its time
+// control, real time (Initial and Increment, in seconds) or
+// correspondence (Days per move), and the time left.
+type Clock struct {
+	Initial   *int `json:"initial,omitempty"`
+	Increment *int `json:"increment,omitempty"`
+	Days      int  `json:"days,omitempty"`
+	// Remaining is each seat's time left, in milliseconds, when the
+	// state was made.
+	Remaining [2]int64 `json:"remaining"`
+	// Running is the seat whose clock runs; null when none does (before
+	// the first moves are played, and after the end).
+	Running *int `json:"running"`
+	// FirstMoveMs is the time left for the first move being timed, in
+	// milliseconds: past it the game is aborted. Absent when none is.
+	FirstMoveMs *int64 `json:"firstMoveMs,omitempty"`
+}
+
+// ClockOf returns the JSON of a clocked game's clock, nil for none.
+func ClockOf(c *match.ClockState) *Clock {
+	if c == nil {
+		return nil
+	}
+	out := &Clock{Days: c.Control.Days}
+	if !c.Control.Correspondence() {
+		initial, inc := int(c.Control.Initial/time.Second), int(c.Control.Increment/time.Second)
+		out.Initial, out.Increment = &initial, &inc
+	}
+	for i, d := range c.Left {
+		out.Remaining[i] = d.Milliseconds()
+	}
+	if c.Running >= 0 {
+		r := c.Running
+		out.Running = &r
+	}
+	if c.FirstMove > 0 {
+		ms := c.FirstMove.Milliseconds()
+		out.FirstMoveMs = &ms
+	}
+	return out
 }
 
 // Played says who played one move of a game.
@@ -234,9 +281,10 @@ func GameOf(s *match.State) Game {
 	if g.Variants == nil {
 		g.Variants = []string{}
 	}
-	g.CanUndo, g.CanAbort, g.CanTakeback, g.CanHint = s.CanUndo, s.CanAbort, s.CanTakeback, s.CanHint
+	g.CanUndo, g.CanAbort, g.CanTakeback, g.CanHint, g.CanClaim = s.CanUndo, s.CanAbort, s.CanTakeback, s.CanHint, s.CanClaim
+	g.Clock = ClockOf(s.Clock)
 	if o := s.Status.Outcome; o.Kind != "" {
-		g.End = o.Kind // "resign", "draw" or "abort": the players ended it
+		g.End = o.Kind // "resign", "draw", "abort", "timeout" or "abandon": the players or the clock ended it
 	}
 	if o := s.Status.Offer; o != nil {
 		g.Offer = &Offer{Kind: o.Kind, By: int(o.By)}

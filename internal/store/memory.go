@@ -82,14 +82,56 @@ func (m *Memory) change(ctx context.Context, id string, f func(g *Game) error) e
 
 // Append adds a move at index.
 func (m *Memory) Append(ctx context.Context, id string, index int, move string, w Waiting) error {
+	return m.AppendClocked(ctx, id, index, move, w, Clock{})
+}
+
+// AppendClocked adds a move at index, and saves the clock with it.
+func (m *Memory) AppendClocked(ctx context.Context, id string, index int, move string, w Waiting, c Clock) error {
 	return m.change(ctx, id, func(g *Game) error {
 		if index != len(g.Moves) {
 			return fmt.Errorf("game %q: move %d, but %d moves are saved: %w", id, index, len(g.Moves), ErrConflict)
 		}
 		g.Moves = append(g.Moves, move)
 		g.Waiting = w
+		if c != (Clock{}) {
+			g.Clock = c
+		}
 		return nil
 	})
+}
+
+// SetClock replaces the clock.
+func (m *Memory) SetClock(ctx context.Context, id string, c Clock) error {
+	return m.change(ctx, id, func(g *Game) error {
+		g.Clock = c
+		return nil
+	})
+}
+
+// Overdue returns the unfinished games past their deadline with no lease.
+func (m *Memory) Overdue(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	var due []*Game
+	for id, g := range m.games {
+		d := g.Clock.Deadline
+		_, over := m.finished[id]
+		if l, held := m.leases[id]; d.IsZero() || d.After(now) || over || held && l.until.After(m.now()) {
+			continue
+		}
+		due = append(due, g)
+	}
+	slices.SortFunc(due, func(a, b *Game) int {
+		return cmp.Or(a.Clock.Deadline.Compare(b.Clock.Deadline), cmp.Compare(a.ID, b.ID))
+	})
+	ids := []string{}
+	for _, g := range due[:min(len(due), max(limit, 0))] {
+		ids = append(ids, g.ID)
+	}
+	return ids, nil
 }
 
 // Truncate keeps the first n moves.

@@ -237,9 +237,10 @@ func (s *SQLite) Create(ctx context.Context, g Game) error {
 			return err
 		}
 		_, err := w.exec(`INSERT INTO games (id, mode, level, human, seed, variants, first, start,
-			nmoves, seat0, seat1, waiting, created, updated, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			nmoves, seat0, seat1, waiting, created, updated, status, clock, deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			g.ID, g.Mode, g.Level, g.Human, int64(g.Seed), string(variants), g.First, g.Start,
-			len(g.Moves), blob(g.Seats[0]), blob(g.Seats[1]), bool(g.Waiting), nanos(g.Created), s.now().UnixNano(), g.Status)
+			len(g.Moves), blob(g.Seats[0]), blob(g.Seats[1]), bool(g.Waiting), nanos(g.Created), s.now().UnixNano(), g.Status,
+			g.Clock.State, nanos(g.Clock.Deadline))
 		if err != nil {
 			return err
 		}
@@ -271,7 +272,7 @@ func nonNil(s []string) []string {
 // moves are read from the same snapshot. The ORDER BY inside the
 // aggregate is what guarantees the order of the moves.
 const sqliteGet = `SELECT mode, level, human, seed, variants, first, start,
-	seat0, seat1, waiting, created, updated, status,
+	seat0, seat1, waiting, created, updated, status, clock, deadline,
 	(SELECT json_group_array(move ORDER BY idx) FROM moves WHERE game = ?1)
 	FROM games WHERE id = ?1`
 
@@ -284,9 +285,9 @@ func (s *SQLite) Get(ctx context.Context, id string) (Game, error) {
 	var seed int64
 	var variants, moves string
 	var waiting bool
-	var created, updated sql.NullInt64
+	var created, updated, deadline sql.NullInt64
 	err := s.get.QueryRowContext(ctx, id).Scan(&g.Mode, &g.Level, &g.Human, &seed, &variants,
-		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &updated, &g.Status, &moves)
+		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &updated, &g.Status, &g.Clock.State, &deadline, &moves)
 	if err == sql.ErrNoRows {
 		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
@@ -294,7 +295,7 @@ func (s *SQLite) Get(ctx context.Context, id string) (Game, error) {
 		return Game{}, fmt.Errorf("store: reading game %q: %w", id, err)
 	}
 	g.Seed, g.Waiting = uint64(seed), Waiting(waiting)
-	g.Created, g.Updated = fromNanos(created), fromNanos(updated)
+	g.Created, g.Updated, g.Clock.Deadline = fromNanos(created), fromNanos(updated), fromNanos(deadline)
 	if err := json.Unmarshal([]byte(variants), &g.Variants); err != nil {
 		return Game{}, fmt.Errorf("store: game %q: variants: %w", id, err)
 	}
@@ -324,9 +325,17 @@ func (w *sqliteWriter) nmoves(id string) (int, error) {
 // and the INSERT follows only if it passed: two statements a move, the
 // least that keeps nmoves and the rows in step.
 func (s *SQLite) Append(ctx context.Context, id string, index int, move string, wait Waiting) error {
+	return s.AppendClocked(ctx, id, index, move, wait, Clock{})
+}
+
+// AppendClocked adds move as move number index, with the game's clock c
+// (the zero c: the clock as it is), in one transaction.
+func (s *SQLite) AppendClocked(ctx context.Context, id string, index int, move string, wait Waiting, c Clock) error {
 	return s.write(ctx, func(w *sqliteWriter) error {
-		r, err := w.exec(`UPDATE games SET nmoves = nmoves + 1, waiting = ?, updated = ? WHERE id = ? AND nmoves = ?`,
-			bool(wait), s.now().UnixNano(), id, index)
+		r, err := w.exec(`UPDATE games SET nmoves = nmoves + 1, waiting = ?1, updated = ?2,
+			clock = CASE WHEN ?5 THEN ?6 ELSE clock END, deadline = CASE WHEN ?5 THEN ?7 ELSE deadline END
+			WHERE id = ?3 AND nmoves = ?4`,
+			bool(wait), s.now().UnixNano(), id, index, c != Clock{}, c.State, nanos(c.Deadline))
 		if err != nil {
 			return err
 		}
@@ -473,4 +482,33 @@ func (s *SQLite) Release(ctx context.Context, id, owner string) error {
 		_, err := w.exec(`DELETE FROM leases WHERE game = ? AND owner = ?`, id, owner)
 		return err
 	})
+}
+
+// SetClock replaces the clock.
+func (s *SQLite) SetClock(ctx context.Context, id string, c Clock) error {
+	return s.write(ctx, func(w *sqliteWriter) error {
+		r, err := w.exec(`UPDATE games SET clock = ?, deadline = ?, updated = ? WHERE id = ?`,
+			c.State, nanos(c.Deadline), s.now().UnixNano(), id)
+		return notFound(r, err, id)
+	})
+}
+
+// Overdue returns the unfinished games past their deadline whose lease
+// has run out, by the index on the deadline.
+func (s *SQLite) Overdue(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rows, err := s.rdb.QueryContext(ctx, `SELECT id FROM games
+		WHERE deadline IS NOT NULL AND finished IS NULL AND deadline <= ?1
+		AND NOT EXISTS (SELECT 1 FROM leases WHERE game = games.id AND until > ?2)
+		ORDER BY deadline, id LIMIT ?3`, now.UnixNano(), s.now().UnixNano(), max(limit, 0))
+	if err != nil {
+		return nil, fmt.Errorf("store: reading the overdue games: %w", err)
+	}
+	ids, err := scanIDs(rows)
+	if ids == nil && err == nil {
+		ids = []string{}
+	}
+	return ids, err
 }

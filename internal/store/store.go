@@ -89,9 +89,21 @@ type Game struct {
 	// Status is what a game between players online holds beside its
 	// moves (how they ended it, an offer waiting, the rematch), as the
 	// server writes it: opaque to the store. "" for none.
-	Status  string
+	Status string
+	// Clock is a clocked game's time control and clock, saved with each
+	// move (AppendClocked); the zero Clock: none.
+	Clock   Clock
 	Created time.Time
 	Updated time.Time // the last change; stores set it
+}
+
+// Clock is a clocked game's clock as saved: State as the server writes
+// it (opaque to the store; "" for none), and Deadline, when its side to
+// move runs out of time (zero: nothing runs), by which Overdue finds the
+// games whose server has gone.
+type Clock struct {
+	State    string
+	Deadline time.Time
 }
 
 // Clone returns a copy of g that shares no memory with it.
@@ -123,6 +135,17 @@ type Store interface {
 	// error wraps ErrConflict. w says whether the computer is to move
 	// after it.
 	Append(ctx context.Context, id string, index int, move string, w Waiting) error
+	// AppendClocked is Append, saving the game's clock c with the move,
+	// in the same transaction; the zero c leaves the clock as it is.
+	AppendClocked(ctx context.Context, id string, index int, move string, w Waiting, c Clock) error
+	// SetClock replaces the game's clock (when a clocked game becomes
+	// ready).
+	SetClock(ctx context.Context, id string, c Clock) error
+	// Overdue returns the ids of the games not finished whose clock's
+	// deadline is at now or before and whose lease (Lease) has run out
+	// or was never taken: clocked games whose server has gone. At most
+	// limit, the earliest deadline first.
+	Overdue(ctx context.Context, now time.Time, limit int) ([]string, error)
 	// Truncate keeps the first n moves of the game and removes the
 	// others (an undo); n beyond the number saved is an ErrConflict.
 	Truncate(ctx context.Context, id string, n int, w Waiting) error

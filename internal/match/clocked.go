@@ -119,6 +119,17 @@ func (m *Match) clockAfterLocked() (*Clock, error) {
 	return &c, nil
 }
 
+// deadlineOfLocked returns when the side to move runs out of time on
+// clock c, with the game as it stands (the move played): the zero time
+// if nothing runs.
+func (m *Match) deadlineOfLocked(c *Clock) time.Time {
+	if c == nil || m.game.Over() {
+		return time.Time{}
+	}
+	at, _ := c.Deadline(m.clk.tc, m.clk.t, len(m.game.Moves()), m.game.Position().ToMove)
+	return at
+}
+
 // setClockLocked makes c the clock, once saved, and sets the timer.
 func (m *Match) setClockLocked(c *Clock) {
 	if c != nil && m.clk != nil {
@@ -318,7 +329,7 @@ func (m *Match) StartClock() error {
 	}
 	c := m.clk.c
 	c.Start = m.clk.now()
-	if err := m.commitLocked(Change{Kind: ClockSet, Clock: &c}); err != nil {
+	if err := m.commitLocked(Change{Kind: ClockSet, Clock: &c, Deadline: m.deadlineOfLocked(&c)}); err != nil {
 		return err
 	}
 	m.setClockLocked(&c)

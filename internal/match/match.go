@@ -133,7 +133,12 @@ type Change struct {
 	Over    bool       // after the change, the game is over (by the rules or its players)
 	// Clock is a clocked game's clock after a move (Moved) or once it is
 	// ready (ClockSet), to be saved with the change; nil: no clock.
-	Clock *Clock
+	// Deadline is when its side to move runs out of time after the
+	// change (zero: nothing runs), as the server that saves it keeps
+	// time.
+	Clock    *Clock
+	Deadline time.Time
+	Control  *TimeControl // a clocked game's time control, with Clock
 }
 
 // DefaultHintTime is how long Hints searches when Config.HintTime is zero.
@@ -462,7 +467,7 @@ func (m *Match) playLocked(mv rules.Move) (Turn, error) {
 	if _, err := m.game.Play(mv, &tr); err != nil {
 		panic("match: playLocked with an illegal move: " + err.Error()) // the callers checked
 	}
-	if err := m.commitLocked(Change{Kind: Moved, Index: index, Move: mv, Clock: clk}); err != nil {
+	if err := m.commitLocked(Change{Kind: Moved, Index: index, Move: mv, Clock: clk, Deadline: m.deadlineOfLocked(clk)}); err != nil {
 		m.game.Undo(1)
 		return Turn{}, err
 	}
@@ -484,6 +489,10 @@ func (m *Match) commitLocked(c Change) error {
 	}
 	c.ID = m.cfg.ID
 	c.Waiting = m.computerToMoveLocked()
+	if c.Clock != nil && m.clk != nil {
+		tc := m.clk.tc
+		c.Control = &tc
+	}
 	// A status is set after its commit; a move is played before.
 	outcome := m.status.Outcome
 	if c.Kind == StatusSet {

@@ -98,6 +98,9 @@ type Config struct {
 	// takes down the posts of its previous run; "": a random name.
 	ID  string
 	Log *slog.Logger // the server's own faults and events; nil: discarded
+	// Clocks is how clocked games are timed (clock.go); the zero value
+	// is the defaults.
+	Clocks Clocks
 }
 
 // The defaults of Config.
@@ -139,6 +142,7 @@ type Server struct {
 	presence *presenceSync
 	reviews  *reviewCache // the moves reviewed lately
 	probe    storeProbe   // the store's health, probed now and then
+	started  time.Time    // when New ran: clocks charge no time before it
 
 	mu     sync.Mutex
 	live   map[string]*liveGame
@@ -160,6 +164,7 @@ func New(cfg Config) *Server {
 		wsPing:  wsPingInterval,
 		wsWrite: wsWriteTimeout,
 		probe:   storeProbe{ttl: healthTTL},
+		started: time.Now(),
 	}
 	if s.store == nil {
 		s.store = store.NewMemory()
@@ -206,6 +211,7 @@ func New(cfg Config) *Server {
 	}
 	s.goBackground(s.resumeLoop)
 	s.goBackground(s.retentionLoop)
+	s.goBackground(s.sweepLoop)
 	if n, ok := s.store.(store.Notifier); ok {
 		// Listening before New returns: no change made after it is missed.
 		notices := n.Changes(s.ctx)

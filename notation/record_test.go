@@ -179,6 +179,7 @@ func FuzzParseRecord(f *testing.F) {
 	f.Add("[Event \"x\"]\n\n{opening} 1. 7R {a relay} 3L 2. 5R *\n")
 	f.Add("[Start \"1/1/1/1/1/0*/1/0/0/0/1/0 1 43,1,0 0,0,5 20\"]\n\n1... 3R 2. 9L 1L 3. 8R 1-0\n")
 	f.Add("[Variant \"young-mandarin\"]\n[First \"1\"]\n\n1... 2L 2. 7R *")
+	f.Add("[TimeControl \"180+2\"]\n[Termination \"time\"]\n\n1. 7R {clock 180000,180000} 2L {clock 180000,180000} 0-1\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		r1, err := ParseRecord(s)
 		if err != nil {

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"slices"
 	"time"
 
 	"oanquan/rules"
@@ -28,6 +29,9 @@ type ClockState struct {
 	// FirstMove is the time left for the first move being timed (0 when
 	// none is).
 	FirstMove time.Duration
+	// After is each side's time left after each move played, once the
+	// game is over (for its replay and record); nil before.
+	After [][2]time.Duration
 }
 
 // clocked is a match's clock. Its fields are guarded by the match's
@@ -38,8 +42,9 @@ type clocked struct {
 	c      Clock
 	now    func() time.Time
 	timer  *time.Timer
-	absent [2]time.Time // since when each seat has had no connection; zero while it has one
-	shown  [2]bool      // CanClaim as last published
+	after  [][2]time.Duration // each side's time left after each move
+	absent [2]time.Time       // since when each seat has had no connection; zero while it has one
+	shown  [2]bool            // CanClaim as last published
 }
 
 // newClocked makes the clock of a match of cfg, nil if it has none.
@@ -55,6 +60,7 @@ func newClocked(cfg Config) *clocked {
 	if cfg.ClockState != nil {
 		k.c = *cfg.ClockState
 	}
+	k.after = slices.Clone(cfg.ClockAfter)
 	now := k.now()
 	k.absent = [2]time.Time{now, now} // nobody connected, as far as the match knows
 	return k
@@ -89,6 +95,7 @@ func (m *Match) clockStateLocked() *ClockState {
 	moves, to := len(m.game.Moves()), m.game.Position().ToMove
 	st := &ClockState{Control: k.tc, Running: -1}
 	if m.overLocked() {
+		st.After = slices.Clone(k.after)
 		st.Left = k.c.Remaining
 		if m.status.Outcome.Kind == OutcomeTimeout {
 			st.Left[m.status.Outcome.Player] = 0

@@ -81,6 +81,9 @@ type Config struct {
 	// none. ClockState is its clock as saved; nil: a new one, not ready.
 	Clock      *TimeControl
 	ClockState *Clock
+	// ClockAfter is each side's time left after each move played, as
+	// saved (the record's and the replay's).
+	ClockAfter [][2]time.Duration
 	// Timing is how the server keeps time; Now, if set, is its clock
 	// (tests set both).
 	Timing Timing
@@ -138,7 +141,8 @@ type Change struct {
 	// time.
 	Clock    *Clock
 	Deadline time.Time
-	Control  *TimeControl // a clocked game's time control, with Clock
+	Control  *TimeControl       // a clocked game's time control, with Clock
+	After    [][2]time.Duration // with Clock: each side's time left after each move, this one's included
 }
 
 // DefaultHintTime is how long Hints searches when Config.HintTime is zero.
@@ -244,6 +248,7 @@ func (m *Match) Config() Config {
 	if m.clk != nil {
 		clk := m.clk.c
 		c.ClockState = &clk
+		c.ClockAfter = slices.Clone(m.clk.after)
 	}
 	return c
 }
@@ -472,6 +477,9 @@ func (m *Match) playLocked(mv rules.Move) (Turn, error) {
 		return Turn{}, err
 	}
 	m.setClockLocked(clk)
+	if m.clk != nil {
+		m.clk.after = append(m.clk.after[:min(index, len(m.clk.after))], clk.Remaining)
+	}
 	thinking := m.startSearchLocked()
 	turn := m.turnLocked(pos, mv, tr.Events)
 	m.broadcastLocked(Update{Kind: TurnUpdate, Turn: &turn})
@@ -492,6 +500,10 @@ func (m *Match) commitLocked(c Change) error {
 	if c.Clock != nil && m.clk != nil {
 		tc := m.clk.tc
 		c.Control = &tc
+		c.After = slices.Clone(m.clk.after)
+		if c.Kind == Moved {
+			c.After = append(c.After[:min(c.Index, len(c.After))], c.Clock.Remaining)
+		}
 	}
 	// A status is set after its commit; a move is played before.
 	outcome := m.status.Outcome
@@ -637,6 +649,8 @@ type Saved struct {
 	Level  ai.Level
 	Status Status
 	Clock  *Clock // a clocked game's; nil: as it is
+	// ClockAfter is each side's time left after each move, with Clock.
+	ClockAfter [][2]time.Duration
 }
 
 // Sync brings the match to the saved game, which another server may have
@@ -671,6 +685,9 @@ func (m *Match) Sync(load func() (Saved, error)) error {
 	defer m.armLocked() // the clock, the moves or the status changed
 	if newClock {
 		m.clk.c = *saved.Clock
+	}
+	if m.clk != nil && saved.Clock != nil {
+		m.clk.after = slices.Clone(saved.ClockAfter)
 	}
 	// Check the new moves on a copy first, so that a bad save changes
 	// nothing here.

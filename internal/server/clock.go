@@ -135,17 +135,22 @@ type savedClock struct {
 	Days      int              `json:"days,omitempty"`
 	Remaining [2]time.Duration `json:"remaining"`
 	Start     int64            `json:"start,omitempty"` // Unix nanoseconds; 0: not ready
+	// After is each side's time left after each move, in milliseconds.
+	After [][2]int64 `json:"after,omitempty"`
 }
 
 // clockText returns the saved form of a game's clock: the zero
 // store.Clock for a game without one.
-func clockText(tc *match.TimeControl, c *match.Clock, deadline time.Time) store.Clock {
+func clockText(tc *match.TimeControl, c *match.Clock, after [][2]time.Duration, deadline time.Time) store.Clock {
 	if tc == nil || c == nil {
 		return store.Clock{}
 	}
 	sc := savedClock{Initial: tc.Initial, Increment: tc.Increment, Days: tc.Days, Remaining: c.Remaining}
 	if !c.Start.IsZero() {
 		sc.Start = c.Start.UnixNano()
+	}
+	for _, a := range after {
+		sc.After = append(sc.After, [2]int64{a[0].Milliseconds(), a[1].Milliseconds()})
 	}
 	data, err := json.Marshal(sc)
 	if err != nil {
@@ -155,23 +160,27 @@ func clockText(tc *match.TimeControl, c *match.Clock, deadline time.Time) store.
 }
 
 // clockOf reads a saved clock: nil, nil for none.
-func clockOf(c store.Clock) (*match.TimeControl, *match.Clock, error) {
+func clockOf(c store.Clock) (*match.TimeControl, *match.Clock, [][2]time.Duration, error) {
 	if c.State == "" {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	var sc savedClock
 	if err := json.Unmarshal([]byte(c.State), &sc); err != nil {
-		return nil, nil, fmt.Errorf("clock: %w", err)
+		return nil, nil, nil, fmt.Errorf("clock: %w", err)
+	}
+	var after [][2]time.Duration
+	for _, a := range sc.After {
+		after = append(after, [2]time.Duration{time.Duration(a[0]) * time.Millisecond, time.Duration(a[1]) * time.Millisecond})
 	}
 	tc := &match.TimeControl{Initial: sc.Initial, Increment: sc.Increment, Days: sc.Days}
 	clk := &match.Clock{Remaining: sc.Remaining}
 	if sc.Start != 0 {
 		clk.Start = time.Unix(0, sc.Start)
 	}
-	return tc, clk, nil
+	return tc, clk, after, nil
 }
 
 // clockOfChange returns the saved form of a change's clock.
 func clockOfChange(c match.Change) store.Clock {
-	return clockText(c.Control, c.Clock, c.Deadline)
+	return clockText(c.Control, c.Clock, c.After, c.Deadline)
 }

@@ -108,6 +108,14 @@ func TestClockFlagNoClient(t *testing.T) {
 	if end.End != "timeout" || end.Result == nil || end.Result.Winner == nil || *end.Result.Winner != 1-loser || end.Clock.Remaining[loser] != 0 {
 		t.Errorf("state after the flag: end %q, result %+v, clock %+v", end.End, end.Result, end.Clock)
 	}
+	if len(end.Clock.After) != 3 {
+		t.Errorf("clock after each move, once over: %v, want 3", end.Clock.After)
+	}
+	rec := do(t, s, "GET", "/api/games/"+id+"/record", nil)
+	text := string(rec.body)
+	if !strings.Contains(text, `[TimeControl "1+0"]`) || !strings.Contains(text, `[Termination "time"]`) || strings.Count(text, "{clock ") != 3 {
+		t.Errorf("record of a game lost on time:\n%s", text)
+	}
 	r := ps[loser].act(t, s, "POST", "/api/games/"+id+"/moves", `{"move":"`+g.Legal[0]+`"}`)
 	if r.status != http.StatusConflict {
 		t.Errorf("a move after the flag: %v, want 409", r)

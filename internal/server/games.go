@@ -342,7 +342,7 @@ func (s *Server) resync(id string) {
 			}
 		}
 		cfg, err := fromStored(saved)
-		return match.Saved{Moves: cfg.Moves, Level: cfg.Level, Status: cfg.Status, Clock: cfg.ClockState}, err
+		return match.Saved{Moves: cfg.Moves, Level: cfg.Level, Status: cfg.Status, Clock: cfg.ClockState, ClockAfter: cfg.ClockAfter}, err
 	})
 	if err != nil && !errors.Is(err, match.ErrClosed) && s.ctx.Err() == nil {
 		s.log.Error("re-reading game", "id", id, "err", err)
@@ -411,7 +411,7 @@ func toStored(c match.Config) store.Game {
 		Start:    notation.FormatPosition(*c.Start),
 		Moves:    wire.MoveList(c.Moves),
 		Status:   statusText(c.Status),
-		Clock:    clockText(c.Clock, c.ClockState, time.Time{}),
+		Clock:    clockText(c.Clock, c.ClockState, c.ClockAfter, time.Time{}),
 		Created:  c.Created,
 		Updated:  time.Now(),
 	}
@@ -433,7 +433,7 @@ func fromStored(g store.Game) (match.Config, error) {
 		return c, errors.New(err.Error())
 	}
 	c.ID, c.Seed, c.Created = g.ID, g.Seed, g.Created
-	if c.Clock, c.ClockState, err = clockOf(g.Clock); err != nil {
+	if c.Clock, c.ClockState, c.ClockAfter, err = clockOf(g.Clock); err != nil {
 		return c, err
 	}
 	if g.Status != "" {

@@ -95,6 +95,9 @@ type Clock struct {
 	// FirstMoveMs is the time left for the first move being timed, in
 	// milliseconds: past it the game is aborted. Absent when none is.
 	FirstMoveMs *int64 `json:"firstMoveMs,omitempty"`
+	// After is each seat's time left after each move, in milliseconds,
+	// once the game is over (for its replay: the time each move took).
+	After [][2]int64 `json:"after,omitempty"`
 }
 
 // ClockOf returns the JSON of a clocked game's clock, nil for none.
@@ -117,6 +120,9 @@ func ClockOf(c *match.ClockState) *Clock {
 	if c.FirstMove > 0 {
 		ms := c.FirstMove.Milliseconds()
 		out.FirstMoveMs = &ms
+	}
+	for _, a := range c.After {
+		out.After = append(out.After, [2]int64{a[0].Milliseconds(), a[1].Milliseconds()})
 	}
 	return out
 }
@@ -403,11 +409,20 @@ func Record(st *match.State, created time.Time) (string, error) {
 		tags["Player"+st.Human.String()] = "Human"
 		tags["Player"+st.Human.Other().String()] = "Computer (" + st.Level.String() + ")"
 	}
-	if o := st.Status.Outcome; o.Kind != "" && !game.Over() {
-		how, result := endOf(o)
-		return notation.FormatEnded(game, tags, how, result), nil
+	var comments map[int]string
+	if c := st.Clock; c != nil {
+		tc := notation.TimeControl{Initial: int(c.Control.Initial / time.Second), Increment: int(c.Control.Increment / time.Second), Days: c.Control.Days}
+		tags[notation.TagTimeControl] = tc.String()
+		comments = map[int]string{}
+		for i, a := range c.After {
+			comments[i+1] = notation.ClockComment([2]int64{a[0].Milliseconds(), a[1].Milliseconds()})
+		}
 	}
-	return notation.FormatGame(game, tags), nil
+	how, result := "", ""
+	if o := st.Status.Outcome; o.Kind != "" && !game.Over() {
+		how, result = endOf(o)
+	}
+	return notation.FormatCommented(game, tags, how, result, comments), nil
 }
 
 // endOf returns the Termination tag and the result token of a game its
@@ -421,6 +436,15 @@ func endOf(o match.Outcome) (how, result string) {
 		return notation.TerminationResign, "1-0"
 	case match.OutcomeDraw:
 		return notation.TerminationDraw, "1/2-1/2"
+	case match.OutcomeTimeout, match.OutcomeAbandon:
+		how := notation.TerminationTime
+		if o.Kind == match.OutcomeAbandon {
+			how = notation.TerminationAbandon
+		}
+		if o.Player == rules.Player0 {
+			return how, "0-1"
+		}
+		return how, "1-0"
 	}
 	return notation.TerminationAbort, "*"
 }

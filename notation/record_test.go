@@ -218,6 +218,7 @@ func TestFormatEnded(t *testing.T) {
 	}
 	for _, tt := range []struct{ how, result string }{
 		{TerminationResign, "0-1"}, {TerminationResign, "1-0"}, {TerminationDraw, "1/2-1/2"}, {TerminationAbort, "*"},
+		{TerminationTime, "1-0"}, {TerminationAbandon, "0-1"},
 	} {
 		text := FormatEnded(g, map[string]string{"Event": "Test", TagTermination: "ignored"}, tt.how, tt.result)
 		rec, err := ParseRecord(text)
@@ -235,7 +236,7 @@ func TestFormatEnded(t *testing.T) {
 	for _, tt := range []struct{ name, text, field, says string }{
 		{"draw won", "[Termination \"draw\"]\n1. 7R 1-0", "result", "ended by draw has the result 1/2-1/2"},
 		{"resign drawn", "[Termination \"resign\"]\n1. 7R 1/2-1/2", "result", "1-0 or 0-1"},
-		{"unknown", "[Termination \"time\"]\n1. 7R 1-0", TagTermination, "want resign, draw or abort"},
+		{"unknown", "[Termination \"timeout\"]\n1. 7R 1-0", TagTermination, "want resign, draw, abort, time or abandon"},
 		{"no termination", "1. 7R 1-0", "result", "the moves give *"},
 		{"over by the rules", strings.Replace(over, "\n\n", "\n[Termination \"resign\"]\n\n", 1), TagTermination, "the rules ended the game"},
 	} {

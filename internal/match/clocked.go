@@ -186,16 +186,45 @@ func (m *Match) Tick() (bool, error) {
 		return false, nil
 	}
 	defer m.armLocked()
-	if _, due := m.deadlineLocked(); due != DueNone {
-		if m.clk.c.Flagged(m.clk.tc, m.clk.t, len(m.game.Moves()), m.game.Position().ToMove, m.clk.now()) != DueNone {
-			_, err := m.flagLocked(due)
-			return err == nil, err
-		}
+	if m.flagDueLocked() {
+		_, due := m.deadlineLocked()
+		_, err := m.flagLocked(due)
+		return err == nil, err
 	}
 	if m.claimsLocked() != m.clk.shown {
 		m.publishLocked()
 	}
 	return false, nil
+}
+
+// FlagDue reports whether the side to move has run out of time now (or
+// a first move's limit has passed): whether Tick would end the game.
+func (m *Match) FlagDue() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.flagDueLocked()
+}
+
+func (m *Match) flagDueLocked() bool {
+	k := m.clk
+	if k == nil || m.closed || m.overLocked() {
+		return false
+	}
+	return k.c.Flagged(k.tc, k.t, len(m.game.Moves()), m.game.Position().ToMove, k.now()) != DueNone
+}
+
+// RefreshClaims tells the subscribers, with the state, when what the
+// players may claim has changed with time alone; it never ends the game.
+func (m *Match) RefreshClaims() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed || m.clk == nil || m.overLocked() {
+		return
+	}
+	defer m.armLocked()
+	if m.claimsLocked() != m.clk.shown {
+		m.publishLocked()
+	}
 }
 
 // armLocked sets the timer to the next instant the clock alone changes

@@ -57,12 +57,17 @@ func (c Clocks) timing(started time.Time) match.Timing {
 	return match.Timing{FirstMove: c.FirstMove, ClaimAfter: c.ClaimAfter, Lag: lag, Since: started}
 }
 
-// onDue is every clocked match's OnDue: its timer fired. The server
-// flags the game if it can take its lease; if another server holds it,
-// that one flags it (or, if it has gone, a sweep does once its lease
-// runs out).
+// onDue is every clocked match's OnDue: its timer fired. If a flag is
+// due, the server flags the game if it can take its lease; if another
+// server holds it, that one flags it (or, if it has gone, a sweep does
+// once its lease runs out). Otherwise (a claim became possible) it tells
+// the players, with no store write.
 func (s *Server) onDue(m *match.Match) {
 	if s.ctx.Err() != nil {
+		return
+	}
+	if !m.FlagDue() {
+		m.RefreshClaims()
 		return
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, saveTimeout)

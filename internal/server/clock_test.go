@@ -240,3 +240,21 @@ func TestClockSurvivingServer(t *testing.T) {
 		t.Errorf("server b's state: end %q", g.End)
 	}
 }
+
+// TestClockRematch: a rematch keeps the clock, and is ready at once (both
+// seats are the players'): its first move is timed from the start.
+func TestClockRematch(t *testing.T) {
+	s := newServer(t, Config{})
+	id, creator, friend := onlineGame(t, s, `{"mode":"online","clock":{"initial":300,"increment":3}}`)
+	must[wire.Game](t, creator.act(t, s, "POST", "/api/games/"+id+"/resign", ""), 200)
+	must[wire.Game](t, creator.act(t, s, "POST", "/api/games/"+id+"/rematch", `{"action":"offer"}`), 200)
+	g := must[wire.Game](t, friend.act(t, s, "POST", "/api/games/"+id+"/rematch", `{"action":"accept"}`), 200)
+	if g.Next == "" {
+		t.Fatal("no rematch")
+	}
+	next := get(t, s, g.Next)
+	c := next.Clock
+	if c == nil || c.Initial == nil || *c.Initial != 300 || *c.Increment != 3 || c.FirstMoveMs == nil || c.Remaining != [2]int64{300000, 300000} {
+		t.Fatalf("the rematch's clock: %+v", c)
+	}
+}

@@ -218,3 +218,39 @@ func TestClockedTimer(t *testing.T) {
 		t.Error("Tick after the timer did not end the game")
 	}
 }
+
+// BenchmarkPlayClocked is the match's cost of a clock on a move: a 3+2
+// online game against one without a clock, each move with the
+// state it needs (a new game when one is over).
+func BenchmarkPlayClocked(b *testing.B) {
+	for _, tc := range []*TimeControl{nil, {Initial: 180 * sec, Increment: 2 * sec}} {
+		name := "none"
+		if tc != nil {
+			name = "3+2"
+		}
+		b.Run(name, func(b *testing.B) {
+			var m *Match
+			for b.Loop() {
+				var st State
+				if m != nil {
+					st = m.State()
+				}
+				if m == nil || st.Over() {
+					if m != nil {
+						m.Close()
+					}
+					var err error
+					if m, err = New(Config{Mode: Online, Clock: tc, OnDue: func(*Match) {}}); err != nil {
+						b.Fatal(err)
+					}
+					m.StartClock()
+					st = m.State()
+				}
+				if _, err := m.PlayFor(st.Position.ToMove, st.Legal[0], nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			m.Close()
+		})
+	}
+}

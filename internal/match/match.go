@@ -141,8 +141,7 @@ type Change struct {
 	// time.
 	Clock    *Clock
 	Deadline time.Time
-	Control  *TimeControl       // a clocked game's time control, with Clock
-	After    [][2]time.Duration // with Clock: each side's time left after each move, this one's included
+	Control  *TimeControl // a clocked game's time control, with Clock
 }
 
 // DefaultHintTime is how long Hints searches when Config.HintTime is zero.
@@ -500,10 +499,6 @@ func (m *Match) commitLocked(c Change) error {
 	if c.Clock != nil && m.clk != nil {
 		tc := m.clk.tc
 		c.Control = &tc
-		c.After = slices.Clone(m.clk.after)
-		if c.Kind == Moved {
-			c.After = append(c.After[:min(c.Index, len(c.After))], c.Clock.Remaining)
-		}
 	}
 	// A status is set after its commit; a move is played before.
 	outcome := m.status.Outcome

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"oanquan/internal/match"
@@ -140,22 +142,17 @@ type savedClock struct {
 	Days      int              `json:"days,omitempty"`
 	Remaining [2]time.Duration `json:"remaining"`
 	Start     int64            `json:"start,omitempty"` // Unix nanoseconds; 0: not ready
-	// After is each side's time left after each move, in milliseconds.
-	After [][2]int64 `json:"after,omitempty"`
 }
 
 // clockText returns the saved form of a game's clock: the zero
 // store.Clock for a game without one.
-func clockText(tc *match.TimeControl, c *match.Clock, after [][2]time.Duration, deadline time.Time) store.Clock {
+func clockText(tc *match.TimeControl, c *match.Clock, deadline time.Time) store.Clock {
 	if tc == nil || c == nil {
 		return store.Clock{}
 	}
 	sc := savedClock{Initial: tc.Initial, Increment: tc.Increment, Days: tc.Days, Remaining: c.Remaining}
 	if !c.Start.IsZero() {
 		sc.Start = c.Start.UnixNano()
-	}
-	for _, a := range after {
-		sc.After = append(sc.After, [2]int64{a[0].Milliseconds(), a[1].Milliseconds()})
 	}
 	data, err := json.Marshal(sc)
 	if err != nil {
@@ -164,8 +161,15 @@ func clockText(tc *match.TimeControl, c *match.Clock, after [][2]time.Duration, 
 	return store.Clock{State: string(data), Deadline: deadline}
 }
 
-// clockOf reads a saved clock: nil, nil for none.
-func clockOf(c store.Clock) (*match.TimeControl, *match.Clock, [][2]time.Duration, error) {
+// moveClockText is how the clock after a move is saved with it
+// (store.Clock.Move): each side's time left in milliseconds, "MS,MS".
+func moveClockText(left [2]time.Duration) string {
+	return strconv.FormatInt(left[0].Milliseconds(), 10) + "," + strconv.FormatInt(left[1].Milliseconds(), 10)
+}
+
+// clockOf reads a saved clock, and the clocks saved with the moves: nil,
+// nil for none.
+func clockOf(c store.Clock, moves []string) (*match.TimeControl, *match.Clock, [][2]time.Duration, error) {
 	if c.State == "" {
 		return nil, nil, nil, nil
 	}
@@ -174,8 +178,14 @@ func clockOf(c store.Clock) (*match.TimeControl, *match.Clock, [][2]time.Duratio
 		return nil, nil, nil, fmt.Errorf("clock: %w", err)
 	}
 	var after [][2]time.Duration
-	for _, a := range sc.After {
-		after = append(after, [2]time.Duration{time.Duration(a[0]) * time.Millisecond, time.Duration(a[1]) * time.Millisecond})
+	for i, text := range moves {
+		a, b, _ := strings.Cut(text, ",")
+		x, err1 := strconv.ParseInt(a, 10, 64)
+		y, err2 := strconv.ParseInt(b, 10, 64)
+		if err1 != nil || err2 != nil {
+			return nil, nil, nil, fmt.Errorf("the clock of move %d: %q", i, text)
+		}
+		after = append(after, [2]time.Duration{time.Duration(x) * time.Millisecond, time.Duration(y) * time.Millisecond})
 	}
 	tc := &match.TimeControl{Initial: sc.Initial, Increment: sc.Increment, Days: sc.Days}
 	clk := &match.Clock{Remaining: sc.Remaining}
@@ -187,5 +197,12 @@ func clockOf(c store.Clock) (*match.TimeControl, *match.Clock, [][2]time.Duratio
 
 // clockOfChange returns the saved form of a change's clock.
 func clockOfChange(c match.Change) store.Clock {
-	return clockText(c.Control, c.Clock, c.After, c.Deadline)
+	if c.Clock == nil {
+		return store.Clock{}
+	}
+	sc := clockText(c.Control, c.Clock, c.Deadline)
+	if c.Kind == match.Moved {
+		sc.Move = moveClockText(c.Clock.Remaining)
+	}
+	return sc
 }

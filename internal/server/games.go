@@ -411,7 +411,7 @@ func toStored(c match.Config) store.Game {
 		Start:    notation.FormatPosition(*c.Start),
 		Moves:    wire.MoveList(c.Moves),
 		Status:   statusText(c.Status),
-		Clock:    clockText(c.Clock, c.ClockState, c.ClockAfter, time.Time{}),
+		Clock:    clockText(c.Clock, c.ClockState, time.Time{}),
 		Created:  c.Created,
 		Updated:  time.Now(),
 	}
@@ -433,7 +433,7 @@ func fromStored(g store.Game) (match.Config, error) {
 		return c, errors.New(err.Error())
 	}
 	c.ID, c.Seed, c.Created = g.ID, g.Seed, g.Created
-	if c.Clock, c.ClockState, c.ClockAfter, err = clockOf(g.Clock); err != nil {
+	if c.Clock, c.ClockState, c.ClockAfter, err = clockOf(g.Clock, g.MoveClocks); err != nil {
 		return c, err
 	}
 	if g.Status != "" {

@@ -15,6 +15,7 @@ func testClock(t *testing.T, s Store) {
 	g.Mode, g.Moves = "online", nil
 	g.Clock = Clock{State: `{"initial":180}`}
 	mustCreate(t, s, g)
+	mustCreate(t, s, sample("g2"))
 	if got := mustGet(t, s, "g").Clock; got != g.Clock {
 		t.Fatalf("created with %+v, read %+v", g.Clock, got)
 	}
@@ -23,7 +24,7 @@ func testClock(t *testing.T, s Store) {
 	if err := s.SetClock(ctx, "g", ready); err != nil {
 		t.Fatal(err)
 	}
-	moved := Clock{State: `{"initial":180,"start":2}`, Deadline: deadline.Add(time.Minute)}
+	moved := Clock{State: `{"initial":180,"start":2}`, Deadline: deadline.Add(time.Minute), Move: "180000,180000"}
 	if err := s.AppendClocked(ctx, "g", 0, "7R", Idle, moved); err != nil {
 		t.Fatal(err)
 	}
@@ -31,11 +32,26 @@ func testClock(t *testing.T, s Store) {
 		t.Fatalf("AppendClocked at a taken index = %v, want ErrConflict", err)
 	}
 	got := mustGet(t, s, "g")
-	if got.Clock.State != moved.State || !got.Clock.Deadline.Equal(moved.Deadline) || !slices.Equal(got.Moves, []string{"7R"}) {
+	if got.Clock.State != moved.State || !got.Clock.Deadline.Equal(moved.Deadline) || got.Clock.Move != "" || !slices.Equal(got.Moves, []string{"7R"}) {
 		t.Errorf("after the move: %+v, moves %q; want %+v", got.Clock, got.Moves, moved)
 	}
 	if err := s.Append(ctx, "g", 1, "2L", Idle); err != nil {
 		t.Fatal(err)
+	}
+	if got := mustGet(t, s, "g").MoveClocks; !slices.Equal(got, []string{"180000,180000", ""}) {
+		t.Errorf("MoveClocks = %q, want the first move's clock and none", got)
+	}
+	if err := s.Truncate(ctx, "g", 1, Idle); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendClocked(ctx, "g", 1, "3L", Idle, Clock{State: moved.State, Deadline: moved.Deadline, Move: "170000,180000"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustGet(t, s, "g").MoveClocks; !slices.Equal(got, []string{"180000,180000", "170000,180000"}) {
+		t.Errorf("MoveClocks after an undo and a move = %q", got)
+	}
+	if got := mustGet(t, s, "g2").MoveClocks; got != nil {
+		t.Errorf("a game whose moves have no clock: MoveClocks = %q, want nil", got)
 	}
 	if got := mustGet(t, s, "g").Clock; got.State != moved.State || !got.Deadline.Equal(moved.Deadline) {
 		t.Errorf("a move without a clock changed it to %+v", got)

@@ -58,7 +58,9 @@ func (m *Memory) Get(ctx context.Context, id string) (Game, error) {
 	if !ok {
 		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
-	return g.Clone(), nil
+	out := g.Clone()
+	out.MoveClocks = moveClocks(out.MoveClocks)
+	return out, nil
 }
 
 // change runs f on the game saved under id, under the lock, and stamps
@@ -93,8 +95,12 @@ func (m *Memory) AppendClocked(ctx context.Context, id string, index int, move s
 		}
 		g.Moves = append(g.Moves, move)
 		g.Waiting = w
-		if c != (Clock{}) {
-			g.Clock = c
+		if c.State != "" || !c.Deadline.IsZero() {
+			g.Clock = Clock{State: c.State, Deadline: c.Deadline}
+		}
+		if c.Move != "" || g.MoveClocks != nil {
+			g.MoveClocks = append(g.MoveClocks, make([]string, len(g.Moves)-1-len(g.MoveClocks))...)
+			g.MoveClocks = append(g.MoveClocks, c.Move)
 		}
 		return nil
 	})
@@ -141,6 +147,9 @@ func (m *Memory) Truncate(ctx context.Context, id string, n int, w Waiting) erro
 			return fmt.Errorf("game %q: keep %d moves, but %d are saved: %w", id, n, len(g.Moves), ErrConflict)
 		}
 		g.Moves = slices.Clip(g.Moves[:n])
+		if len(g.MoveClocks) > n {
+			g.MoveClocks = slices.Clip(g.MoveClocks[:n])
+		}
 		g.Waiting = w
 		delete(m.finished, id)
 		return nil

@@ -195,9 +195,10 @@ func (p *Postgres) Get(ctx context.Context, id string) (Game, error) {
 	var created, deadline *time.Time
 	err := p.pool.QueryRow(ctx, `SELECT mode, level, human, seed, variants, first, start,
 		seat0, seat1, waiting, created, updated, status, clock, deadline,
-		ARRAY(SELECT move FROM moves WHERE game = $1 ORDER BY idx)
+		ARRAY(SELECT move FROM moves WHERE game = $1 ORDER BY idx),
+		ARRAY(SELECT coalesce(clock, '') FROM moves WHERE game = $1 ORDER BY idx)
 		FROM games WHERE id = $1`, id).Scan(&g.Mode, &g.Level, &g.Human, &seed, &g.Variants,
-		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &g.Updated, &g.Status, &g.Clock.State, &deadline, &g.Moves)
+		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &g.Updated, &g.Status, &g.Clock.State, &deadline, &g.Moves, &g.MoveClocks)
 	if err == pgx.ErrNoRows {
 		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
@@ -217,6 +218,7 @@ func (p *Postgres) Get(ctx context.Context, id string) (Game, error) {
 	if len(g.Moves) == 0 {
 		g.Moves = nil
 	}
+	g.MoveClocks = moveClocks(g.MoveClocks)
 	return g, nil
 }
 
@@ -254,10 +256,10 @@ func (p *Postgres) AppendClocked(ctx context.Context, id string, index int, move
 			WHERE id = $1 AND nmoves = $2
 			RETURNING id
 		), m AS (
-			INSERT INTO moves (game, idx, move) SELECT id, $2, $3 FROM g
+			INSERT INTO moves (game, idx, move, clock) SELECT id, $2, $3, $8 FROM g
 		)
 		SELECT pg_notify('`+notifyChannel+`', `+notifyPayload+`) FROM g`, id, index, move, bool(w),
-		c != Clock{}, c.State, timeOrNull(c.Deadline))
+		c.State != "" || !c.Deadline.IsZero(), c.State, timeOrNull(c.Deadline), nullText(c.Move))
 	if pgCode(err) == pgUniqueViolation {
 		return fmt.Errorf("game %q: move %d is taken: %w", id, index, ErrConflict)
 	}

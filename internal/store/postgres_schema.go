@@ -74,6 +74,7 @@ var postgresMigrations = []string{
 	// it, saved with each move, and the deadline of its side to move,
 	// indexed for Overdue.
 	`ALTER TABLE games ADD COLUMN clock text NOT NULL DEFAULT '', ADD COLUMN deadline timestamptz;
+	ALTER TABLE moves ADD COLUMN clock text;
 	CREATE INDEX games_deadline ON games (deadline) WHERE deadline IS NOT NULL AND finished IS NULL;`,
 }
 

@@ -236,11 +236,17 @@ func (s *SQLite) Create(ctx context.Context, g Game) error {
 		default:
 			return err
 		}
+		// The clock's columns only for a clocked game: a game without
+		// one is saved as before schema v6 (tests make older files).
+		cols, marks := "", ""
+		args := []any{g.ID, g.Mode, g.Level, g.Human, int64(g.Seed), string(variants), g.First, g.Start,
+			len(g.Moves), blob(g.Seats[0]), blob(g.Seats[1]), bool(g.Waiting), nanos(g.Created), s.now().UnixNano(), g.Status}
+		if g.Clock.State != "" {
+			cols, marks = ", clock, deadline", ", ?, ?"
+			args = append(args, g.Clock.State, nanos(g.Clock.Deadline))
+		}
 		_, err := w.exec(`INSERT INTO games (id, mode, level, human, seed, variants, first, start,
-			nmoves, seat0, seat1, waiting, created, updated, status, clock, deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			g.ID, g.Mode, g.Level, g.Human, int64(g.Seed), string(variants), g.First, g.Start,
-			len(g.Moves), blob(g.Seats[0]), blob(g.Seats[1]), bool(g.Waiting), nanos(g.Created), s.now().UnixNano(), g.Status,
-			g.Clock.State, nanos(g.Clock.Deadline))
+			nmoves, seat0, seat1, waiting, created, updated, status`+cols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`+marks+`)`, args...)
 		if err != nil {
 			return err
 		}
@@ -273,7 +279,8 @@ func nonNil(s []string) []string {
 // aggregate is what guarantees the order of the moves.
 const sqliteGet = `SELECT mode, level, human, seed, variants, first, start,
 	seat0, seat1, waiting, created, updated, status, clock, deadline,
-	(SELECT json_group_array(move ORDER BY idx) FROM moves WHERE game = ?1)
+	(SELECT json_group_array(move ORDER BY idx) FROM moves WHERE game = ?1),
+	(SELECT json_group_array(coalesce(clock, '') ORDER BY idx) FROM moves WHERE game = ?1)
 	FROM games WHERE id = ?1`
 
 // Get reads the game saved under id.
@@ -283,11 +290,11 @@ func (s *SQLite) Get(ctx context.Context, id string) (Game, error) {
 	}
 	g := Game{ID: id}
 	var seed int64
-	var variants, moves string
+	var variants, moves, clocks string
 	var waiting bool
 	var created, updated, deadline sql.NullInt64
 	err := s.get.QueryRowContext(ctx, id).Scan(&g.Mode, &g.Level, &g.Human, &seed, &variants,
-		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &updated, &g.Status, &g.Clock.State, &deadline, &moves)
+		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &updated, &g.Status, &g.Clock.State, &deadline, &moves, &clocks)
 	if err == sql.ErrNoRows {
 		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
@@ -302,12 +309,16 @@ func (s *SQLite) Get(ctx context.Context, id string) (Game, error) {
 	if err := json.Unmarshal([]byte(moves), &g.Moves); err != nil {
 		return Game{}, fmt.Errorf("store: game %q: moves: %w", id, err)
 	}
+	if err := json.Unmarshal([]byte(clocks), &g.MoveClocks); err != nil {
+		return Game{}, fmt.Errorf("store: game %q: clocks: %w", id, err)
+	}
 	if len(g.Variants) == 0 {
 		g.Variants = nil
 	}
 	if len(g.Moves) == 0 {
 		g.Moves = nil
 	}
+	g.MoveClocks = moveClocks(g.MoveClocks)
 	return g, nil
 }
 
@@ -335,7 +346,7 @@ func (s *SQLite) AppendClocked(ctx context.Context, id string, index int, move s
 		r, err := w.exec(`UPDATE games SET nmoves = nmoves + 1, waiting = ?1, updated = ?2,
 			clock = CASE WHEN ?5 THEN ?6 ELSE clock END, deadline = CASE WHEN ?5 THEN ?7 ELSE deadline END
 			WHERE id = ?3 AND nmoves = ?4`,
-			bool(wait), s.now().UnixNano(), id, index, c != Clock{}, c.State, nanos(c.Deadline))
+			bool(wait), s.now().UnixNano(), id, index, c.State != "" || !c.Deadline.IsZero(), c.State, nanos(c.Deadline))
 		if err != nil {
 			return err
 		}
@@ -346,7 +357,7 @@ func (s *SQLite) AppendClocked(ctx context.Context, id string, index int, move s
 			}
 			return fmt.Errorf("game %q: move %d, but %d moves are saved: %w", id, index, have, ErrConflict)
 		}
-		_, err = w.exec(`INSERT INTO moves (game, idx, move) VALUES (?, ?, ?)`, id, index, move)
+		_, err = w.exec(`INSERT INTO moves (game, idx, move, clock) VALUES (?, ?, ?, ?)`, id, index, move, nullText(c.Move))
 		return err
 	})
 }

@@ -64,6 +64,7 @@ var sqliteMigrations = []string{
 	// indexed for Overdue.
 	`ALTER TABLE games ADD COLUMN clock TEXT NOT NULL DEFAULT '';
 	ALTER TABLE games ADD COLUMN deadline INTEGER; -- Unix nanoseconds; NULL while no clock runs
+	ALTER TABLE moves ADD COLUMN clock TEXT; -- the clock after the move; NULL: none
 	CREATE INDEX games_deadline ON games (deadline) WHERE deadline IS NOT NULL AND finished IS NULL;`,
 }
 

@@ -92,9 +92,12 @@ type Game struct {
 	Status string
 	// Clock is a clocked game's time control and clock, saved with each
 	// move (AppendClocked); the zero Clock: none.
-	Clock   Clock
-	Created time.Time
-	Updated time.Time // the last change; stores set it
+	Clock Clock
+	// MoveClocks holds, for each move, the clock saved with it
+	// (Clock.Move; "" for none); nil when no move has one.
+	MoveClocks []string
+	Created    time.Time
+	Updated    time.Time // the last change; stores set it
 }
 
 // Clock is a clocked game's clock as saved: State as the server writes
@@ -104,12 +107,18 @@ type Game struct {
 type Clock struct {
 	State    string
 	Deadline time.Time
+	// Move is the clock after the move AppendClocked saves, kept with
+	// that move (Game.MoveClocks), as the server writes it; "": none.
+	Move string
 }
 
 // Clone returns a copy of g that shares no memory with it.
 func (g Game) Clone() Game {
 	g.Variants = append([]string(nil), g.Variants...)
 	g.Moves = append([]string(nil), g.Moves...)
+	if g.MoveClocks != nil {
+		g.MoveClocks = append([]string(nil), g.MoveClocks...)
+	}
 	for i := range g.Seats {
 		if g.Seats[i] != nil {
 			g.Seats[i] = append([]byte(nil), g.Seats[i]...)
@@ -224,4 +233,23 @@ type Notice struct {
 	// Presence says that what changed is who is connected to the game
 	// through another server (PresenceBoard), not the game itself.
 	Presence bool
+}
+
+// moveClocks returns the clocks read with a game's moves, nil if no move
+// has one.
+func moveClocks(clocks []string) []string {
+	for _, c := range clocks {
+		if c != "" {
+			return clocks
+		}
+	}
+	return nil
+}
+
+// nullText is s for a nullable text column, NULL for "".
+func nullText(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }

@@ -258,3 +258,22 @@ func TestClockRematch(t *testing.T) {
 		t.Fatalf("the rematch's clock: %+v", c)
 	}
 }
+
+// TestClockFlagPushed: a game lost on time is sent to its WebSocket
+// subscribers at the flag, with no request.
+func TestClockFlagPushed(t *testing.T) {
+	s := newServer(t, Config{Clocks: Clocks{Lag: -1, SweepEvery: time.Hour}})
+	ts := newTestServer(t, s)
+	id, ps := clockedGame(t, s, match.TimeControl{Initial: time.Second})
+	w := dial(t, ts, id)
+	playMoves(t, s, id, ps, 2)
+	for {
+		m := w.next()
+		if m.Type == "state" && m.State.Over {
+			if m.State.End != "timeout" || m.State.Clock.Remaining[m.State.ToMove] != 0 || m.State.Clock.Running != nil {
+				t.Errorf("pushed state: end %q, clock %+v", m.State.End, m.State.Clock)
+			}
+			return
+		}
+	}
+}

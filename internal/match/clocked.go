@@ -154,7 +154,7 @@ func (m *Match) flagLocked(due Due) (State, error) {
 	if due == DueAbort {
 		st.Outcome.Kind = OutcomeAbort
 	}
-	return m.setStatusLocked(st)
+	return m.commitStatusLocked(Change{Kind: StatusSet, Status: st, From: m.status, Flag: true, Index: len(m.game.Moves())})
 }
 
 // Deadline returns when the side to move runs out of time, or the zero

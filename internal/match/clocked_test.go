@@ -108,8 +108,11 @@ func TestClockedMoveAfterDeadline(t *testing.T) {
 	if st := m.State(); st.Status.Outcome.Kind != OutcomeTimeout || len(st.Moves) != 3 {
 		t.Errorf("after the late move: outcome %+v, %d moves", st.Status.Outcome, len(st.Moves))
 	}
-	if last := (*changes)[len(*changes)-1]; last.Kind != StatusSet || !last.Over {
-		t.Errorf("last change %+v, want the status, over", last)
+	if last := (*changes)[len(*changes)-1]; last.Kind != StatusSet || !last.Over || !last.Flag || last.Index != 3 {
+		t.Errorf("last change %+v, want the clock's status (Flag) on 3 moves, over", last)
+	}
+	if moved := (*changes)[len(*changes)-2]; moved.Kind != Moved || moved.Flag || moved.Control == nil || moved.From != (Status{}) {
+		t.Errorf("the third move's change %+v, want its clock, time control and the status it was played on", moved)
 	}
 }
 

@@ -142,6 +142,12 @@ type Change struct {
 	Clock    *Clock
 	Deadline time.Time
 	Control  *TimeControl // a clocked game's time control, with Clock
+	// Flag marks a StatusSet made by the clock (the game ended on time,
+	// or aborted at a first move's limit), with Index the number of
+	// moves it counted: it is saved only if no move was saved since.
+	// (With a clocked Moved, From is the status the move was played on:
+	// it is saved only if the status saved is still that one.)
+	Flag bool
 }
 
 // DefaultHintTime is how long Hints searches when Config.HintTime is zero.
@@ -499,6 +505,9 @@ func (m *Match) commitLocked(c Change) error {
 	if c.Clock != nil && m.clk != nil {
 		tc := m.clk.tc
 		c.Control = &tc
+		if c.Kind == Moved {
+			c.From = m.status
+		}
 	}
 	// A status is set after its commit; a move is played before.
 	outcome := m.status.Outcome

@@ -203,6 +203,7 @@ func clockOfChange(c match.Change) store.Clock {
 	sc := clockText(c.Control, c.Clock, c.Deadline)
 	if c.Kind == match.Moved {
 		sc.Move = moveClockText(c.Clock.Remaining)
+		sc.IfStatus = statusText(c.From)
 	}
 	return sc
 }

@@ -295,7 +295,11 @@ func (s *Server) commit(c match.Change) error {
 	case match.LevelSet:
 		err = s.store.SetLevel(ctx, c.ID, c.Level.String(), w)
 	case match.StatusSet:
-		err = s.store.SetStatus(ctx, c.ID, statusText(c.From), statusText(c.Status))
+		if c.Flag {
+			err = s.store.SetStatusAt(ctx, c.ID, statusText(c.From), statusText(c.Status), c.Index)
+		} else {
+			err = s.store.SetStatus(ctx, c.ID, statusText(c.From), statusText(c.Status))
+		}
 	}
 	s.metrics.commits.Observe(time.Since(start).Seconds())
 	if errors.Is(err, store.ErrConflict) {

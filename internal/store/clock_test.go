@@ -24,7 +24,7 @@ func testClock(t *testing.T, s Store) {
 	if err := s.SetClock(ctx, "g", ready); err != nil {
 		t.Fatal(err)
 	}
-	moved := Clock{State: `{"initial":180,"start":2}`, Deadline: deadline.Add(time.Minute), Move: "180000,180000"}
+	moved := Clock{State: `{"initial":180,"start":2}`, Deadline: deadline.Add(time.Minute), Move: "180000,180000", IfStatus: g.Status}
 	if err := s.AppendClocked(ctx, "g", 0, "7R", Idle, moved); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func testClock(t *testing.T, s Store) {
 	if err := s.Truncate(ctx, "g", 1, Idle); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AppendClocked(ctx, "g", 1, "3L", Idle, Clock{State: moved.State, Deadline: moved.Deadline, Move: "170000,180000"}); err != nil {
+	if err := s.AppendClocked(ctx, "g", 1, "3L", Idle, Clock{State: moved.State, Deadline: moved.Deadline, Move: "170000,180000", IfStatus: g.Status}); err != nil {
 		t.Fatal(err)
 	}
 	if got := mustGet(t, s, "g").MoveClocks; !slices.Equal(got, []string{"180000,180000", "170000,180000"}) {
@@ -105,7 +105,7 @@ func testOverdue(t *testing.T, s Store) {
 	}
 	// A move saved with a later deadline takes the game out.
 	g := mustGet(t, s, "later")
-	if err := s.AppendClocked(ctx, "later", len(g.Moves), "1R", Idle, Clock{State: "{}", Deadline: now.Add(time.Hour)}); err != nil {
+	if err := s.AppendClocked(ctx, "later", len(g.Moves), "1R", Idle, Clock{State: "{}", Deadline: now.Add(time.Hour), IfStatus: g.Status}); err != nil {
 		t.Fatal(err)
 	}
 	if ids, _ := s.Overdue(ctx, now, 10); !slices.Equal(ids, []string{"late"}) {
@@ -148,5 +148,39 @@ func TestSQLiteMigrateFromV5(t *testing.T) {
 	s.rdb.QueryRow("PRAGMA user_version").Scan(&v)
 	if v != 6 || len(sqliteMigrations) != 6 {
 		t.Errorf("user_version = %d, want 6", v)
+	}
+}
+
+// testClockRaces: of a clock's flag and a move saved through two
+// servers at once, the first saved wins: a flag is refused once a move
+// was saved after the moves it counted, and a clocked move once the
+// status changed.
+func testClockRaces(t *testing.T, s Store) {
+	g := sample("g")
+	g.Mode, g.Moves, g.Status = "online", []string{"7R", "2L"}, ""
+	g.Clock = Clock{State: "{}"}
+	mustCreate(t, s, g)
+	clk := Clock{State: "{}", Move: "1,2"}
+	if err := s.AppendClocked(ctx, "g", 2, "5R", Idle, clk); err != nil {
+		t.Fatal(err)
+	}
+	// Server b flags on the two moves it knew: refused.
+	if err := s.SetStatusAt(ctx, "g", "", "timeout", 2); !errors.Is(err, ErrConflict) {
+		t.Fatalf("a flag on 2 moves when 3 are saved = %v, want ErrConflict", err)
+	}
+	if err := s.SetStatusAt(ctx, "g", "", "timeout", 3); err != nil {
+		t.Fatalf("a flag on the 3 moves saved = %v", err)
+	}
+	// Server a, which did not know of the flag, saves a move: refused.
+	clk.IfStatus = ""
+	if err := s.AppendClocked(ctx, "g", 3, "1L", Idle, clk); !errors.Is(err, ErrConflict) {
+		t.Fatalf("a clocked move after the flag = %v, want ErrConflict", err)
+	}
+	clk.IfStatus = "timeout"
+	if err := s.AppendClocked(ctx, "g", 3, "1L", Idle, clk); err != nil {
+		t.Fatalf("a clocked move on the status saved = %v", err)
+	}
+	if err := s.SetStatusAt(ctx, "nope", "", "x", 0); !errors.Is(err, ErrNotFound) {
+		t.Errorf("SetStatusAt of no game = %v", err)
 	}
 }

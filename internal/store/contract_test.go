@@ -67,6 +67,7 @@ func testContract(t *testing.T, open opener) {
 		{"ExpireRace", testExpireRace},
 		{"Clock", testClock},
 		{"Overdue", testOverdue},
+		{"ClockRaces", testClockRaces},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.f(t, open(t)) })

@@ -93,6 +93,9 @@ func (m *Memory) AppendClocked(ctx context.Context, id string, index int, move s
 		if index != len(g.Moves) {
 			return fmt.Errorf("game %q: move %d, but %d moves are saved: %w", id, index, len(g.Moves), ErrConflict)
 		}
+		if c.State != "" && g.Status != c.IfStatus {
+			return fmt.Errorf("game %q: the status changed meanwhile: %w", id, ErrConflict)
+		}
 		g.Moves = append(g.Moves, move)
 		g.Waiting = w
 		if c.State != "" || !c.Deadline.IsZero() {
@@ -167,8 +170,14 @@ func (m *Memory) SetLevel(ctx context.Context, id string, level string, w Waitin
 
 // SetStatus replaces the status if it is from.
 func (m *Memory) SetStatus(ctx context.Context, id string, from, to string) error {
+	return m.SetStatusAt(ctx, id, from, to, -1)
+}
+
+// SetStatusAt replaces the status if it is from and the game has moves
+// moves (any number if moves is negative).
+func (m *Memory) SetStatusAt(ctx context.Context, id string, from, to string, moves int) error {
 	return m.change(ctx, id, func(g *Game) error {
-		if g.Status != from {
+		if g.Status != from || moves >= 0 && len(g.Moves) != moves {
 			return fmt.Errorf("game %q: the status changed meanwhile: %w", id, ErrConflict)
 		}
 		g.Status = to

@@ -253,13 +253,13 @@ func (p *Postgres) AppendClocked(ctx context.Context, id string, index int, move
 	tag, err := p.pool.Exec(ctx, `WITH g AS (
 			UPDATE games SET nmoves = nmoves + 1, waiting = $4, updated = now(),
 				clock = CASE WHEN $5 THEN $6 ELSE clock END, deadline = CASE WHEN $5 THEN $7 ELSE deadline END
-			WHERE id = $1 AND nmoves = $2
+			WHERE id = $1 AND nmoves = $2 AND ($6 = '' OR status = $9)
 			RETURNING id
 		), m AS (
 			INSERT INTO moves (game, idx, move, clock) SELECT id, $2, $3, $8 FROM g
 		)
 		SELECT pg_notify('`+notifyChannel+`', `+notifyPayload+`) FROM g`, id, index, move, bool(w),
-		c.State != "" || !c.Deadline.IsZero(), c.State, timeOrNull(c.Deadline), nullText(c.Move))
+		c.State != "" || !c.Deadline.IsZero(), c.State, timeOrNull(c.Deadline), nullText(c.Move), c.IfStatus)
 	if pgCode(err) == pgUniqueViolation {
 		return fmt.Errorf("game %q: move %d is taken: %w", id, index, ErrConflict)
 	}
@@ -307,6 +307,14 @@ func (p *Postgres) Truncate(ctx context.Context, id string, n int, w Waiting) er
 func (p *Postgres) SetLevel(ctx context.Context, id string, level string, w Waiting) error {
 	return p.update(ctx, id, `UPDATE games SET level = $2, waiting = $3, updated = now() WHERE id = $1
 		RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`, ErrNotFound, level, bool(w))
+}
+
+// SetStatusAt replaces the status if it is from and the game has moves
+// moves.
+func (p *Postgres) SetStatusAt(ctx context.Context, id string, from, to string, moves int) error {
+	return p.update(ctx, id, `UPDATE games SET status = $3, updated = now() WHERE id = $1 AND status = $2 AND nmoves = $4
+		RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`,
+		fmt.Errorf("game %q: the status or the moves changed meanwhile: %w", id, ErrConflict), from, to, moves)
 }
 
 // SetStatus replaces the status if it is from.

@@ -345,8 +345,8 @@ func (s *SQLite) AppendClocked(ctx context.Context, id string, index int, move s
 	return s.write(ctx, func(w *sqliteWriter) error {
 		r, err := w.exec(`UPDATE games SET nmoves = nmoves + 1, waiting = ?1, updated = ?2,
 			clock = CASE WHEN ?5 THEN ?6 ELSE clock END, deadline = CASE WHEN ?5 THEN ?7 ELSE deadline END
-			WHERE id = ?3 AND nmoves = ?4`,
-			bool(wait), s.now().UnixNano(), id, index, c.State != "" || !c.Deadline.IsZero(), c.State, nanos(c.Deadline))
+			WHERE id = ?3 AND nmoves = ?4 AND (?6 = '' OR status = ?8)`,
+			bool(wait), s.now().UnixNano(), id, index, c.State != "" || !c.Deadline.IsZero(), c.State, nanos(c.Deadline), c.IfStatus)
 		if err != nil {
 			return err
 		}
@@ -354,6 +354,9 @@ func (s *SQLite) AppendClocked(ctx context.Context, id string, index int, move s
 			have, err := w.nmoves(id)
 			if err != nil {
 				return err
+			}
+			if have == index {
+				return fmt.Errorf("game %q: the status changed meanwhile: %w", id, ErrConflict)
 			}
 			return fmt.Errorf("game %q: move %d, but %d moves are saved: %w", id, index, have, ErrConflict)
 		}
@@ -404,6 +407,15 @@ func notFound(r sql.Result, err error, id string) error {
 // seatColumns names the column of each seat's hash; a column name
 // cannot be a parameter.
 var seatColumns = [2]string{"seat0", "seat1"}
+
+// SetStatusAt replaces the status if it is from and the game has moves
+// moves.
+func (s *SQLite) SetStatusAt(ctx context.Context, id string, from, to string, moves int) error {
+	return s.write(ctx, func(w *sqliteWriter) error {
+		return w.updateIf(id, fmt.Errorf("game %q: the status or the moves changed meanwhile: %w", id, ErrConflict),
+			`UPDATE games SET status = ?, updated = ? WHERE id = ? AND status = ? AND nmoves = ?`, to, s.now().UnixNano(), id, from, moves)
+	})
+}
 
 // SetStatus replaces the status if it is from.
 func (s *SQLite) SetStatus(ctx context.Context, id string, from, to string) error {

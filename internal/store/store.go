@@ -110,6 +110,11 @@ type Clock struct {
 	// Move is the clock after the move AppendClocked saves, kept with
 	// that move (Game.MoveClocks), as the server writes it; "": none.
 	Move string
+	// IfStatus, with State, is the game's Status as the server that
+	// saves a move has it: AppendClocked refuses the move (ErrConflict)
+	// if the saved Status differs — another server ended the game on
+	// time meanwhile.
+	IfStatus string
 }
 
 // Clone returns a copy of g that shares no memory with it.
@@ -164,6 +169,10 @@ type Store interface {
 	// returns an error wrapping ErrConflict: of two servers changing a
 	// status at once, one wins and the other re-reads.
 	SetStatus(ctx context.Context, id string, from, to string) error
+	// SetStatusAt is SetStatus, refused (ErrConflict) too unless the game
+	// has moves moves saved: a clock's flag, which a move saved
+	// meanwhile (through another server) voids.
+	SetStatusAt(ctx context.Context, id string, from, to string, moves int) error
 	// ClaimSeat gives seat (0 or 1) to the holder of the secret whose
 	// hash is given, if nobody holds it yet: of many callers racing for
 	// one seat, exactly one succeeds, the others get ErrConflict.

@@ -61,10 +61,18 @@ func (m *Match) overLocked() bool {
 // setStatusLocked commits st and makes it the match's status, telling the
 // subscribers.
 func (m *Match) setStatusLocked(st Status) (State, error) {
-	if err := m.commitLocked(Change{Kind: StatusSet, Status: st, From: m.status}); err != nil {
+	return m.commitStatusLocked(Change{Kind: StatusSet, Status: st, From: m.status})
+}
+
+// commitStatusLocked commits c, a StatusSet, and makes its status the
+// match's, telling the subscribers.
+func (m *Match) commitStatusLocked(c Change) (State, error) {
+	st := c.Status
+	if err := m.commitLocked(c); err != nil {
 		return State{}, err
 	}
 	m.status = st
+	m.armLocked() // an ended game's timer stops
 	return m.publishLocked(), nil
 }
 
@@ -324,6 +332,7 @@ func (m *Match) SetPresence(p Presence) {
 	if m.closed || p == m.presence {
 		return
 	}
+	m.presenceClockLocked(p)
 	m.presence = p
 	m.broadcastLocked(Update{Kind: PresenceUpdate, Presence: &p})
 }

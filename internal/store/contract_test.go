@@ -65,6 +65,9 @@ func testContract(t *testing.T, open opener) {
 		{"RacingAppends", testRacingAppends},
 		{"Expire", testExpire},
 		{"ExpireRace", testExpireRace},
+		{"Clock", testClock},
+		{"Overdue", testOverdue},
+		{"ClockRaces", testClockRaces},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.f(t, open(t)) })

@@ -77,10 +77,6 @@ type offlineTable struct {
 const (
 	offlineInfoPath  = "/offline/endgames.json"
 	offlineTablePath = "/offline/endgames-"
-	// offlineKeptPath is where the page's engine asks for the table the
-	// service worker keeps: the server answers 204, none kept (for a page
-	// the service worker does not control yet), which is no error.
-	offlineKeptPath = "/offline/endgames.egtb"
 )
 
 // openEndgames opens the server's own table in cfg.Dir, logging which
@@ -261,7 +257,7 @@ func (e *endgameTables) serveOffline(w http.ResponseWriter, r *http.Request, p s
 	o := e.offline.Load()
 	h := w.Header()
 	switch {
-	case o == nil && p != offlineKeptPath && e.preparing.Load():
+	case o == nil && e.preparing.Load():
 		h.Set("Cache-Control", "no-cache")
 		h.Set("Retry-After", offlineRetry)
 		http.Error(w, "the endgame table is being built: ask again later", http.StatusServiceUnavailable)
@@ -282,9 +278,6 @@ func (e *endgameTables) serveOffline(w http.ResponseWriter, r *http.Request, p s
 		}
 		h.Set("ETag", `"`+o.hash+`"`)
 		http.ServeContent(w, r, p, time.Time{}, bytes.NewReader(o.plain))
-	case p == offlineKeptPath:
-		h.Set("Cache-Control", "no-cache")
-		w.WriteHeader(http.StatusNoContent)
 	default:
 		h.Set("Cache-Control", "no-cache")
 		http.Error(w, "no such endgame table here", http.StatusNotFound)
@@ -293,7 +286,7 @@ func (e *endgameTables) serveOffline(w http.ResponseWriter, r *http.Request, p s
 
 // isOfflinePath reports whether p is one of the browser's table's.
 func isOfflinePath(p string) bool {
-	return p == offlineInfoPath || p == offlineKeptPath || strings.HasPrefix(p, offlineTablePath)
+	return p == offlineInfoPath || strings.HasPrefix(p, offlineTablePath)
 }
 
 // engine returns next (nil: package ai) with the server's table given to

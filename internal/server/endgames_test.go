@@ -294,9 +294,6 @@ func TestOfflineTable(t *testing.T) {
 			t.Errorf("GET %s: %s, want 404", p, r)
 		}
 	}
-	if r := do(t, s, "GET", offlineKeptPath, nil); r.status != http.StatusNoContent {
-		t.Errorf("GET %s (the service worker's, for a page it does not control): %s, want 204", offlineKeptPath, r)
-	}
 	if l := logged.lines("endgame table used"); len(l) != 1 || !strings.Contains(l[0], "pebbles=4") {
 		t.Errorf("log %q, want the table built used by the server's searches", l)
 	}

@@ -28,9 +28,9 @@ import (
 // reviews by search alone, and the page offline has no table.
 type Endgames struct {
 	// Dir holds the tables. The computer's moves at Hard, the hints and
-	// the reviews read the one for the most pebbles there (Open); one
-	// that cannot be read (damaged, of another version, unfinished) is
-	// logged and left out: the server runs without it.
+	// the reviews read the one for the most pebbles there that can be
+	// read; one that cannot (damaged, of another version, unfinished) is
+	// logged and left out.
 	Dir string
 	// Offline is the pebbles of the small table the page's engine keeps
 	// for offline play (docs/OFFLINE.md), served at /offline/endgames.json

@@ -81,15 +81,17 @@ func parseHeader(data []byte, path string) (fileHeader, error) {
 	if len(data) < headerSize {
 		return fileHeader{}, fmt.Errorf("%s: %d bytes, shorter than the %d-byte header (a truncated file?)", path, len(data), headerSize)
 	}
+	n := binary.LittleEndian.Uint32(data[8:])
 	h := fileHeader{
-		n:       int(binary.LittleEndian.Uint32(data[8:])),
 		entries: binary.LittleEndian.Uint64(data[16:]),
 		pass:    int(int32(binary.LittleEndian.Uint32(data[24:]))),
 		sum:     binary.LittleEndian.Uint32(data[sumAt:]),
 	}
-	if h.n > maxLayer || h.entries != layerStart(h.n+1)*variants {
-		return fileHeader{}, fmt.Errorf("%s: header says %d pebbles and %d entries, which do not match", path, h.n, h.entries)
+	// Compared before it is an int: on 32 bits, int(n) may be negative.
+	if n > maxLayer || h.entries != layerStart(int(n)+1)*variants {
+		return fileHeader{}, fmt.Errorf("%s: header says %d pebbles and %d entries, which do not match", path, n, h.entries)
 	}
+	h.n = int(n)
 	if uint64(len(data)-headerSize) != 2*h.entries {
 		return fileHeader{}, fmt.Errorf("%s: %d bytes of entries, want %d (a truncated file?)", path, len(data)-headerSize, 2*h.entries)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -97,6 +98,20 @@ func TestChecksum(t *testing.T) {
 	}
 	if _, err := Load("t.egtb", good); err != nil {
 		t.Errorf("Load(the table unchanged) = %v", err)
+	}
+}
+
+// TestHeaderPebbles: a header saying more pebbles than any table has,
+// up to the largest 32-bit count (negative as an int on 32 bits: run
+// with GOARCH=386 too), is refused with an error, never a panic.
+func TestHeaderPebbles(t *testing.T) {
+	good := build(t, 3, BuildOptions{})
+	for _, n := range []uint32{maxLayer + 1, 1 << 31, 0xFFFFFFFE, 0xFFFFFFFF} {
+		data := append([]byte{}, good...)
+		binary.LittleEndian.PutUint32(data[8:], n)
+		if _, err := Load("t.egtb", data); err == nil || !strings.Contains(err.Error(), "do not match") {
+			t.Errorf("Load(header of %d pebbles) = %v, want an error: they do not match", n, err)
+		}
 	}
 }
 

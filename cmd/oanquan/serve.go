@@ -24,6 +24,12 @@ import (
 // only.
 const defaultAddr = "localhost:8080"
 
+// maxOfflinePebbles is the largest table --endgames-offline may give the
+// page: 10 pebbles is 10.3 MB (5.5 MB gzipped); 12 would be 43 MB, downloaded
+// by phones and held twice in their memory (the worker's copy and the
+// engine's).
+const maxOfflinePebbles = 10
+
 // shutdownTimeout bounds the wait for requests in flight at shutdown.
 const shutdownTimeout = 5 * time.Second
 
@@ -51,8 +57,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	keepFinished := fs.Duration("keep-finished", server.DefaultRetention.Finished, "how long a game over is kept after it ended (0: for ever)")
 	metricsAddr := fs.String("metrics-addr", "", "HOST:PORT to serve Prometheus metrics on, at /metrics (keep it private); default: none")
 	ipHeader := fs.String("client-ip-header", "", "behind a proxy: the header holding the client's address (X-Forwarded-For, X-Real-IP); never set it without one")
-	tables := fs.String("endgames", "", "`DIR` of endgame tables (made by oanquan endgames build) for Hard, hints and reviews; the page's small table for offline play is built there if absent; none: no tables; default: the data directory ($XDG_DATA_HOME/oanquan or ~/.local/share/oanquan) if it exists")
-	offlineN := fs.Int("endgames-offline", server.OfflinePebbles, "pebbles of the small endgame table the page keeps for offline play, built in the --endgames directory in the background if absent; 0: none")
+	tables := fs.String("endgames", "", "`DIR` of endgame tables (made by oanquan endgames build) for Hard, hints and reviews; the page's small table for offline play is built there if absent; none: no tables; default: the data directory ($XDG_DATA_HOME/oanquan or ~/.local/share/oanquan) when --db is the default SQLite file there, else none")
+	offlineN := fs.Int("endgames-offline", server.OfflinePebbles, "pebbles of the small endgame table the page keeps for offline play, built in the --endgames directory in the background if absent; 0: none; at most 10")
 	verbose := fs.Bool("verbose", false, "log every game change, not only requests that failed and games made")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -73,8 +79,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("--keep-invitations, --keep-unfinished and --keep-finished: want 0 (for ever) or a duration such as 720h")
 	case *sockets < 0 || *maxSockets < 1:
 		return usagef("--sockets-per-address %d, --max-sockets %d: want 0 (no limit) or more, and 1 or more", *sockets, *maxSockets)
-	case *offlineN < 0 || *offlineN > 12:
-		return usagef("--endgames-offline %d: want 0 (none) to 12 (larger tables are too large for a phone)", *offlineN)
+	case *offlineN < 0 || *offlineN > maxOfflinePebbles:
+		return usagef("--endgames-offline %d: want 0 (none) to %d (larger tables are too large for a phone)", *offlineN, maxOfflinePebbles)
 	case *createBurst < 1 || *hintBurst < 1 || *reviewBurst < 1 || *unknownBurst < 1:
 		return usagef("--new-games-burst, --hints-burst, --reviews-burst and --unknown-games-burst: want 1 or more")
 	}
@@ -93,7 +99,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("%v", err)
 	}
 	defer st.Close()
-	egDir, err := endgamesDir(fs, *tables) // after the store, which makes the data directory
+	egDir, err := endgamesDir(fs, *tables, *db) // after the store, which makes the data directory
 	if err != nil {
 		return err
 	}
@@ -156,24 +162,25 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return serveUntil(ctx, srv, ln, h)
 }
 
-// endgamesDir returns the directory of endgame tables serve uses: the
-// data directory (that of the default SQLite file) when --endgames is not
-// given and it exists (it is not made for the tables alone: a server
-// given --db elsewhere leaves the user's home alone), none for "none" or
-// "", else the directory given, which must exist.
-func endgamesDir(fs *flag.FlagSet, dir string) (string, error) {
+// endgamesDir returns the directory of endgame tables serve uses. With
+// --endgames not given, it is the data directory only when the games go
+// to the default SQLite file (--db not given, or given as that file),
+// which is in it; a server given --db elsewhere (memory, another file,
+// PostgreSQL) uses no tables and leaves the user's home alone. "none" or
+// "": no tables; else the directory given, which must exist.
+func endgamesDir(fs *flag.FlagSet, dir, db string) (string, error) {
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "endgames" })
 	switch {
 	case !given:
-		db, err := store.DefaultPath()
-		if err != nil {
-			return "", nil // no data directory: no tables
-		}
-		if fi, err := os.Stat(filepath.Dir(db)); err != nil || !fi.IsDir() {
+		def, err := store.DefaultPath()
+		if err != nil || !sameFile(db, def) {
 			return "", nil
 		}
-		return filepath.Dir(db), nil
+		if fi, err := os.Stat(filepath.Dir(def)); err != nil || !fi.IsDir() {
+			return "", nil
+		}
+		return filepath.Dir(def), nil
 	case dir == "" || dir == "none":
 		return "", nil
 	}
@@ -181,6 +188,16 @@ func endgamesDir(fs *flag.FlagSet, dir string) (string, error) {
 		return "", usagef("--endgames %s: not a directory (want the directory of the tables, or none)", dir)
 	}
 	return dir, nil
+}
+
+// sameFile reports whether the --db value db names the SQLite file def:
+// "" (the default), or a path to it.
+func sameFile(db, def string) bool {
+	if db == "" {
+		return true
+	}
+	a, err := filepath.Abs(db)
+	return err == nil && a == filepath.Clean(def)
 }
 
 // capSockets returns the cap on WebSockets open at once: want, lowered to

@@ -126,8 +126,8 @@ func cli(t *testing.T, args ...string) []string {
 // does not prove: player 1 to move.
 const tableStart = "1/0/1/0/0/0/0/0/1/0/0/0* 1 12,0,0 35,1,0 30"
 
-// TestServeEndgames: serve with no --endgames finds the table in the data
-// directory (where the default SQLite file goes), says which at start,
+// TestServeEndgames: serve with no --endgames nor --db finds the table in
+// the data directory (where the default SQLite file goes), says which at start,
 // and answers as the command line with the same table: the hints as
 // analyse, the computer at Hard and the review as bestmove, proven. The
 // page's table (--endgames-offline) is built there too, and offered.
@@ -139,7 +139,7 @@ func TestServeEndgames(t *testing.T) {
 	if err := endgames.Build(context.Background(), 6, data, endgames.BuildOptions{Threads: 1}); err != nil {
 		t.Fatal(err)
 	}
-	url, log := startServe(t, "--endgames-offline", "3")
+	url, log := startServe(t, "--db", "", "--endgames-offline", "3")
 	if l := log.lines("endgame table used", "pebbles=6", "bytes=297088", filepath.Join(data, endgames.Name(6))); len(l) != 1 {
 		t.Errorf("log %q, want one line naming the table found in the data directory", log.lines("endgame"))
 	}
@@ -231,7 +231,7 @@ func TestServeEndgamesDamaged(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("OAQEGTB1 and not much more"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	url, log := startServe(t, "--endgames-offline", "0")
+	url, log := startServe(t, "--db", "", "--endgames-offline", "0")
 	if l := log.lines(bad); len(l) != 1 || !strings.Contains(l[0], "level=WARN") || !strings.Contains(l[0], "not used") {
 		t.Errorf("log %q, want one warning that %s is not used", log.lines(""), bad)
 	}
@@ -245,12 +245,12 @@ func TestServeEndgamesDamaged(t *testing.T) {
 
 	none := t.TempDir()
 	t.Setenv("XDG_DATA_HOME", none)
-	_, log = startServe(t, "--endgames", "none")
+	_, log = startServe(t, "--db", "", "--endgames", "none")
 	if l := log.lines("endgame"); len(l) != 0 {
 		t.Errorf("--endgames none: log %q, want nothing of endgame tables", l)
 	}
-	if entries, _ := os.ReadDir(filepath.Join(none, "oanquan")); len(entries) != 0 {
-		t.Errorf("--endgames none: %d files in the data directory", len(entries))
+	if names := tableFiles(filepath.Join(none, "oanquan")); len(names) != 0 {
+		t.Errorf("--endgames none: tables in the data directory: %q", names)
 	}
 
 	// With --db elsewhere and no data directory, none is made for tables.
@@ -262,5 +262,40 @@ func TestServeEndgamesDamaged(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(fresh, "oanquan")); err == nil {
 		t.Error("the data directory was made for the tables")
+	}
+}
+
+// tableFiles returns the names of the files of endgame tables in dir
+// (built or being built).
+func tableFiles(dir string) []string {
+	names, _ := filepath.Glob(filepath.Join(dir, "pebbles-*"))
+	return names
+}
+
+// TestServeEndgamesDB: with no --endgames, a server whose games go
+// elsewhere than the default SQLite file (--db memory, another file)
+// reads no table from the data directory, though it exists, and builds
+// none there; one given the default file by its path uses the directory
+// as with no --db.
+func TestServeEndgamesDB(t *testing.T) {
+	xdg := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", xdg)
+	data := filepath.Join(xdg, "oanquan")
+	os.MkdirAll(data, 0o700)
+	if err := endgames.Build(context.Background(), 3, data, endgames.BuildOptions{Threads: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, db := range []string{"memory", filepath.Join(t.TempDir(), "games.db")} {
+		_, log := startServe(t, "--db", db, "--endgames-offline", "4")
+		if l := log.lines("endgame"); len(l) != 0 {
+			t.Errorf("--db %s: log %q, want nothing of endgame tables", db, l)
+		}
+		if names := tableFiles(data); len(names) != 1 {
+			t.Errorf("--db %s: tables in the data directory %q, want the one of 3 pebbles alone", db, names)
+		}
+	}
+	_, log := startServe(t, "--db", filepath.Join(data, "oanquan.db"), "--endgames-offline", "0")
+	if l := log.lines("endgame table used", "pebbles=3"); len(l) != 1 {
+		t.Errorf("--db the default file: log %q, want the table of the data directory used", log.lines("endgame"))
 	}
 }

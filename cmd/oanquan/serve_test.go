@@ -35,6 +35,11 @@ func TestServeUsage(t *testing.T) {
 			t.Errorf("run %q = %v with output %q, want a usage error and no output", args, err, out.String())
 		}
 	}
+	stopped, stop := context.WithCancel(context.Background())
+	stop() // served, it would stop at once
+	if err := run(stopped, []string{"--addr", "127.0.0.1:0", "--db", "memory", "--endgames-offline", "11"}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "--endgames-offline 11") {
+		t.Errorf("--endgames-offline 11 (a table too large for a phone): %v, want a usage error naming the flag", err)
+	}
 	if err := run(context.Background(), []string{"--addr", "no-such-host.invalid:1"}, io.Discard, io.Discard); err == nil {
 		t.Error("serving on an address that cannot be listened on: no error")
 	}

@@ -28,15 +28,15 @@ import (
 // reviews by search alone, and the page offline has no table.
 type Endgames struct {
 	// Dir holds the tables. The computer's moves at Hard, the hints and
-	// the reviews read the one for the most pebbles there (Open); one
-	// that cannot be read (damaged, of another version, unfinished) is
-	// logged and left out: the server runs without it.
+	// the reviews read the one for the most pebbles there that can be
+	// read; one that cannot (damaged, of another version, unfinished) is
+	// logged and left out.
 	Dir string
 	// Offline is the pebbles of the small table the page's engine keeps
 	// for offline play (docs/OFFLINE.md), served at /offline/endgames.json
-	// and built into Dir in the background when it is not there (it is
-	// then also the server's own table if Dir had none). 0:
-	// OfflinePebbles; negative: none.
+	// and built into Dir in the background when it is not there or cannot
+	// be read (it is then also the server's own table if Dir had none, or
+	// only smaller ones). 0: OfflinePebbles; negative: none.
 	Offline int
 }
 
@@ -55,9 +55,12 @@ type endgameTables struct {
 
 	own     atomic.Pointer[endgames.Table]
 	offline atomic.Pointer[offlineTable]
-	closers []func() error // set before the server serves; closed by close
-	bad     string         // the table in dir that could not be opened, logged once
-	badErr  error          // why
+	// preparing is true from New until the browser's table is served or
+	// found impossible: the page is told to come back (503), not that
+	// there is none (404, on which its service worker forgets its copy).
+	preparing atomic.Bool
+	closers   []func() error   // set before the server serves; closed by close
+	bad       map[string]error // the tables in dir that could not be opened (logged) and why
 }
 
 // offlineTable is the browser's table, ready to serve.
@@ -74,16 +77,13 @@ type offlineTable struct {
 const (
 	offlineInfoPath  = "/offline/endgames.json"
 	offlineTablePath = "/offline/endgames-"
-	// offlineKeptPath is where the page's engine asks for the table the
-	// service worker keeps: the server answers 204, none kept (for a page
-	// the service worker does not control yet), which is no error.
-	offlineKeptPath = "/offline/endgames.egtb"
 )
 
 // openEndgames opens the server's own table in cfg.Dir, logging which
-// (or why none).
+// (or why none): the one for the most pebbles that can be read, each
+// larger one that cannot being logged and left out.
 func openEndgames(cfg Endgames, log *slog.Logger) *endgameTables {
-	e := &endgameTables{dir: cfg.Dir, pebbles: cfg.Offline, log: log}
+	e := &endgameTables{dir: cfg.Dir, pebbles: cfg.Offline, log: log, bad: map[string]error{}}
 	if e.pebbles == 0 {
 		e.pebbles = OfflinePebbles
 	}
@@ -91,21 +91,24 @@ func openEndgames(cfg Endgames, log *slog.Logger) *endgameTables {
 		e.pebbles = -1
 		return e
 	}
+	e.preparing.Store(e.pebbles >= 0)
 	names, _ := filepath.Glob(filepath.Join(e.dir, "pebbles-*.egtb"))
 	if len(names) == 0 {
 		log.Info("endgame tables: none in the directory; searching without", "dir", e.dir)
 		return e
 	}
-	slices.Sort(names)
-	path := names[len(names)-1] // the most pebbles, as endgames.Open chooses
-	t, err := endgames.OpenFile(path)
-	if err != nil {
-		log.Warn("endgame table not used: the server searches without it", "err", err)
-		e.bad, e.badErr = path, err
+	slices.Sort(names) // by pebbles: the names are zero-padded (endgames.Name)
+	for _, path := range slices.Backward(names) {
+		t, err := endgames.OpenFile(path)
+		if err != nil {
+			log.Warn("endgame table not used: the server reads a smaller one, or none", "err", err)
+			e.bad[path] = err
+			continue
+		}
+		e.use(t, path)
+		e.closers = append(e.closers, t.Close)
 		return e
 	}
-	e.use(t, path)
-	e.closers = append(e.closers, t.Close)
 	return e
 }
 
@@ -136,53 +139,76 @@ const buildNice = 15
 
 // prepareOffline makes the browser's table ready to serve: read from
 // Dir, or first built there (on one core, at a low priority, so that
-// games go on), also when the file there is of another format (left by
-// an older server). A table that cannot be built or read (damaged) is
-// logged, and the page plays offline without one. An interrupted build
-// (the server stopping: it stops within a few milliseconds) resumes at
-// the next start. Several servers sharing Dir may build it at once: each
-// writes its own temporary file and renames it whole into place
-// (endgames.Build), so none reads a part of a file.
+// games go on), also when the file there cannot be read (damaged,
+// truncated, unfinished, or of another format, left by an older server):
+// Build replaces it. A table that cannot be built or read is logged, and
+// the page plays offline without one. An interrupted build (the server
+// stopping: it stops within a few milliseconds) resumes at the next
+// start. Several servers sharing Dir may build it at once: each writes
+// its own temporary file and renames it whole into place
+// (endgames.Build), so none reads a part of a file. The table is also
+// the server's own when it has none, or a smaller one.
 func (e *endgameTables) prepareOffline(ctx context.Context) {
 	if e.pebbles < 0 {
 		return
 	}
 	n := e.pebbles
 	path := filepath.Join(e.dir, endgames.Name(n))
-	if path == e.bad && !errors.Is(e.badErr, endgames.ErrFormat) {
-		return // logged already
-	}
 	data, t, err := readTable(path)
-	if errors.Is(err, os.ErrNotExist) || errors.Is(err, endgames.ErrFormat) {
-		start := time.Now()
-		if errors.Is(err, endgames.ErrFormat) && path != e.bad {
-			e.log.Warn("endgame table for the page offline not served: building it again", "err", err)
-		}
-		e.log.Info("building the endgame table for the page offline, in the background", "pebbles", n, "dir", e.dir)
-		err = os.MkdirAll(e.dir, 0o700)
-		if err == nil {
-			err = endgames.Build(ctx, n, e.dir, endgames.BuildOptions{Threads: 1, Nice: buildNice})
-		}
-		if ctx.Err() != nil {
-			return // stopping: the checkpoint is kept
-		}
-		if err != nil {
-			e.log.Warn("the endgame table for the page offline could not be built: the page plays offline without it", "err", err)
+	if err != nil {
+		if err := e.build(ctx, path, err); err != nil {
+			if !errors.Is(err, context.Canceled) { // else stopping: the checkpoint is kept
+				e.preparing.Store(false) // none: logged
+			}
 			return
 		}
-		e.log.Info("built the endgame table for the page offline", "pebbles", n, "took", time.Since(start).Round(time.Millisecond))
-		data, t, err = readTable(path)
-	}
-	if err != nil {
-		e.log.Warn("endgame table for the page offline not served: the page plays offline without it", "err", err)
-		return
+		if data, t, err = readTable(path); err != nil {
+			e.log.Warn("endgame table for the page offline not served: the page plays offline without it", "err", err)
+			e.preparing.Store(false)
+			return
+		}
 	}
 	o := newOfflineTable(t.Pebbles(), data)
 	e.offline.Store(o)
+	e.preparing.Store(false)
 	e.log.Info("endgame table for the page offline served", "pebbles", o.pebbles, "bytes", len(o.plain), "gzipped", len(o.gz), "hash", o.hash)
-	if e.own.Load() == nil {
-		e.use(t, path) // it needs no closing: it is read, not mapped
+	if own := e.own.Load(); own == nil || own.Pebbles() < t.Pebbles() {
+		// A table read, not mapped: it needs no closing. The one it
+		// replaces may still be read by a search: it is closed by close.
+		e.use(t, path)
 	}
+}
+
+// build builds the browser's table at path, which could not be read
+// (readErr). It returns nil when built, context.Canceled when the server
+// stops, else the failure, logged.
+func (e *endgameTables) build(ctx context.Context, path string, readErr error) error {
+	_, logged := e.bad[path]
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		if !logged {
+			e.log.Warn("endgame table for the page offline not served: the page plays offline without it", "err", readErr)
+		}
+		return readErr // not a file: nothing to replace
+	}
+	if !logged && !errors.Is(readErr, os.ErrNotExist) {
+		e.log.Warn("endgame table for the page offline not served: building it again", "err", readErr)
+	}
+	n := e.pebbles
+	start := time.Now()
+	e.log.Info("building the endgame table for the page offline, in the background", "pebbles", n, "dir", e.dir)
+	err := os.MkdirAll(e.dir, 0o700)
+	if err == nil {
+		err = endgames.Build(ctx, n, e.dir, endgames.BuildOptions{Threads: 1, Nice: buildNice})
+	}
+	switch {
+	case err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		return context.Canceled
+	case err != nil:
+		e.log.Warn("the endgame table for the page offline could not be built: the page plays offline without it", "err", err)
+		return err
+	}
+	e.log.Info("built the endgame table for the page offline", "pebbles", n, "took", time.Since(start).Round(time.Millisecond))
+	return nil
 }
 
 // readTable reads the table file at path whole, and the table in it.
@@ -217,20 +243,31 @@ func newOfflineTable(n int, data []byte) *offlineTable {
 	return o
 }
 
+// offlineRetry is how soon a page is told to ask again for the browser's
+// table while it is being built (its service worker asks at each visit).
+const offlineRetry = "60"
+
 // serveOffline answers the paths of the browser's table: what it is
 // (revalidated each time, as the page's files), and the table under its
-// hash (never changes: kept a year). Both are 404 while there is none.
+// hash (never changes: kept a year, and never altered by a proxy, since
+// the service worker checks its hash). Both are 503 with Retry-After while
+// it is being built, and 404 when there is none (none configured, or it
+// could not be made): the page's service worker then forgets its copy.
 func (e *endgameTables) serveOffline(w http.ResponseWriter, r *http.Request, p string) {
 	o := e.offline.Load()
 	h := w.Header()
 	switch {
+	case o == nil && e.preparing.Load():
+		h.Set("Cache-Control", "no-cache")
+		h.Set("Retry-After", offlineRetry)
+		http.Error(w, "the endgame table is being built: ask again later", http.StatusServiceUnavailable)
 	case o != nil && p == offlineInfoPath:
 		h.Set("Cache-Control", "no-cache")
 		h.Set("Content-Type", "application/json")
 		h.Set("ETag", `"`+o.hash+`"`)
 		http.ServeContent(w, r, p, time.Time{}, bytes.NewReader(o.info))
 	case o != nil && p == offlineTablePath+o.hash+".egtb":
-		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+		h.Set("Cache-Control", "public, max-age=31536000, immutable, no-transform")
 		h.Set("Content-Type", "application/octet-stream")
 		h.Set("Vary", "Accept-Encoding")
 		if acceptsGzip(r) {
@@ -241,9 +278,6 @@ func (e *endgameTables) serveOffline(w http.ResponseWriter, r *http.Request, p s
 		}
 		h.Set("ETag", `"`+o.hash+`"`)
 		http.ServeContent(w, r, p, time.Time{}, bytes.NewReader(o.plain))
-	case p == offlineKeptPath:
-		h.Set("Cache-Control", "no-cache")
-		w.WriteHeader(http.StatusNoContent)
 	default:
 		h.Set("Cache-Control", "no-cache")
 		http.Error(w, "no such endgame table here", http.StatusNotFound)
@@ -252,7 +286,7 @@ func (e *endgameTables) serveOffline(w http.ResponseWriter, r *http.Request, p s
 
 // isOfflinePath reports whether p is one of the browser's table's.
 func isOfflinePath(p string) bool {
-	return p == offlineInfoPath || p == offlineKeptPath || strings.HasPrefix(p, offlineTablePath)
+	return p == offlineInfoPath || strings.HasPrefix(p, offlineTablePath)
 }
 
 // engine returns next (nil: package ai) with the server's table given to

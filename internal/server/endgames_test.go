@@ -181,9 +181,10 @@ func TestEndgamesExact(t *testing.T) {
 }
 
 // TestEndgamesUnreadable: a table that is truncated, not a table, damaged
-// (its checksum wrong), unfinished or cannot be read does not stop the server: it logs one line
-// naming the file and why, and serves games and hints without it; the
-// page is offered no table.
+// (its checksum wrong), unfinished or cannot be read does not stop the
+// server: it logs one line naming the file and why, and serves games and
+// hints without it; with no page's table configured, the page is told
+// there is none (404).
 func TestEndgamesUnreadable(t *testing.T) {
 	good, err := os.ReadFile(filepath.Join(buildTable(t, 4), endgames.Name(4)))
 	if err != nil {
@@ -215,7 +216,7 @@ func TestEndgamesUnreadable(t *testing.T) {
 				t.Fatal(err)
 			}
 			var logged logLines
-			s := newServer(t, Config{Endgames: Endgames{Dir: dir, Offline: 4}, Log: slogTo(&logged)})
+			s := newServer(t, Config{Endgames: Endgames{Dir: dir, Offline: -1}, Log: slogTo(&logged)})
 			g := create(t, s, map[string]any{"mode": "local"})
 			must[wire.Hints](t, do(t, s, "GET", "/api/games/"+g.ID+"/hints", nil), http.StatusOK)
 			s.Close() // the background work done
@@ -258,8 +259,8 @@ func TestOfflineTable(t *testing.T) {
 			}
 			break
 		}
-		if r.status != http.StatusNotFound || time.Now().After(end) {
-			t.Fatalf("GET %s: %s", offlineInfoPath, r)
+		if r.status != http.StatusServiceUnavailable || r.header.Get("Retry-After") == "" || time.Now().After(end) {
+			t.Fatalf("GET %s while the table is built: %s %v, want 503 with Retry-After", offlineInfoPath, r, r.header)
 		}
 	}
 	file, err := os.ReadFile(filepath.Join(dir, endgames.Name(4)))
@@ -275,7 +276,7 @@ func TestOfflineTable(t *testing.T) {
 	req.Header.Set("Accept-Encoding", "gzip")
 	w := httptest.NewRecorder()
 	s.ServeHTTP(w, req)
-	if w.Code != 200 || w.Header().Get("Content-Encoding") != "gzip" || !strings.Contains(w.Header().Get("Cache-Control"), "immutable") || w.Body.Len() != info.Gzipped {
+	if w.Code != 200 || w.Header().Get("Content-Encoding") != "gzip" || !strings.Contains(w.Header().Get("Cache-Control"), "immutable") || !strings.Contains(w.Header().Get("Cache-Control"), "no-transform") || w.Body.Len() != info.Gzipped {
 		t.Fatalf("GET %s (gzip): %d %v, %d bytes", info.URL, w.Code, w.Header(), w.Body.Len())
 	}
 	zr, err := gzip.NewReader(w.Body)
@@ -292,9 +293,6 @@ func TestOfflineTable(t *testing.T) {
 		if r := do(t, s, "GET", p, nil); r.status != http.StatusNotFound {
 			t.Errorf("GET %s: %s, want 404", p, r)
 		}
-	}
-	if r := do(t, s, "GET", offlineKeptPath, nil); r.status != http.StatusNoContent {
-		t.Errorf("GET %s (the service worker's, for a page it does not control): %s, want 204", offlineKeptPath, r)
 	}
 	if l := logged.lines("endgame table used"); len(l) != 1 || !strings.Contains(l[0], "pebbles=4") {
 		t.Errorf("log %q, want the table built used by the server's searches", l)
@@ -406,6 +404,9 @@ func TestOfflineBuildNice(t *testing.T) {
 			t.Fatalf("no thread of nice %d seen while the table was built; log %q", buildNice, logged.lines(""))
 		}
 	}
+	if r := do(t, s, "GET", offlineInfoPath, nil); r.status != http.StatusServiceUnavailable || r.header.Get("Retry-After") != offlineRetry {
+		t.Errorf("GET %s during the build: %s %v, want 503, Retry-After %s", offlineInfoPath, r, r.header, offlineRetry)
+	}
 	start := time.Now()
 	s.Close()
 	took := time.Since(start)
@@ -422,5 +423,123 @@ func TestOfflineBuildNice(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*"))
 	if want := []string{filepath.Join(dir, endgames.Name(9)+".part")}; !slices.Equal(files, want) {
 		t.Errorf("files after Close: %q, want %q (the checkpoint alone)", files, want)
+	}
+}
+
+// waitOffline waits until s serves the page's table, failing on any
+// answer but 200 and 503 (being built).
+func waitOffline(t *testing.T, s *Server, logged *logLines) {
+	t.Helper()
+	for end := time.Now().Add(guard); ; time.Sleep(10 * time.Millisecond) {
+		r := do(t, s, "GET", offlineInfoPath, nil)
+		if r.status == http.StatusOK {
+			return
+		}
+		if r.status != http.StatusServiceUnavailable || time.Now().After(end) {
+			t.Fatalf("GET %s: %s; log %q", offlineInfoPath, r, logged.lines(""))
+		}
+	}
+}
+
+// TestOfflineTableRebuilt: the page's table found truncated, not a
+// table, damaged or unfinished is built again in its place (one warning
+// naming it and why), then served and used by the server's searches.
+func TestOfflineTableRebuilt(t *testing.T) {
+	good, err := os.ReadFile(filepath.Join(buildTable(t, 4), endgames.Name(4)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unfinished := append([]byte{}, good...)
+	copy(unfinished[24:], []byte{2, 0, 0, 0}) // the header's pass
+	damaged := append([]byte{}, good...)
+	damaged[len(damaged)/2] ^= 1
+	for _, c := range []struct {
+		name, why string
+		data      []byte
+	}{
+		{"truncated", "truncated", good[:len(good)-100]},
+		{"not a table", "not an endgame table", append([]byte("XXXXXXXX"), good[8:]...)},
+		{"damaged", "damaged", damaged},
+		{"unfinished", "unfinished", unfinished},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, endgames.Name(4))
+			if err := os.WriteFile(path, c.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var logged logLines
+			s := newServer(t, Config{Endgames: Endgames{Dir: dir, Offline: 4}, Log: slogTo(&logged)})
+			waitOffline(t, s, &logged)
+			s.Close()
+			if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, good) {
+				t.Errorf("the table not built again: %v", err)
+			}
+			if l := logged.lines("level=WARN"); len(l) != 1 || !strings.Contains(l[0], path) || !strings.Contains(l[0], c.why) {
+				t.Errorf("warnings %q, want one naming %s: %s", l, path, c.why)
+			}
+			if tb := s.endgames.table(); tb == nil || tb.Pebbles() != 4 {
+				t.Errorf("the server's searches read %v, want the table rebuilt", tb)
+			}
+		})
+	}
+}
+
+// TestEndgamesNextGood: when the largest table in the directory cannot
+// be read, the server logs it and uses the next one that can.
+func TestEndgamesNextGood(t *testing.T) {
+	dir := buildTable(t, 4)
+	bad := filepath.Join(dir, endgames.Name(5))
+	if err := os.WriteFile(bad, []byte("OAQEGTB2 and not much more"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var logged logLines
+	s := newServer(t, Config{Endgames: Endgames{Dir: dir, Offline: -1}, Log: slogTo(&logged)})
+	s.Close()
+	if tb := s.endgames.table(); tb == nil || tb.Pebbles() != 4 {
+		t.Errorf("the server's searches read %v, want the table of 4 pebbles", tb)
+	}
+	if l := logged.lines("level=WARN"); len(l) != 1 || !strings.Contains(l[0], bad) || !strings.Contains(l[0], "not used") {
+		t.Errorf("warnings %q, want one that %s is not used", l, bad)
+	}
+}
+
+// TestOfflineTableLarger: the page's table built beside a smaller table
+// (the server's own at start) becomes the server's own.
+func TestOfflineTableLarger(t *testing.T) {
+	dir := buildTable(t, 3)
+	var logged logLines
+	s := newServer(t, Config{Endgames: Endgames{Dir: dir, Offline: 4}, Log: slogTo(&logged)})
+	waitOffline(t, s, &logged)
+	s.Close()
+	if tb := s.endgames.table(); tb == nil || tb.Pebbles() != 4 {
+		t.Errorf("the server's searches read %v, want the table of 4 pebbles built", tb)
+	}
+	if l := logged.lines("endgame table used"); len(l) != 2 || !strings.Contains(l[0], "pebbles=3") || !strings.Contains(l[1], "pebbles=4") {
+		t.Errorf("log %q, want the table of 3 pebbles used, then that of 4", l)
+	}
+}
+
+// TestOfflineNone: a server with no page's table (none configured, no
+// directory, or one that cannot be made) answers 404 at every path of it,
+// so that the page's service worker forgets the copy it keeps.
+func TestOfflineNone(t *testing.T) {
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, eg := range map[string]Endgames{
+		"no directory":   {},
+		"none":           {Dir: t.TempDir(), Offline: -1},
+		"cannot be made": {Dir: notDir, Offline: 3},
+	} {
+		var logged logLines
+		s := newServer(t, Config{Endgames: eg, Log: slogTo(&logged)})
+		s.Close() // the background work done
+		for _, p := range []string{offlineInfoPath, "/offline/endgames-" + strings.Repeat("0", 24) + ".egtb"} {
+			if r := do(t, s, "GET", p, nil); r.status != http.StatusNotFound {
+				t.Errorf("%s: GET %s: %s, want 404; log %q", name, p, r, logged.lines(""))
+			}
+		}
 	}
 }

@@ -10,8 +10,10 @@
 // not one of FILES: it is larger than all of them together, so it is
 // fetched after the page has loaded (offline/install.js asks, on each
 // visit), checked against its hash, and kept under TABLE, where the
-// engine's worker asks for it. The server says which table it has at
-// /offline/endgames.json; with none, or offline, the one kept stays.
+// engine's worker reads it (offline/engine-worker.js). The server says
+// which table it has at /offline/endgames.json: while it builds one (503)
+// or offline, the one kept stays; when it has none (404), the one kept is
+// deleted.
 
 const FILES = {}; // filled in by the server
 const CACHE = 'oanquan';
@@ -57,12 +59,18 @@ let updating = null;
 function updateTable() {
   updating ||= (async () => {
     const info = await fetch('/offline/endgames.json', { cache: 'no-cache' });
-    if (!info.ok) return; // none on this server (yet)
-    const { url, hash } = await info.json();
     const cache = await caches.open(CACHE);
+    if (info.status === 404) { // none on this server: none kept either
+      await cache.delete(TABLE);
+      return;
+    }
+    if (!info.ok) return; // being built (503): the next visit asks again
+    const { url, hash } = await info.json();
     const kept = await cache.match(TABLE);
     if (kept && kept.headers.get('X-Hash') === hash) return;
-    const res = await fetch(url);
+    // Not through the browser's HTTP cache: it would keep a second copy,
+    // and a copy altered on the way would fail the hash check for ever.
+    const res = await fetch(url, { cache: 'no-store' });
     const buf = await res.arrayBuffer();
     const hex = await hexHash(buf);
     if (!res.ok || hex !== hash) throw new Error(`${url}: ${res.status}, hash ${hex}, want ${hash}`);
@@ -79,10 +87,6 @@ self.addEventListener('message', (e) => {
 self.addEventListener('fetch', (e) => {
   const url = new URL(e.request.url);
   if (e.request.method !== 'GET' || url.origin !== location.origin || url.pathname.startsWith('/api/')) return; // the network's
-  if (url.href === TABLE) { // kept, or none (204, not an error): never from the network
-    e.respondWith(caches.match(TABLE).then((res) => res || new Response(null, { status: 204 })));
-    return;
-  }
   const path = e.request.mode === 'navigate' ? '/' : url.pathname;
   if (!FILES[path]) return;
   e.respondWith(caches.match(key(path)).then((res) => res || fetch(e.request)));

@@ -92,6 +92,10 @@ type Config struct {
 	// lock, when something is due by the clock alone: the server takes
 	// the game's lease and calls Tick. nil: the timer calls Tick.
 	OnDue func(*Match)
+	// Rated marks a rated game (issue 21): the match plays it as any
+	// other and only reports it (State.Rated); its host rates it when it
+	// ends (Change.Winner).
+	Rated bool
 }
 
 // ChangeKind says what a Change is.
@@ -134,6 +138,11 @@ type Change struct {
 	From    Status     // StatusSet: the status it replaces, as saved
 	Waiting bool       // after the change, the computer is to move
 	Over    bool       // after the change, the game is over (by the rules or its players)
+	// Winner is, once Over, who won: 0 or 1, or -1 for a draw (and for
+	// an aborted game, which has no winner).
+	Winner int
+	// Rated is Config.Rated: the host rates the game when it ends.
+	Rated bool
 	// Clock is a clocked game's clock after a move (Moved) or once it is
 	// ready (ClockSet), to be saved with the change; nil: no clock.
 	// Deadline is when its side to move runs out of time after the
@@ -320,6 +329,8 @@ type State struct {
 	// Positions are the game's positions from the start to the current
 	// one, once it is over (for a replay); nil before.
 	Positions []rules.Position
+	// Rated is Config.Rated: the game is rated.
+	Rated bool
 }
 
 // moverOf returns who played move i (0 for the first) of a game from
@@ -356,6 +367,7 @@ func (m *Match) stateLocked() State {
 		Status:   m.statusLocked(),
 		Presence: m.presence,
 		Clock:    m.clockStateLocked(),
+		Rated:    m.cfg.Rated,
 	}
 	if s.Moves == nil {
 		s.Moves = []rules.Move{}
@@ -501,7 +513,7 @@ func (m *Match) commitLocked(c Change) error {
 	if m.cfg.Commit == nil {
 		return nil
 	}
-	c.ID = m.cfg.ID
+	c.ID, c.Rated = m.cfg.ID, m.cfg.Rated
 	c.Waiting = m.computerToMoveLocked()
 	if c.Clock != nil && m.clk != nil {
 		tc := m.clk.tc
@@ -516,6 +528,9 @@ func (m *Match) commitLocked(c Change) error {
 		outcome = c.Status.Outcome
 	}
 	c.Over = m.game.Over() || outcome.Kind != ""
+	if c.Over {
+		c.Winner = m.resultLocked(outcome).Winner
+	}
 	return m.cfg.Commit(c)
 }
 

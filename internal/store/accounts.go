@@ -12,6 +12,11 @@ import (
 // account is no account.
 var ErrNoAccount = errors.New("no such account")
 
+// ErrUnrated: Accounts.EndRated of a game that is not rated, or whose
+// seats are not both accounts' (one deleted, or never recorded): end it
+// as a casual game.
+var ErrUnrated = errors.New("the game is not rated")
+
 // Account is a player's account (issue 21). The password is kept only
 // as its argon2id hash (package account), the session tokens only as
 // their SHA-256.
@@ -98,8 +103,9 @@ type Accounts interface {
 	// transaction rates the game (System.Game, from both ratings as they
 	// stand, or new ones), records the ratings before and after in the
 	// history, and saves the change with the game (Game.RatingChange).
-	// The game must be rated and both its seats accounts; if e does not
-	// fit the game (ErrConflict, ErrNotFound), nothing is changed.
+	// The game must be rated and both its seats accounts' (else
+	// ErrUnrated); if e does not fit the game (ErrConflict, ErrNotFound),
+	// nothing is changed.
 	EndRated(ctx context.Context, id string, e Ending) (RatingChange, error)
 }
 

@@ -210,8 +210,8 @@ func testEndRatedRefused(t *testing.T, s Accounts, g Store) {
 	casual := sample("c")
 	casual.Mode, casual.Status = "online", ""
 	mustCreate(t, g, casual)
-	if _, err := s.EndRated(ctx, "c", Ending{Index: 2, Move: "5R", Score0: 1, At: t0}); !errors.Is(err, ErrConflict) {
-		t.Errorf("a casual game = %v, want ErrConflict", err)
+	if _, err := s.EndRated(ctx, "c", Ending{Index: 2, Move: "5R", Score0: 1, At: t0}); !errors.Is(err, ErrUnrated) {
+		t.Errorf("a casual game = %v, want ErrUnrated", err)
 	}
 	if got := mustGet(t, g, "r1"); len(got.Moves) != 2 || got.RatingChange != nil {
 		t.Errorf("refused endings changed the game: %+v", got)

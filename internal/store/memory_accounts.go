@@ -231,7 +231,7 @@ func (m *Memory) EndRated(ctx context.Context, id string, e Ending) (RatingChang
 	}
 	ac := m.acc()
 	if g.Rated == "" || ac.accounts[g.Accounts[0]] == nil || ac.accounts[g.Accounts[1]] == nil {
-		return RatingChange{}, fmt.Errorf("game %q: not rated, or a seat has no account: %w", id, ErrConflict)
+		return RatingChange{}, fmt.Errorf("game %q: not rated, or a seat has no account: %w", id, ErrUnrated)
 	}
 	if err := endingFits(g, e); err != nil {
 		return RatingChange{}, err

@@ -213,7 +213,7 @@ func (p *Postgres) EndRated(ctx context.Context, id string, e Ending) (RatingCha
 		if err != nil {
 			return err
 		}
-		notRated := fmt.Errorf("game %q: not rated, or a seat has no account: %w", id, ErrConflict)
+		notRated := fmt.Errorf("game %q: not rated, or a seat has no account: %w", id, ErrUnrated)
 		if rc.Speed == "" || acc[0] == "" || acc[1] == "" {
 			return notRated
 		}

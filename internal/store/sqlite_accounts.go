@@ -236,7 +236,7 @@ func (w *sqliteWriter) endRated(now time.Time, id string, e Ending) (RatingChang
 		return rc, err
 	}
 	if rc.Speed == "" || acc[0] == "" || acc[1] == "" || w.live(acc[0]) != nil || w.live(acc[1]) != nil {
-		return rc, fmt.Errorf("game %q: not rated, or a seat has no account: %w", id, ErrConflict)
+		return rc, fmt.Errorf("game %q: not rated, or a seat has no account: %w", id, ErrUnrated)
 	}
 	if err := endingFits(&Game{ID: id, Status: status, Moves: make([]string, nmoves)}, e); err != nil {
 		return rc, err

@@ -56,6 +56,8 @@ type Game struct {
 	History  []Played `json:"history"`
 	// Clock is a clocked game's time control and clock; nil: none.
 	Clock *Clock `json:"clock,omitempty"`
+	// Rated is true for a rated game (issue 21); absent for a casual one.
+	Rated bool `json:"rated,omitempty"`
 	// Online games: the offer waiting for an answer, the rematch's id,
 	// and who is connected.
 	Offer    *Offer    `json:"offer"`
@@ -295,6 +297,7 @@ func GameOf(s *match.State) Game {
 	}
 	g.CanUndo, g.CanAbort, g.CanTakeback, g.CanHint, g.CanClaim = s.CanUndo, s.CanAbort, s.CanTakeback, s.CanHint, s.CanClaim
 	g.Clock = ClockOf(s.Clock)
+	g.Rated = s.Rated
 	if o := s.Status.Outcome; o.Kind != "" {
 		g.End = o.Kind // "resign", "draw", "abort", "timeout" or "abandon": the players or the clock ended it
 	}

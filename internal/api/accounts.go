@@ -157,6 +157,9 @@ func signIn(c *Call) (Response, error) {
 	if err != nil {
 		return Response{}, err
 	}
+	if err := c.Host.Allow("sign-in"); err != nil {
+		return Response{}, err
+	}
 	name, pw, err := readCredentials(c)
 	if err != nil {
 		return Response{}, err

@@ -60,6 +60,10 @@ func (h host) Allow(kind string) error {
 		rate = cfg.Hints
 	case "review":
 		rate = cfg.Reviews
+	case "sign-in":
+		rate = cfg.SignIns
+	case "sign-up":
+		rate = cfg.SignUps
 	}
 	return h.s.limits.allow(h.r, kind, rate)
 }

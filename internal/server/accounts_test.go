@@ -89,7 +89,9 @@ func (b *browser) call(method, path string, body any, header ...string) response
 	return response{resp.StatusCode, resp.Header, data}
 }
 
-func creds(name, pw string) map[string]string { return map[string]string{"username": name, "password": pw} }
+func creds(name, pw string) map[string]string {
+	return map[string]string{"username": name, "password": pw}
+}
 
 // signUp makes an account in b and checks the answer and its cookie.
 func (b *browser) signUp(name, pw string) {

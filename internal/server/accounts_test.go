@@ -449,6 +449,10 @@ func TestRatedGame(t *testing.T) {
 				t.Fatalf("seats' players %q, %v", saved.Players, err)
 			}
 			end := playOut(t, a, id, ps)
+			// A later change of the ended game's status rates nothing again.
+			if r := a.act(ps[0], "POST", "/api/games/"+id+"/rematch", `{"action":"offer"}`); r.status != 200 {
+				t.Fatalf("rematch offer: %s", r)
+			}
 			score := 0.5
 			if w := end.Result.Winner; w != nil && *w == 0 {
 				score = 1
@@ -482,6 +486,15 @@ func TestRatedResignAndAbort(t *testing.T) {
 	}
 	saved, _ := s.store.Get(context.Background(), id)
 	checkRated(t, s, b, id, 1, saved.Players) // seat 1 resigned: seat 0 scores 1
+	// The rematch: the same players on their seats, casual.
+	if r := a.act(ps[0], "POST", "/api/games/"+id+"/rematch", `{"action":"offer"}`); r.status != 200 {
+		t.Fatalf("rematch offer: %s", r)
+	}
+	next := must[wire.Game](t, b.act(ps[1], "POST", "/api/games/"+id+"/rematch", `{"action":"accept"}`), 200).Next
+	seats := must[api.Seats](t, a.call("GET", "/api/games/"+next+"/players", nil), 200)
+	if seats.Rated != "" || seats.Players[0].Username == nil || seats.Players[1].Username == nil {
+		t.Errorf("the rematch's players: %+v", seats)
+	}
 }
 
 // TestRatedRefusals: a rated game needs a clock, a creator signed in,

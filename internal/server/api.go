@@ -208,7 +208,12 @@ func (s *Server) rematch(ctx context.Context, g *liveGame) (match.State, error) 
 	next.Rules.First = cfg.Rules.First.Other()
 	start := next.Rules.Start() // a game set up from a position starts anew from the usual one
 	next.Start = &start
-	m, err := s.newMatchSeats(ctx, next, g.hashes())
+	// The same players: their accounts too, if the saved game has them.
+	var accounts [2]string
+	if saved, err := s.store.Get(ctx, g.m.ID()); err == nil {
+		accounts = saved.Accounts
+	}
+	m, err := s.newMatchAs(ctx, next, g.hashes(), accounts)
 	if err != nil {
 		return match.State{}, fmt.Errorf("making the rematch: %w", err)
 	}

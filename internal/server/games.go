@@ -297,7 +297,7 @@ func (s *Server) commit(c match.Change) error {
 	var err error
 	start := time.Now()
 	rated := false
-	if c.Over && c.Rated && c.Status.Outcome.Kind != match.OutcomeAbort {
+	if endsRated(c) {
 		rated, err = s.endRated(ctx, c)
 	}
 	switch {

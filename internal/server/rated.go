@@ -38,6 +38,21 @@ func score0(winner int) float64 {
 	return 0.5
 }
 
+// endsRated reports whether c is the change that ends a rated game with
+// a result: the last move, or the status that first says how it ended
+// (not an abort, and not a later change of an ended game's status, such
+// as a rematch offer).
+func endsRated(c match.Change) bool {
+	if !c.Over || !c.Rated {
+		return false
+	}
+	if c.Kind == match.Moved {
+		return true
+	}
+	k := c.Status.Outcome.Kind
+	return c.Kind == match.StatusSet && c.From.Outcome.Kind == "" && k != "" && k != match.OutcomeAbort
+}
+
 // endRated saves c, the change that ends a rated game, with both
 // players' new ratings, and reports whether it did. It did not, with no
 // error, when the game turns out not to be rated in the store (a seat

@@ -10,6 +10,7 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -508,4 +509,56 @@ func TestRatedRefusals(t *testing.T) {
 	c := must[api.Created](t, a.call("POST", "/api/games", `{"mode":"online","clock":{"initial":180,"increment":2},"rated":true}`), 201)
 	wantError(t, anon.call("POST", "/api/games/"+c.ID+"/join", ""), 401, "signed_out")
 	wantError(t, a.call("POST", "/api/games/"+c.ID+"/join", ""), 409, "conflict")
+}
+
+// FuzzAccountRequests sends arbitrary bodies to the routes of accounts
+// that read one, signed in: whatever the body, never a 5xx, and a
+// refused request leaves the session as it was.
+func FuzzAccountRequests(f *testing.F) {
+	for _, seed := range []struct {
+		endpoint uint8
+		body     string
+	}{
+		{0, `{"username":"Nguyễn","password":"gà trống gáy sáng"}`},
+		{0, `{"username":"a\u0301bc","password":"x"}`},
+		{1, `{"username":"fz1","password":"not it"}`},
+		{1, `{"username":null,"password":7}`},
+		{2, `{"old":"not it","new":"trâu ăn cỏ non"}`},
+		{2, `{"old":"","new":""}`},
+		{3, `{"password":"not it"}`},
+		{3, "\xff\xfe"},
+	} {
+		f.Add(seed.endpoint, []byte(seed.body))
+	}
+	s := New(Config{Engine: first{}, Limits: noLimits, Accounts: Accounts{Hashing: fastHashing}})
+	f.Cleanup(s.Close)
+	n := 0
+	f.Fuzz(func(t *testing.T, endpoint uint8, body []byte) {
+		n++
+		name := "fz" + strings.Repeat("x", n%5) + string(rune('a'+n%26)) + strconv.Itoa(n)
+		r := do(t, s, "POST", "/api/accounts", creds(name, "gà trống gáy sáng"))
+		if r.status != 201 {
+			t.Fatalf("sign-up: %s", r)
+		}
+		cookie := strings.SplitN(r.header.Get("Set-Cookie"), ";", 2)[0]
+		route := []struct{ method, path string }{
+			{"POST", "/api/accounts"}, {"POST", "/api/session"}, {"PUT", "/api/me/password"}, {"DELETE", "/api/me"},
+		}[endpoint%4]
+		req := httptest.NewRequest(route.method, route.path, bytes.NewReader(body))
+		req.Header.Set("Cookie", cookie)
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, req)
+		if w.Code >= 500 {
+			t.Fatalf("%s %s %q: %d %s", route.method, route.path, body, w.Code, w.Body)
+		}
+		if w.Code >= 400 {
+			me := httptest.NewRequest("GET", "/api/me", nil)
+			me.Header.Set("Cookie", cookie)
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, me)
+			if w.Code != 200 {
+				t.Fatalf("%s %s %q refused, and the session is gone: %d", route.method, route.path, body, w.Code)
+			}
+		}
+	})
 }

@@ -426,6 +426,12 @@ func checkRated(t *testing.T, s *Server, b *browser, id string, score0 float64, 
 	if seats.Rated != "blitz" {
 		t.Errorf("players' rated = %q", seats.Rated)
 	}
+	// The game's state carries the change too, for the ending dialog.
+	st := must[wire.Game](t, b.call("GET", "/api/games/"+id, nil), 200)
+	if r := st.Ratings; r == nil || r.Speed != "blitz" || r.Before != [2]float64{1500, 1500} ||
+		math.Abs(r.After[0]-want[0].Rating) > 1e-6 || math.Abs(r.After[1]-want[1].Rating) > 1e-6 {
+		t.Errorf("state's ratings %+v, want after %v and %v", st.Ratings, want[0].Rating, want[1].Rating)
+	}
 }
 
 // TestRatedGame: a rated game between two accounts played to its end by
@@ -435,8 +441,10 @@ func TestRatedGame(t *testing.T) {
 	for _, db := range []string{"sqlite", "postgres"} {
 		t.Run(db, func(t *testing.T) {
 			s, ts := accountServer(t, noLimits)
+			url := ""
 			if db == "postgres" {
-				st, err := store.OpenPostgres(context.Background(), pgtest.Start(t), nil)
+				url = pgtest.Start(t)
+				st, err := store.OpenPostgres(context.Background(), url, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -450,6 +458,9 @@ func TestRatedGame(t *testing.T) {
 				t.Fatalf("seats' players %q, %v", saved.Players, err)
 			}
 			end := playOut(t, a, id, ps)
+			if end.Ratings == nil || end.Ratings.Speed != "blitz" {
+				t.Errorf("the last move's answer: ratings %+v, want blitz", end.Ratings)
+			}
 			// A later change of the ended game's status rates nothing again.
 			if r := a.act(ps[0], "POST", "/api/games/"+id+"/rematch", `{"action":"offer"}`); r.status != 200 {
 				t.Fatalf("rematch offer: %s", r)
@@ -461,6 +472,20 @@ func TestRatedGame(t *testing.T) {
 				score = 0
 			}
 			checkRated(t, s, b, id, score, saved.Players)
+			if url != "" {
+				// Another server reads the ended game from the database,
+				// with what it did to the ratings.
+				st, err := store.OpenPostgres(context.Background(), url, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { st.Close() })
+				_, other := accountServerOn(t, st, noLimits)
+				g := must[wire.Game](t, newBrowser(t, other).call("GET", "/api/games/"+id, nil), 200)
+				if g.Ratings == nil || *g.Ratings != *end.Ratings {
+					t.Errorf("through another server: ratings %+v, want %+v", g.Ratings, end.Ratings)
+				}
+			}
 		})
 	}
 }

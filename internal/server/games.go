@@ -362,7 +362,7 @@ func (s *Server) resync(id string) {
 			}
 		}
 		cfg, err := fromStored(saved)
-		return match.Saved{Moves: cfg.Moves, Level: cfg.Level, Status: cfg.Status, Clock: cfg.ClockState, ClockAfter: cfg.ClockAfter}, err
+		return match.Saved{Moves: cfg.Moves, Level: cfg.Level, Status: cfg.Status, Clock: cfg.ClockState, ClockAfter: cfg.ClockAfter, Ratings: cfg.Ratings}, err
 	})
 	if err != nil && !errors.Is(err, match.ErrClosed) && s.ctx.Err() == nil {
 		s.log.Error("re-reading game", "id", id, "err", err)
@@ -456,6 +456,12 @@ func fromStored(g store.Game) (match.Config, error) {
 		return c, errors.New(err.Error())
 	}
 	c.ID, c.Seed, c.Created, c.Rated = g.ID, g.Seed, g.Created, g.Rated != ""
+	if rc := g.RatingChange; rc != nil {
+		c.Ratings = &match.Ratings{Speed: rc.Speed}
+		for p := range 2 {
+			c.Ratings.Before[p], c.Ratings.After[p] = rc.Before[p].Rating, rc.After[p].Rating
+		}
+	}
 	if c.Clock, c.ClockState, c.ClockAfter, err = clockOf(g.Clock, g.MoveClocks); err != nil {
 		return c, err
 	}

@@ -59,7 +59,7 @@ func endsRated(c match.Change) bool {
 // with no account): c is then saved as any change.
 func (s *Server) endRated(ctx context.Context, c match.Change) (bool, error) {
 	k := s.accounts.store
-	if k == nil {
+	if k == nil || c.Ratings == nil {
 		return false, nil
 	}
 	e := store.Ending{Waiting: store.Waiting(c.Waiting), Score0: score0(c.Winner), At: time.Now()}
@@ -78,6 +78,10 @@ func (s *Server) endRated(ctx context.Context, c match.Change) (bool, error) {
 	}
 	if err != nil {
 		return false, err
+	}
+	c.Ratings.Speed = rc.Speed
+	for p := range 2 {
+		c.Ratings.Before[p], c.Ratings.After[p] = rc.Before[p].Rating, rc.After[p].Rating
 	}
 	s.log.Info("rated game over", "id", c.ID, "speed", rc.Speed,
 		"rating0", int(rc.After[0].Rating), "rating1", int(rc.After[1].Rating))

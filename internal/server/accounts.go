@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"log/slog"
 	"net/http"
 	"runtime"
 	"sync/atomic"
@@ -166,13 +167,13 @@ func (h host) checkPassword(ctx context.Context, k *accountKeeper, name string, 
 		return err
 	}
 	pw := account.Password(password)
-	ok := false
+	ok, rehash := false, false
 	// A password too long to be anyone's is hashed for no one, found
 	// or not: it tells nothing either way.
 	if len(pw) <= account.MaxPasswordBytes {
 		var err error
 		k.verifies.Add(1)
-		if ok, _, err = k.hasher.Verify(ctx, a.Hash, pw); err != nil {
+		if ok, rehash, err = k.hasher.Verify(ctx, a.Hash, pw); err != nil {
 			return err
 		}
 	}
@@ -180,7 +181,23 @@ func (h host) checkPassword(ctx context.Context, k *accountKeeper, name string, 
 		lim.charge(key, lim.cfg.SignInFailures)
 		return api.ErrCredentials
 	}
+	if rehash {
+		k.rehash(ctx, a, pw, h.s.log)
+	}
 	return nil
+}
+
+// rehash hashes pw, a's right password, again with the server's
+// parameters (raised since a's hash was made). A failure costs nothing
+// but another try at the next sign-in.
+func (k *accountKeeper) rehash(ctx context.Context, a store.Account, pw account.Password, log *slog.Logger) {
+	hash, err := k.hasher.Hash(ctx, pw)
+	if err == nil {
+		err = k.store.Rehash(ctx, a.ID, a.Hash, hash)
+	}
+	if err != nil {
+		log.Warn("rehashing a password", "account", a.ID, "err", err)
+	}
 }
 
 // SignIn checks a username and password and starts a session.

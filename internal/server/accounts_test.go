@@ -345,6 +345,36 @@ func TestAccountsCrossSite(t *testing.T) {
 	}
 }
 
+// TestRehash: a password hashed with other parameters than the server's
+// is hashed again at its next sign-in, the sessions kept.
+func TestRehash(t *testing.T) {
+	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	_, old := accountServerOn(t, st, noLimits)
+	a := newBrowser(t, old)
+	a.signUp("Nam", "gà trống gáy sáng")
+	raised := fastHashing
+	raised.Memory *= 2
+	s := newServer(t, Config{Store: st, Limits: noLimits, Accounts: Accounts{Hashing: raised}})
+	b := newBrowser(t, newTestServer(t, s))
+	if r := b.call("POST", "/api/session", creds("Nam", "gà trống gáy sáng")); r.status != 200 {
+		t.Fatalf("sign in: %s", r)
+	}
+	acc, err := st.AccountByKey(context.Background(), account.UsernameKey("Nam"))
+	if err != nil || !strings.Contains(acc.Hash, "m=128,") {
+		t.Errorf("hash after signing in = %q, %v; want m=128", acc.Hash, err)
+	}
+	if _, st := a.me(); st != 200 {
+		t.Errorf("the first session after the rehash: me = %d", st)
+	}
+	if r := a.call("POST", "/api/session", creds("Nam", "gà trống gáy sáng")); r.status != 200 {
+		t.Errorf("sign in on the first server after the rehash: %s", r)
+	}
+}
+
 // TestSecureCookieBehindTLS: behind a proxy that terminates TLS the
 // session cookie is Secure, with the __Host- prefix.
 func TestSecureCookieBehindTLS(t *testing.T) {

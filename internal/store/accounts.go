@@ -79,6 +79,11 @@ type Accounts interface {
 	// every session of the account but keep's (nil: all), in one
 	// transaction.
 	SetPassword(ctx context.Context, id, hash string, keep []byte) error
+	// Rehash replaces account id's password hash old by new, the same
+	// password hashed with other parameters, keeping its sessions; if
+	// the hash is no longer old (the password changed meanwhile), it
+	// does nothing.
+	Rehash(ctx context.Context, id, old, new string) error
 	// DeleteAccount deletes account id: its sessions, ratings and their
 	// history go, its username is free again, and the games it played
 	// stay with their seats showing no name.

@@ -129,6 +129,19 @@ func testSetPassword(t *testing.T, s Accounts, _ Store) {
 	if _, _, err := s.Session(ctx, other.Key, t0); !errors.Is(err, ErrNoAccount) {
 		t.Errorf("another session after SetPassword = %v, want ErrNoAccount", err)
 	}
+	// Rehash: only from the hash given, sessions kept.
+	if err := s.Rehash(ctx, "a1", "stale-hash", "x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Rehash(ctx, "a1", "new-hash", "rehashed"); err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := s.AccountByID(ctx, "a1"); a.Hash != "rehashed" {
+		t.Errorf("hash after Rehash = %q, want rehashed", a.Hash)
+	}
+	if _, _, err := s.Session(ctx, se.Key, t0); err != nil {
+		t.Errorf("the session after Rehash = %v", err)
+	}
 }
 
 // ratedGame saves a rated online game between accounts a1 and a2.

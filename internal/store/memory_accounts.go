@@ -117,6 +117,19 @@ func (m *Memory) SetPassword(ctx context.Context, id, hash string, keep []byte) 
 	return nil
 }
 
+// Rehash replaces the hash if it is old.
+func (m *Memory) Rehash(ctx context.Context, id, old, new string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if a := m.acc().accounts[id]; a != nil && a.Hash == old {
+		a.Hash = new
+	}
+	return nil
+}
+
 // DeleteAccount deletes account id, its sessions and ratings.
 func (m *Memory) DeleteAccount(ctx context.Context, id string) error {
 	if err := ctx.Err(); err != nil {

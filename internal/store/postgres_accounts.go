@@ -96,6 +96,14 @@ func (p *Postgres) SetPassword(ctx context.Context, id, hash string, keep []byte
 	})
 }
 
+// Rehash replaces the hash if it is old.
+func (p *Postgres) Rehash(ctx context.Context, id, old, new string) error {
+	if _, err := p.pool.Exec(ctx, `UPDATE accounts SET hash = $3 WHERE id = $1 AND hash = $2 AND deleted IS NULL`, id, old, new); err != nil {
+		return fmt.Errorf("store: rehashing a password: %w", err)
+	}
+	return nil
+}
+
 // DeleteAccount deletes account id but its row, which its games name.
 func (p *Postgres) DeleteAccount(ctx context.Context, id string) error {
 	return p.inTx(ctx, "deleting an account", func(tx pgx.Tx) error {

@@ -103,6 +103,14 @@ func (s *SQLite) SetPassword(ctx context.Context, id, hash string, keep []byte) 
 	})
 }
 
+// Rehash replaces the hash if it is old.
+func (s *SQLite) Rehash(ctx context.Context, id, old, new string) error {
+	return s.write(ctx, func(w *sqliteWriter) error {
+		_, err := w.exec(`UPDATE accounts SET hash = ? WHERE id = ? AND hash = ? AND deleted IS NULL`, new, id, old)
+		return err
+	})
+}
+
 // DeleteAccount deletes account id but its row, which its games name.
 func (s *SQLite) DeleteAccount(ctx context.Context, id string) error {
 	return s.write(ctx, func(w *sqliteWriter) error {

@@ -100,6 +100,34 @@ func (h host) session(ctx context.Context) (store.Session, store.Account, error)
 	return se, a, err
 }
 
+// sessionsLoop deletes the expired sessions, a minute after the server
+// starts and then every hour (retentionEvery), so that the table does
+// not grow for ever.
+func (s *Server) sessionsLoop() {
+	k := s.accounts.store
+	if k == nil {
+		return
+	}
+	wait := time.Minute
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		wait = retentionEvery
+		for s.ctx.Err() == nil {
+			n, err := k.ExpireSessions(s.ctx, time.Now(), expireBatch)
+			if err != nil && s.ctx.Err() == nil {
+				s.log.Error("deleting expired sessions", "err", err)
+			}
+			if err != nil || n < expireBatch {
+				break
+			}
+		}
+	}
+}
+
 // fieldError turns account's refusal of a field into the API's, naming
 // the field as the request does.
 func fieldError(err error, field string) error {

@@ -224,6 +224,7 @@ func New(cfg Config) *Server {
 	s.goBackground(s.resumeLoop)
 	s.goBackground(func() { s.endgames.prepareOffline(s.ctx) })
 	s.goBackground(s.retentionLoop)
+	s.goBackground(s.sessionsLoop)
 	s.goBackground(s.sweepLoop)
 	if n, ok := s.store.(store.Notifier); ok {
 		// Listening before New returns: no change made after it is missed.

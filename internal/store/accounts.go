@@ -99,6 +99,9 @@ type Accounts interface {
 	EndSession(ctx context.Context, key []byte) error
 	// EndSessions ends every session of account id.
 	EndSessions(ctx context.Context, id string) error
+	// ExpireSessions deletes the sessions expired at now, at most limit
+	// of them, and returns how many.
+	ExpireSessions(ctx context.Context, now time.Time, limit int) (int, error)
 	// Ratings returns account id's ratings by speed name; a speed it
 	// has no rated game in is absent.
 	Ratings(ctx context.Context, id string) (map[string]rating.Rating, error)

@@ -109,6 +109,21 @@ func testSessions(t *testing.T, s Accounts, _ Store) {
 	if err := s.CreateSession(ctx, Session{Key: []byte("x"), Account: "nobody", Expires: se.Expires}); !errors.Is(err, ErrNoAccount) {
 		t.Errorf("a session of no account = %v, want ErrNoAccount", err)
 	}
+	// Expired sessions are deleted, at most limit a call.
+	for i, exp := range []time.Time{t0, t0.Add(time.Hour), t0.Add(2 * time.Hour), se.Expires} {
+		if err := s.CreateSession(ctx, Session{Key: []byte{byte(i)}, Account: "a1", Created: t0, Used: t0, Expires: exp}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := s.ExpireSessions(ctx, t0.Add(2*time.Hour), 2); n != 2 || err != nil {
+		t.Errorf("ExpireSessions = %d, %v; want 2", n, err)
+	}
+	if n, err := s.ExpireSessions(ctx, t0.Add(2*time.Hour), 2); n != 1 || err != nil {
+		t.Errorf("ExpireSessions again = %d, %v; want 1", n, err)
+	}
+	if _, _, err := s.Session(ctx, []byte{3}, t0); err != nil {
+		t.Errorf("the session not expired = %v", err)
+	}
 }
 
 func testSetPassword(t *testing.T, s Accounts, _ Store) {

@@ -206,6 +206,23 @@ func (m *Memory) EndSessions(ctx context.Context, id string) error {
 	return nil
 }
 
+// ExpireSessions deletes sessions expired at now.
+func (m *Memory) ExpireSessions(ctx context.Context, now time.Time, limit int) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for k, s := range m.acc().sessions {
+		if n < limit && !now.Before(s.Expires) {
+			delete(m.accts.sessions, k)
+			n++
+		}
+	}
+	return n, nil
+}
+
 // Ratings returns account id's ratings by speed.
 func (m *Memory) Ratings(ctx context.Context, id string) (map[string]rating.Rating, error) {
 	if err := ctx.Err(); err != nil {

@@ -175,6 +175,15 @@ func (p *Postgres) EndSessions(ctx context.Context, id string) error {
 	return nil
 }
 
+// ExpireSessions deletes sessions expired at now.
+func (p *Postgres) ExpireSessions(ctx context.Context, now time.Time, limit int) (int, error) {
+	tag, err := p.pool.Exec(ctx, `DELETE FROM sessions WHERE key IN (SELECT key FROM sessions WHERE expires <= $1 LIMIT $2)`, now, limit)
+	if err != nil {
+		return 0, fmt.Errorf("store: deleting expired sessions: %w", err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
 // Ratings returns account id's ratings by speed.
 func (p *Postgres) Ratings(ctx context.Context, id string) (map[string]rating.Rating, error) {
 	rows, err := p.pool.Query(ctx, `SELECT speed, rating, rd, volatility, games, updated FROM ratings WHERE account = $1`, id)

@@ -185,6 +185,19 @@ func (s *SQLite) EndSessions(ctx context.Context, id string) error {
 	})
 }
 
+// ExpireSessions deletes sessions expired at now.
+func (s *SQLite) ExpireSessions(ctx context.Context, now time.Time, limit int) (int, error) {
+	var n int64
+	err := s.write(ctx, func(w *sqliteWriter) error {
+		r, err := w.exec(`DELETE FROM sessions WHERE key IN (SELECT key FROM sessions WHERE expires <= ? LIMIT ?)`, now.UnixNano(), limit)
+		if err == nil {
+			n, err = r.RowsAffected()
+		}
+		return err
+	})
+	return int(n), err
+}
+
 // Ratings returns account id's ratings by speed.
 func (s *SQLite) Ratings(ctx context.Context, id string) (map[string]rating.Rating, error) {
 	rows, err := s.rdb.QueryContext(ctx, `SELECT speed, rating, rd, volatility, games, updated FROM ratings WHERE account = ?`, id)

@@ -617,3 +617,31 @@ func FuzzAccountRequests(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkSignIn measures a sign-in over loopback with the server's
+// own argon2id parameters (account.DefaultParams), for a wrong password
+// of an account and for a name with no account: the two should cost the
+// same.
+func BenchmarkSignIn(b *testing.B) {
+	for _, name := range []string{"Nam", "Ghost"} {
+		b.Run(name, func(b *testing.B) {
+			s := newServer(b, Config{Limits: noLimits})
+			ts := httptest.NewServer(s)
+			defer ts.Close()
+			do(b, s, "POST", "/api/accounts", creds("Nam", "gà trống gáy sáng"))
+			body := `{"username":"` + name + `","password":"not the password"}`
+			b.ResetTimer()
+			for b.Loop() {
+				resp, err := http.Post(ts.URL+"/api/session", "application/json", strings.NewReader(body))
+				if err != nil {
+					b.Fatal(err)
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 401 {
+					b.Fatalf("status %d", resp.StatusCode)
+				}
+			}
+		})
+	}
+}

@@ -56,6 +56,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	keepUnfinished := fs.Duration("keep-unfinished", server.DefaultRetention.Unfinished, "how long a game not over is kept after its last change (0: for ever)")
 	keepFinished := fs.Duration("keep-finished", server.DefaultRetention.Finished, "how long a game over is kept after it ended (0: for ever)")
 	metricsAddr := fs.String("metrics-addr", "", "HOST:PORT to serve Prometheus metrics on, at /metrics (keep it private); default: none")
+	behindTLS := fs.Bool("behind-tls", false, "the server is reached over HTTPS through a proxy that terminates TLS: session cookies are Secure")
 	ipHeader := fs.String("client-ip-header", "", "behind a proxy: the header holding the client's address (X-Forwarded-For, X-Real-IP); never set it without one")
 	tables := fs.String("endgames", "", "`DIR` of endgame tables (made by oanquan endgames build) for Hard, hints and reviews; the page's small table for offline play is built there if absent; none: no tables; default: the data directory ($XDG_DATA_HOME/oanquan or ~/.local/share/oanquan) when --db is the default SQLite file there, else none")
 	offlineN := fs.Int("endgames-offline", server.OfflinePebbles, "pebbles of the small endgame table the page keeps for offline play, built in the --endgames directory in the background if absent; 0: none; at most 10")
@@ -146,6 +147,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		ID:       serverID(ln.Addr()),
 		Log:      log,
 		Endgames: server.Endgames{Dir: egDir, Offline: cmp.Or(*offlineN, -1)},
+		Accounts: server.Accounts{BehindTLS: *behindTLS},
 	})
 	srv := newHTTPServer(h, log)
 	if *metricsAddr != "" {

@@ -251,3 +251,25 @@ func TestClockNeedsServer(t *testing.T) {
 		t.Errorf("a clocked game in the browser: %d %s, want 501 not_offline", status, body)
 	}
 }
+
+// TestAccountsNeedServer: accounts and sessions are the server's; the
+// engine in the browser answers every route of them 501 not_offline.
+func TestAccountsNeedServer(t *testing.T) {
+	c := &engineClient{e: offline.New(func(offline.Update) {})}
+	for _, s := range []step{
+		{Method: "POST", Path: "/api/accounts", Body: json.RawMessage(`{"username":"Nam","password":"gà trống gáy sáng"}`)},
+		{Method: "POST", Path: "/api/session", Body: json.RawMessage(`{"username":"Nam","password":"gà trống gáy sáng"}`)},
+		{Method: "DELETE", Path: "/api/session"},
+		{Method: "DELETE", Path: "/api/sessions"},
+		{Method: "GET", Path: "/api/me"},
+		{Method: "PUT", Path: "/api/me/password", Body: json.RawMessage(`{"old":"a","new":"b"}`)},
+		{Method: "DELETE", Path: "/api/me", Body: json.RawMessage(`{"password":"a"}`)},
+		{Method: "GET", Path: "/api/players/Nam"},
+		{Method: "GET", Path: "/api/games/abc/players"},
+	} {
+		status, body := c.send(t, s, s.Path)
+		if status != 501 || !strings.Contains(string(body), `"not_offline"`) {
+			t.Errorf("%s %s in the browser: %d %s, want 501 not_offline", s.Method, s.Path, status, body)
+		}
+	}
+}

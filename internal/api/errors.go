@@ -40,6 +40,9 @@ var errorTable = []struct {
 	text   string
 }{
 	{ErrBadRequest, 400, "bad_request", "Bad Request"},
+	{errCredentials, 401, "bad_credentials", "Unauthorized"},
+	{errSignedOut, 401, "signed_out", "Unauthorized"},
+	{errUsernameTaken, 409, "username_taken", "Conflict"},
 	{match.ErrInvalid, 400, "bad_request", "Bad Request"},
 	{ErrTooLarge, 413, "too_large", "Request Entity Too Large"},
 	{ErrNotFound, 404, "not_found", "Not Found"},
@@ -90,6 +93,10 @@ type ErrorBody struct {
 	Error struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
+		// Field and Reason name the field refused and the rule it broke
+		// (a *FieldError): for the page to say it in the player's language.
+		Field  string `json:"field,omitempty"`
+		Reason string `json:"reason,omitempty"`
 	} `json:"error"`
 	// State is the game as it stands, with a conflict over a move: the
 	// client catches up from it.
@@ -115,7 +122,10 @@ func Describe(err error) (int, ErrorBody) {
 	}
 	var ae *Error
 	var me *match.Error
+	var fe *FieldError
 	switch {
+	case errors.As(err, &fe):
+		body.Error.Message, body.Error.Field, body.Error.Reason = fe.Error(), fe.Field, fe.Reason
 	case errors.As(err, &ae):
 		body.Error.Message = ae.Msg
 	case errors.As(err, &me):

@@ -13,7 +13,8 @@ import (
 // request's secret and address; the browser holds every seat).
 type Host interface {
 	// Allow refuses a request of the kind named ("new game", "hint",
-	// "review", "join") beyond the caller's rate limit.
+	// "review", "join", "sign-in", "sign-up") beyond the caller's rate
+	// limit.
 	Allow(kind string) error
 	// Create makes a new game of cfg (its id, seed and time of creation
 	// the host's to choose) whose seats are the caller's, and returns it

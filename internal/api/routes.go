@@ -45,6 +45,15 @@ var Routes = []Route{
 	{"POST", "/api/games/{id}/takeback", "takeback", offer(kindTakeback), true},
 	{"POST", "/api/games/{id}/rematch", "rematch", offer(kindRematch), true},
 	{"POST", "/api/games/{id}/claim", "claim", claim, true},
+	{"POST", "/api/accounts", "signUp", signUp, true},
+	{"POST", "/api/session", "signIn", signIn, true},
+	{"DELETE", "/api/session", "signOut", signOut(false), true},
+	{"DELETE", "/api/sessions", "signOutEverywhere", signOut(true), true},
+	{"GET", "/api/me", "me", me, true},
+	{"PUT", "/api/me/password", "password", changePassword, true},
+	{"DELETE", "/api/me", "deleteAccount", deleteAccount, true},
+	{"GET", "/api/players/{id}", "player", playerProfile, true}, // {id}: the username
+	{"GET", "/api/games/{id}/players", "players", seats, true},
 }
 
 // Call is one request to an operation.

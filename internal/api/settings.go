@@ -25,6 +25,10 @@ type Settings struct {
 	Position string   `json:"position"` // a start position in notation; "": the usual one
 	// Clock is an online game's time control; nil: none.
 	Clock *ClockSetting `json:"clock"`
+	// Rated asks for a rated game (issue 21): online, with a clock, and
+	// created by a player signed in (which the host checks, as it knows
+	// who asks).
+	Rated bool `json:"rated"`
 }
 
 // Config checks the settings, filling in the defaults. The game it
@@ -71,6 +75,10 @@ func (q Settings) Config() (match.Config, error) {
 		tc := q.Clock.control()
 		cfg.Clock = &tc
 	}
+	if q.Rated && cfg.Clock == nil {
+		return cfg, &FieldError{"rated", "clock", "a rated game is online with a clock"}
+	}
+	cfg.Rated = q.Rated
 	return cfg, startable(cfg)
 }
 

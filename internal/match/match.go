@@ -92,6 +92,21 @@ type Config struct {
 	// lock, when something is due by the clock alone: the server takes
 	// the game's lease and calls Tick. nil: the timer calls Tick.
 	OnDue func(*Match)
+	// Rated marks a rated game (issue 21): the match plays it as any
+	// other and only reports it (State.Rated); its host rates it when it
+	// ends (Change.Winner, Change.Ratings). Ratings is what the game did
+	// to its players' ratings, once it ended rated, as saved.
+	Rated   bool
+	Ratings *Ratings
+}
+
+// Ratings is what a rated game did to its players' ratings in its speed,
+// as its host reports it: the match only carries it to its state, for
+// the players to see. Ratings are the host's business, not the match's.
+type Ratings struct {
+	Speed  string
+	Before [2]float64
+	After  [2]float64
 }
 
 // ChangeKind says what a Change is.
@@ -134,6 +149,14 @@ type Change struct {
 	From    Status     // StatusSet: the status it replaces, as saved
 	Waiting bool       // after the change, the computer is to move
 	Over    bool       // after the change, the game is over (by the rules or its players)
+	// Winner is, once Over, who won: 0 or 1, or -1 for a draw (and for
+	// an aborted game, which has no winner).
+	Winner int
+	// Rated is Config.Rated: the host rates the game when it ends.
+	Rated bool
+	// Ratings, for the change that ends a rated game, is where the host
+	// reports the ratings it gave (setting Speed); nil for other changes.
+	Ratings *Ratings
 	// Clock is a clocked game's clock after a move (Moved) or once it is
 	// ready (ClockSet), to be saved with the change; nil: no clock.
 	// Deadline is when its side to move runs out of time after the
@@ -180,6 +203,9 @@ type Match struct {
 	presence Presence // who is connected, as the server says
 	last     *Turn    // the last update sent, if a turn (subscribe.go)
 	clk      *clocked // the clock; nil: none
+	// ratings is what the game did to the ratings, once it ended rated
+	// (never changed after: a value states share).
+	ratings *Ratings
 }
 
 // New creates a match and replays cfg.Moves. If the computer is to move,
@@ -214,7 +240,7 @@ func New(cfg Config) (*Match, error) {
 			return nil, refuse(ErrInvalid, "replaying the moves: %v", err)
 		}
 	}
-	m := &Match{cfg: cfg, pol: pol, engine: cfg.Engine, game: g, level: cfg.Level, subs: make(map[*Subscription]struct{}), status: cfg.Status, clk: newClocked(cfg)}
+	m := &Match{cfg: cfg, pol: pol, engine: cfg.Engine, game: g, level: cfg.Level, subs: make(map[*Subscription]struct{}), status: cfg.Status, clk: newClocked(cfg), ratings: cfg.Ratings}
 	m.cfg.Moves = nil
 	m.cfg.Start = &start
 	if m.engine == nil {
@@ -320,6 +346,10 @@ type State struct {
 	// Positions are the game's positions from the start to the current
 	// one, once it is over (for a replay); nil before.
 	Positions []rules.Position
+	// Rated is Config.Rated: the game is rated. Ratings is what it did
+	// to its players' ratings once it ended; nil before.
+	Rated   bool
+	Ratings *Ratings
 }
 
 // moverOf returns who played move i (0 for the first) of a game from
@@ -356,6 +386,8 @@ func (m *Match) stateLocked() State {
 		Status:   m.statusLocked(),
 		Presence: m.presence,
 		Clock:    m.clockStateLocked(),
+		Rated:    m.cfg.Rated,
+		Ratings:  m.ratings,
 	}
 	if s.Moves == nil {
 		s.Moves = []rules.Move{}
@@ -501,7 +533,7 @@ func (m *Match) commitLocked(c Change) error {
 	if m.cfg.Commit == nil {
 		return nil
 	}
-	c.ID = m.cfg.ID
+	c.ID, c.Rated = m.cfg.ID, m.cfg.Rated
 	c.Waiting = m.computerToMoveLocked()
 	if c.Clock != nil && m.clk != nil {
 		tc := m.clk.tc
@@ -516,7 +548,19 @@ func (m *Match) commitLocked(c Change) error {
 		outcome = c.Status.Outcome
 	}
 	c.Over = m.game.Over() || outcome.Kind != ""
-	return m.cfg.Commit(c)
+	if c.Over {
+		c.Winner = m.resultLocked(outcome).Winner
+	}
+	if c.Over && m.cfg.Rated && m.ratings == nil {
+		c.Ratings = new(Ratings)
+	}
+	if err := m.cfg.Commit(c); err != nil {
+		return err
+	}
+	if c.Ratings != nil && c.Ratings.Speed != "" {
+		m.ratings = c.Ratings
+	}
+	return nil
 }
 
 // Undo takes back moves: in AI mode the human's last move and the
@@ -656,6 +700,9 @@ type Saved struct {
 	Clock  *Clock // a clocked game's; nil: as it is
 	// ClockAfter is each side's time left after each move, with Clock.
 	ClockAfter [][2]time.Duration
+	// Ratings is what a rated game did to the ratings, once ended; nil:
+	// as it is.
+	Ratings *Ratings
 }
 
 // Sync brings the match to the saved game, which another server may have
@@ -684,7 +731,11 @@ func (m *Match) Sync(load func() (Saved, error)) error {
 	}
 	newStatus := !reflect.DeepEqual(saved.Status, m.status)
 	newClock := m.clk != nil && saved.Clock != nil && *saved.Clock != m.clk.c
-	if k == len(cur) && k == len(moves) && level == m.level && !newStatus && !newClock {
+	newRatings := saved.Ratings != nil && m.ratings == nil
+	if newRatings {
+		m.ratings = saved.Ratings
+	}
+	if k == len(cur) && k == len(moves) && level == m.level && !newStatus && !newClock && !newRatings {
 		return nil
 	}
 	defer m.armLocked() // the clock, the moves or the status changed
@@ -712,7 +763,7 @@ func (m *Match) Sync(load func() (Saved, error)) error {
 		turn := m.turnLocked(pos, mv, tr.Events)
 		m.broadcastLocked(Update{Kind: TurnUpdate, Turn: &turn})
 	}
-	if undone || level != m.level || newStatus || newClock && k == len(moves) {
+	if undone || level != m.level || newStatus || newClock && k == len(moves) || newRatings && k == len(moves) {
 		m.level = level
 		m.status = saved.Status
 		m.publishLocked()

@@ -22,7 +22,7 @@ func (s *Server) serve(op func(*api.Call) (api.Response, error)) func(http.Respo
 	return func(w http.ResponseWriter, r *http.Request) error {
 		resp, err := op(&api.Call{
 			Ctx:   r.Context(),
-			Host:  host{s, r},
+			Host:  host{s, r, w},
 			ID:    r.PathValue("id"),
 			Query: api.Values(r.URL.Query()),
 			Body:  body(w, r),
@@ -48,6 +48,7 @@ func (s *Server) serve(op func(*api.Call) (api.Response, error)) func(http.Respo
 type host struct {
 	s *Server
 	r *http.Request
+	w http.ResponseWriter // where an operation on accounts sets the session's cookie
 }
 
 // Allow applies the client's rate limit of the kind of request.
@@ -59,6 +60,10 @@ func (h host) Allow(kind string) error {
 		rate = cfg.Hints
 	case "review":
 		rate = cfg.Reviews
+	case "sign-in":
+		rate = cfg.SignIns
+	case "sign-up":
+		rate = cfg.SignUps
 	}
 	return h.s.limits.allow(h.r, kind, rate)
 }
@@ -67,13 +72,35 @@ func (h host) Allow(kind string) error {
 // it live.
 func (h host) Create(ctx context.Context, cfg match.Config, seats []rules.Player) (*match.Match, string, error) {
 	cfg.Seed, cfg.Created = newSeed(), time.Now()
+	accountID, err := h.creator(ctx, cfg)
+	if err != nil {
+		return nil, "", err
+	}
 	secret := newSecret()
-	m, err := h.s.newMatch(ctx, cfg, seats, secret)
+	m, err := h.s.newMatch(ctx, cfg, seats, secret, accountID)
 	if err != nil {
 		return nil, "", err
 	}
 	h.s.log.Info("game created", "id", m.ID(), "mode", cfg.Mode, "level", cfg.Level.String())
 	return m, secret, nil
+}
+
+// creator returns the account of the caller who creates an online game
+// of cfg ("" for none): a rated game's creator must be signed in.
+func (h host) creator(ctx context.Context, cfg match.Config) (string, error) {
+	if cfg.Mode != match.Online {
+		return "", nil
+	}
+	_, a, err := h.session(ctx)
+	switch {
+	case err == nil:
+		return a.ID, nil
+	case cfg.Rated:
+		return "", err
+	case errors.Is(err, api.ErrSignedOut) || errors.Is(err, errNoAccounts):
+		return "", nil
+	}
+	return "", err
 }
 
 // Game returns the live game id, loaded from the store if need be.
@@ -129,6 +156,10 @@ func (c seated) Claim(ctx context.Context) (rules.Player, string, error) {
 	if free < 0 {
 		return 0, "", errSeatsTaken
 	}
+	accountID, err := c.seatAccount(ctx)
+	if err != nil {
+		return 0, "", err
+	}
 	secret := newSecret()
 	hash := hashSecret(secret)
 	if err := s.store.ClaimSeat(ctx, g.m.ID(), free, hash); err != nil {
@@ -139,6 +170,13 @@ func (c seated) Claim(ctx context.Context) (rules.Player, string, error) {
 		return 0, "", err
 	}
 	g.setSeat(free, hash)
+	if accountID != "" {
+		// The seat is taken: if its account is not recorded, the game
+		// stays playable, and ends unrated (endRated).
+		if err := s.accounts.store.SeatAccount(ctx, g.m.ID(), free, accountID); err != nil {
+			s.log.Error("recording a seat's account", "id", g.m.ID(), "seat", free, "err", err)
+		}
+	}
 	s.log.Info("seat joined", "id", g.m.ID(), "seat", free)
 	s.presenceChanged(g) // tells the watchers and the creator
 	if t := g.taken(); t[0] && t[1] {
@@ -160,7 +198,7 @@ var errSeatsTaken = api.Fail(api.ErrSeatTaken, "both seats of this game are take
 // player first. Both players' pages and the watchers follow its id.
 func (s *Server) rematch(ctx context.Context, g *liveGame) (match.State, error) {
 	cfg := g.m.Config()
-	next := match.Config{
+	next := match.Config{ // a rematch is casual: rated games are paired anew
 		Mode:    match.Online,
 		Rules:   cfg.Rules,
 		Seed:    newSeed(),
@@ -170,7 +208,12 @@ func (s *Server) rematch(ctx context.Context, g *liveGame) (match.State, error) 
 	next.Rules.First = cfg.Rules.First.Other()
 	start := next.Rules.Start() // a game set up from a position starts anew from the usual one
 	next.Start = &start
-	m, err := s.newMatchSeats(ctx, next, g.hashes())
+	// The same players: their accounts too, if the saved game has them.
+	var accounts [2]string
+	if saved, err := s.store.Get(ctx, g.m.ID()); err == nil {
+		accounts = saved.Accounts
+	}
+	m, err := s.newMatchAs(ctx, next, g.hashes(), accounts)
 	if err != nil {
 		return match.State{}, fmt.Errorf("making the rematch: %w", err)
 	}

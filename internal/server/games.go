@@ -50,18 +50,26 @@ func validID(id string) bool {
 }
 
 // newMatch saves a new game made from cfg, with seats for the holder of
-// secret, and makes it live.
-func (s *Server) newMatch(ctx context.Context, cfg match.Config, seats []rules.Player, secret string) (*match.Match, error) {
+// secret, played by the account accountID if not "", and makes it live.
+func (s *Server) newMatch(ctx context.Context, cfg match.Config, seats []rules.Player, secret, accountID string) (*match.Match, error) {
 	var hashes [2][]byte
+	var accounts [2]string
 	for _, p := range seats {
 		hashes[p] = hashSecret(secret)
+		accounts[p] = accountID
 	}
-	return s.newMatchSeats(ctx, cfg, hashes)
+	return s.newMatchAs(ctx, cfg, hashes, accounts)
 }
 
 // newMatchSeats saves a new game made from cfg, whose seats' secrets have
 // the hashes given, and makes it live.
 func (s *Server) newMatchSeats(ctx context.Context, cfg match.Config, seats [2][]byte) (*match.Match, error) {
+	return s.newMatchAs(ctx, cfg, seats, [2]string{})
+}
+
+// newMatchAs is newMatchSeats, with the accounts that play the seats
+// ("" for none).
+func (s *Server) newMatchAs(ctx context.Context, cfg match.Config, seats [2][]byte, accounts [2]string) (*match.Match, error) {
 	if cfg.Start == nil {
 		start := cfg.Rules.Start()
 		cfg.Start = &start
@@ -78,7 +86,7 @@ func (s *Server) newMatchSeats(ctx context.Context, cfg match.Config, seats [2][
 		cfg.ClockState = &clk
 	}
 	g := toStored(cfg)
-	g.Seats = seats
+	g.Seats, g.Accounts = seats, accounts
 	if cfg.ClockState != nil {
 		at, _ := cfg.ClockState.Deadline(*cfg.Clock, s.cfg.Clocks.timing(s.started), 0, cfg.Start.ToMove)
 		g.Clock.Deadline = at
@@ -288,16 +296,21 @@ func (s *Server) commit(c match.Change) error {
 	w := store.Waiting(c.Waiting)
 	var err error
 	start := time.Now()
-	switch c.Kind {
-	case match.Moved:
+	rated := false
+	if endsRated(c) {
+		rated, err = s.endRated(ctx, c)
+	}
+	switch {
+	case rated, err != nil:
+	case c.Kind == match.Moved:
 		err = s.store.AppendClocked(ctx, c.ID, c.Index, notation.FormatMove(c.Move), w, clockOfChange(c))
-	case match.ClockSet:
+	case c.Kind == match.ClockSet:
 		err = s.store.SetClock(ctx, c.ID, clockOfChange(c))
-	case match.Undone:
+	case c.Kind == match.Undone:
 		err = s.store.Truncate(ctx, c.ID, c.Index, w)
-	case match.LevelSet:
+	case c.Kind == match.LevelSet:
 		err = s.store.SetLevel(ctx, c.ID, c.Level.String(), w)
-	case match.StatusSet:
+	case c.Kind == match.StatusSet:
 		if c.Flag {
 			err = s.store.SetStatusAt(ctx, c.ID, statusText(c.From), statusText(c.Status), c.Index)
 		} else {
@@ -349,7 +362,7 @@ func (s *Server) resync(id string) {
 			}
 		}
 		cfg, err := fromStored(saved)
-		return match.Saved{Moves: cfg.Moves, Level: cfg.Level, Status: cfg.Status, Clock: cfg.ClockState, ClockAfter: cfg.ClockAfter}, err
+		return match.Saved{Moves: cfg.Moves, Level: cfg.Level, Status: cfg.Status, Clock: cfg.ClockState, ClockAfter: cfg.ClockAfter, Ratings: cfg.Ratings}, err
 	})
 	if err != nil && !errors.Is(err, match.ErrClosed) && s.ctx.Err() == nil {
 		s.log.Error("re-reading game", "id", id, "err", err)
@@ -422,6 +435,9 @@ func toStored(c match.Config) store.Game {
 		Created:  c.Created,
 		Updated:  time.Now(),
 	}
+	if c.Rated && c.Clock != nil {
+		g.Rated = speedOf(*c.Clock).String()
+	}
 	return g
 }
 
@@ -439,7 +455,13 @@ func fromStored(g store.Game) (match.Config, error) {
 	if err != nil {
 		return c, errors.New(err.Error())
 	}
-	c.ID, c.Seed, c.Created = g.ID, g.Seed, g.Created
+	c.ID, c.Seed, c.Created, c.Rated = g.ID, g.Seed, g.Created, g.Rated != ""
+	if rc := g.RatingChange; rc != nil {
+		c.Ratings = &match.Ratings{Speed: rc.Speed}
+		for p := range 2 {
+			c.Ratings.Before[p], c.Ratings.After[p] = rc.Before[p].Rating, rc.After[p].Rating
+		}
+	}
 	if c.Clock, c.ClockState, c.ClockAfter, err = clockOf(g.Clock, g.MoveClocks); err != nil {
 		return c, err
 	}

@@ -26,6 +26,14 @@ type Limits struct {
 	// seat): beyond it, every request naming a game is refused, found or
 	// not, until the bucket fills again.
 	Unknown Rate
+	// SignIns bounds the sign-ins (and sign-in attempts) of a client
+	// address; SignUps the accounts it makes. SignInFailures bounds the
+	// wrong passwords given for one username, from any address: beyond
+	// it every sign-in with that name is refused until the bucket fills
+	// again, whether the name has an account or not (so that the refusal
+	// tells nothing). A zero Rate of these three is their default
+	// (DefaultLimits); an infinite PerMinute, no limit.
+	SignIns, SignUps, SignInFailures Rate
 	// Sockets is how many WebSockets one client may have open at once;
 	// beyond it the next is refused (429) before the upgrade. 0: no
 	// limit.
@@ -59,11 +67,24 @@ var DefaultLimits = Limits{
 	// A page holds one WebSocket, on the game it shows: a class of
 	// children, each with a few tabs open.
 	Sockets: 100,
+	// A class of children signing in after the bell, some mistyping.
+	SignIns: Rate{PerMinute: 10, Burst: 5},
+	// Three accounts an hour: a family or a classroom's few, not a farm.
+	SignUps: Rate{PerMinute: 3.0 / 60, Burst: 3},
+	// Five wrong passwords for one name, then one every three minutes
+	// (five in fifteen): a player who forgot waits, a guesser gets
+	// some 480 tries a day, against passwords that are not common ones.
+	SignInFailures: Rate{PerMinute: 1.0 / 3, Burst: 5},
 }
 
 func (l Limits) orDefault() Limits {
 	if l.Creates == (Rate{}) && l.Hints == (Rate{}) && l.Reviews == (Rate{}) && l.Unknown == (Rate{}) && l.Sockets == 0 {
 		l.Creates, l.Hints, l.Reviews, l.Unknown, l.Sockets = DefaultLimits.Creates, DefaultLimits.Hints, DefaultLimits.Reviews, DefaultLimits.Unknown, DefaultLimits.Sockets
+	}
+	for _, r := range []struct{ rt, def *Rate }{{&l.SignIns, &DefaultLimits.SignIns}, {&l.SignUps, &DefaultLimits.SignUps}, {&l.SignInFailures, &DefaultLimits.SignInFailures}} {
+		if *r.rt == (Rate{}) {
+			*r.rt = *r.def
+		}
 	}
 	return l
 }
@@ -183,12 +204,46 @@ func (l *limiter) unknownGame(client string) (warn bool) {
 	return true
 }
 
-// sweep forgets the buckets unused since cutoff.
+// owes refuses, with the time to wait, while the bucket key (of rate
+// rt) has no token left: the debts charge made. what says what was
+// counted, for the message.
+func (l *limiter) owes(key string, rt Rate, limit, what string) error {
+	if rt.PerMinute <= 0 || math.IsInf(rt.PerMinute, 1) {
+		return nil
+	}
+	now := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	tokens := l.bucketLocked(key, rt, now).lim.TokensAt(now)
+	if tokens < 1 {
+		delay := time.Duration((1 - tokens) / (rt.PerMinute / 60) * float64(time.Second))
+		return &retryError{limit: limit, retry: delay, err: api.Fail(api.ErrRate, "%s: try again in %d s", what, retrySeconds(delay))}
+	}
+	return nil
+}
+
+// charge takes a token from the bucket key (of rate rt), into debt if
+// need be: attempts made at once all pass owes before any is charged,
+// and all of them count.
+func (l *limiter) charge(key string, rt Rate) {
+	if rt.PerMinute <= 0 || math.IsInf(rt.PerMinute, 1) {
+		return
+	}
+	now := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.bucketLocked(key, rt, now).lim.ReserveN(now, 1)
+}
+
+// sweep forgets the buckets unused since cutoff that have filled again
+// (forgetting one that has not would forgive its debt: the wrong
+// passwords of a name are counted over fifteen minutes).
 func (l *limiter) sweep(cutoff time.Time) {
+	now := time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for k, b := range l.buckets {
-		if b.used.Before(cutoff) {
+		if b.used.Before(cutoff) && (b.lim.Limit() == rate.Inf || b.lim.TokensAt(now) >= float64(b.lim.Burst())) {
 			delete(l.buckets, k)
 		}
 	}

@@ -104,6 +104,9 @@ type Config struct {
 	// Clocks is how clocked games are timed (clock.go); the zero value
 	// is the defaults.
 	Clocks Clocks
+	// Accounts are how players' accounts are kept (accounts.go); the
+	// zero value: the defaults, cookies Secure only over TLS.
+	Accounts Accounts
 }
 
 // The defaults of Config.
@@ -148,6 +151,8 @@ type Server struct {
 	// endgames are the endgame tables (endgames.go).
 	endgames *endgameTables
 	started  time.Time // when New ran: clocks charge no time before it
+	// accounts keeps players' accounts (accounts.go).
+	accounts *accountKeeper
 
 	mu     sync.Mutex
 	live   map[string]*liveGame
@@ -194,6 +199,7 @@ func New(cfg Config) *Server {
 		s.cfg.ID = newID()
 	}
 	s.limits = newLimiter(s.cfg.Limits.orDefault())
+	s.accounts = newAccountKeeper(s.cfg.Accounts, s.store)
 	if s.cfg.MaxSockets <= 0 {
 		s.cfg.MaxSockets = DefaultMaxSockets
 	}
@@ -218,6 +224,7 @@ func New(cfg Config) *Server {
 	s.goBackground(s.resumeLoop)
 	s.goBackground(func() { s.endgames.prepareOffline(s.ctx) })
 	s.goBackground(s.retentionLoop)
+	s.goBackground(s.sessionsLoop)
 	s.goBackground(s.sweepLoop)
 	if n, ok := s.store.(store.Notifier); ok {
 		// Listening before New returns: no change made after it is missed.

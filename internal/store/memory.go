@@ -18,6 +18,7 @@ type Memory struct {
 	games    map[string]*Game
 	leases   map[string]lease
 	finished map[string]time.Time // by game: when it ended (Finish)
+	accts    memAccounts
 	now      func() time.Time
 }
 
@@ -28,7 +29,7 @@ type lease struct {
 
 // NewMemory returns an empty Memory.
 func NewMemory() *Memory {
-	return &Memory{games: make(map[string]*Game), leases: make(map[string]lease), finished: make(map[string]time.Time), now: time.Now}
+	return &Memory{games: make(map[string]*Game), leases: make(map[string]lease), finished: make(map[string]time.Time), accts: newMemAccounts(), now: time.Now}
 }
 
 // Create saves a copy of g as a new game.
@@ -60,6 +61,7 @@ func (m *Memory) Get(ctx context.Context, id string) (Game, error) {
 	}
 	out := g.Clone()
 	out.MoveClocks = moveClocks(out.MoveClocks)
+	out.Players = m.accts.playersLocked(g)
 	return out, nil
 }
 

@@ -161,20 +161,25 @@ func (p *Postgres) Create(ctx context.Context, g Game) error {
 	if !g.Created.IsZero() {
 		created = &g.Created
 	}
+	args := []any{g.ID, g.Mode, g.Level, g.Human, int64(g.Seed), nonNil(g.Variants), g.First, g.Start,
+		nonNil(g.Moves), g.Seats[0], g.Seats[1], bool(g.Waiting), created, g.Status, g.Clock.State, timeOrNull(g.Clock.Deadline)}
+	cols, marks := "", ""
+	if g.Accounts != [2]string{} || g.Rated != "" { // schema v7; tests make older databases
+		cols, marks = ", account0, account1, rated", ", $17, $18, $19"
+		args = append(args, nullText(g.Accounts[0]), nullText(g.Accounts[1]), g.Rated)
+	}
 	// One statement: the game, its moves and the notice, or nothing.
 	tag, err := p.pool.Exec(ctx, `WITH g AS (
 			INSERT INTO games (id, mode, level, human, seed, variants, first, start,
-				nmoves, seat0, seat1, waiting, created, updated, status, clock, deadline)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, cardinality($9::text[]), $10, $11, $12, $13, now(), $14, $15, $16)
+				nmoves, seat0, seat1, waiting, created, updated, status, clock, deadline`+cols+`)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, cardinality($9::text[]), $10, $11, $12, $13, now(), $14, $15, $16`+marks+`)
 			ON CONFLICT (id) DO NOTHING
 			RETURNING id
 		), m AS (
 			INSERT INTO moves (game, idx, move)
 			SELECT g.id, t.ord - 1, t.move FROM g, unnest($9::text[]) WITH ORDINALITY AS t (move, ord)
 		)
-		SELECT pg_notify('`+notifyChannel+`', `+notifyPayload+`) FROM g`,
-		g.ID, g.Mode, g.Level, g.Human, int64(g.Seed), nonNil(g.Variants), g.First, g.Start,
-		nonNil(g.Moves), g.Seats[0], g.Seats[1], bool(g.Waiting), created, g.Status, g.Clock.State, timeOrNull(g.Clock.Deadline))
+		SELECT pg_notify('`+notifyChannel+`', `+notifyPayload+`) FROM g`, args...)
 	if err != nil {
 		return fmt.Errorf("store: creating game %q: %w", g.ID, err)
 	}
@@ -192,13 +197,19 @@ func (p *Postgres) Get(ctx context.Context, id string) (Game, error) {
 	g := Game{ID: id}
 	var seed int64
 	var waiting bool
+	var change string
 	var created, deadline *time.Time
 	err := p.pool.QueryRow(ctx, `SELECT mode, level, human, seed, variants, first, start,
 		seat0, seat1, waiting, created, updated, status, clock, deadline,
 		ARRAY(SELECT move FROM moves WHERE game = $1 ORDER BY idx),
-		ARRAY(SELECT coalesce(clock, '') FROM moves WHERE game = $1 ORDER BY idx)
+		ARRAY(SELECT coalesce(clock, '') FROM moves WHERE game = $1 ORDER BY idx),
+		coalesce(account0, ''), coalesce(account1, ''),
+		coalesce((SELECT username FROM accounts WHERE id = account0), ''),
+		coalesce((SELECT username FROM accounts WHERE id = account1), ''),
+		rated, rating_change
 		FROM games WHERE id = $1`, id).Scan(&g.Mode, &g.Level, &g.Human, &seed, &g.Variants,
-		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &g.Updated, &g.Status, &g.Clock.State, &deadline, &g.Moves, &g.MoveClocks)
+		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &g.Updated, &g.Status, &g.Clock.State, &deadline, &g.Moves, &g.MoveClocks,
+		&g.Accounts[0], &g.Accounts[1], &g.Players[0], &g.Players[1], &g.Rated, &change)
 	if err == pgx.ErrNoRows {
 		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
@@ -219,6 +230,9 @@ func (p *Postgres) Get(ctx context.Context, id string) (Game, error) {
 		g.Moves = nil
 	}
 	g.MoveClocks = moveClocks(g.MoveClocks)
+	if g.RatingChange, err = parseRatingChange(change); err != nil {
+		return Game{}, fmt.Errorf("store: game %q: rating change: %w", id, err)
+	}
 	return g, nil
 }
 
@@ -250,16 +264,7 @@ func (p *Postgres) AppendClocked(ctx context.Context, id string, index int, move
 	// The UPDATE locks the game's row and, under READ COMMITTED, checks
 	// nmoves again on the newest version once a concurrent change has
 	// committed: of two appends at one index, the second updates nothing.
-	tag, err := p.pool.Exec(ctx, `WITH g AS (
-			UPDATE games SET nmoves = nmoves + 1, waiting = $4, updated = now(),
-				clock = CASE WHEN $5 THEN $6 ELSE clock END, deadline = CASE WHEN $5 THEN $7 ELSE deadline END
-			WHERE id = $1 AND nmoves = $2 AND ($6 = '' OR status = $9)
-			RETURNING id
-		), m AS (
-			INSERT INTO moves (game, idx, move, clock) SELECT id, $2, $3, $8 FROM g
-		)
-		SELECT pg_notify('`+notifyChannel+`', `+notifyPayload+`) FROM g`, id, index, move, bool(w),
-		c.State != "" || !c.Deadline.IsZero(), c.State, timeOrNull(c.Deadline), nullText(c.Move), c.IfStatus)
+	tag, err := p.pool.Exec(ctx, pgAppend, pgAppendArgs(id, index, move, w, c)...)
 	if pgCode(err) == pgUniqueViolation {
 		return fmt.Errorf("game %q: move %d is taken: %w", id, index, ErrConflict)
 	}
@@ -270,6 +275,22 @@ func (p *Postgres) AppendClocked(ctx context.Context, id string, index int, move
 		return p.refused(ctx, id, fmt.Errorf("game %q: move %d does not follow the moves saved: %w", id, index, ErrConflict))
 	}
 	return nil
+}
+
+// pgAppend is AppendClocked's statement, with pgAppendArgs.
+const pgAppend = `WITH g AS (
+			UPDATE games SET nmoves = nmoves + 1, waiting = $4, updated = now(),
+				clock = CASE WHEN $5 THEN $6 ELSE clock END, deadline = CASE WHEN $5 THEN $7 ELSE deadline END
+			WHERE id = $1 AND nmoves = $2 AND ($6 = '' OR status = $9)
+			RETURNING id
+		), m AS (
+			INSERT INTO moves (game, idx, move, clock) SELECT id, $2, $3, $8 FROM g
+		)
+		SELECT pg_notify('` + notifyChannel + `', ` + notifyPayload + `) FROM g`
+
+func pgAppendArgs(id string, index int, move string, w Waiting, c Clock) []any {
+	return []any{id, index, move, bool(w),
+		c.State != "" || !c.Deadline.IsZero(), c.State, timeOrNull(c.Deadline), nullText(c.Move), c.IfStatus}
 }
 
 // Truncate keeps the first n moves.

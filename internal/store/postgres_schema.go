@@ -76,6 +76,49 @@ var postgresMigrations = []string{
 	`ALTER TABLE games ADD COLUMN clock text NOT NULL DEFAULT '', ADD COLUMN deadline timestamptz;
 	ALTER TABLE moves ADD COLUMN clock text;
 	CREATE INDEX games_deadline ON games (deadline) WHERE deadline IS NOT NULL AND finished IS NULL;`,
+
+	// v7: accounts, their sessions and ratings (issue 21), and the
+	// accounts that play a game's seats. A deleted account keeps its
+	// row (the games name its id) with no name, key or hash.
+	`CREATE TABLE accounts (
+		id       text PRIMARY KEY,
+		username text NOT NULL,  -- as typed, NFC; '' once deleted
+		ukey     text UNIQUE,    -- account.UsernameKey; NULL once deleted
+		hash     text NOT NULL,  -- argon2id, PHC string; '' once deleted
+		created  timestamptz NOT NULL,
+		deleted  timestamptz
+	);
+	CREATE TABLE sessions (
+		key     bytea PRIMARY KEY, -- SHA-256 of the token
+		account text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+		created timestamptz NOT NULL,
+		used    timestamptz NOT NULL,
+		expires timestamptz NOT NULL
+	);
+	CREATE INDEX sessions_account ON sessions (account);
+	CREATE TABLE ratings (
+		account    text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+		speed      text NOT NULL,
+		rating     double precision NOT NULL,
+		rd         double precision NOT NULL,
+		volatility double precision NOT NULL,
+		games      integer NOT NULL,
+		updated    timestamptz NOT NULL,
+		PRIMARY KEY (account, speed)
+	);
+	CREATE TABLE rating_history (
+		game    text NOT NULL, -- no reference: the history outlives the game's retention
+		seat    integer NOT NULL,
+		account text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+		speed   text NOT NULL,
+		before  jsonb NOT NULL,
+		after   jsonb NOT NULL,
+		at      timestamptz NOT NULL,
+		PRIMARY KEY (game, seat)
+	);
+	CREATE INDEX rating_history_account ON rating_history (account, speed, at);
+	ALTER TABLE games ADD COLUMN account0 text, ADD COLUMN account1 text,
+		ADD COLUMN rated text NOT NULL DEFAULT '', ADD COLUMN rating_change text NOT NULL DEFAULT '';`,
 }
 
 // postgresMigrationLock is the pg_advisory_xact_lock key that servers

@@ -245,6 +245,10 @@ func (s *SQLite) Create(ctx context.Context, g Game) error {
 			cols, marks = ", clock, deadline", ", ?, ?"
 			args = append(args, g.Clock.State, nanos(g.Clock.Deadline))
 		}
+		if g.Accounts != [2]string{} || g.Rated != "" { // likewise, schema v7
+			cols, marks = cols+", account0, account1, rated", marks+", ?, ?, ?"
+			args = append(args, nullText(g.Accounts[0]), nullText(g.Accounts[1]), g.Rated)
+		}
 		_, err := w.exec(`INSERT INTO games (id, mode, level, human, seed, variants, first, start,
 			nmoves, seat0, seat1, waiting, created, updated, status`+cols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`+marks+`)`, args...)
 		if err != nil {
@@ -280,7 +284,11 @@ func nonNil(s []string) []string {
 const sqliteGet = `SELECT mode, level, human, seed, variants, first, start,
 	seat0, seat1, waiting, created, updated, status, clock, deadline,
 	(SELECT json_group_array(move ORDER BY idx) FROM moves WHERE game = ?1),
-	(SELECT json_group_array(coalesce(clock, '') ORDER BY idx) FROM moves WHERE game = ?1)
+	(SELECT json_group_array(coalesce(clock, '') ORDER BY idx) FROM moves WHERE game = ?1),
+	coalesce(account0, ''), coalesce(account1, ''),
+	coalesce((SELECT username FROM accounts WHERE id = account0), ''),
+	coalesce((SELECT username FROM accounts WHERE id = account1), ''),
+	rated, rating_change
 	FROM games WHERE id = ?1`
 
 // Get reads the game saved under id.
@@ -290,11 +298,12 @@ func (s *SQLite) Get(ctx context.Context, id string) (Game, error) {
 	}
 	g := Game{ID: id}
 	var seed int64
-	var variants, moves, clocks string
+	var variants, moves, clocks, change string
 	var waiting bool
 	var created, updated, deadline sql.NullInt64
 	err := s.get.QueryRowContext(ctx, id).Scan(&g.Mode, &g.Level, &g.Human, &seed, &variants,
-		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &updated, &g.Status, &g.Clock.State, &deadline, &moves, &clocks)
+		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &updated, &g.Status, &g.Clock.State, &deadline, &moves, &clocks,
+		&g.Accounts[0], &g.Accounts[1], &g.Players[0], &g.Players[1], &g.Rated, &change)
 	if err == sql.ErrNoRows {
 		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
@@ -319,6 +328,9 @@ func (s *SQLite) Get(ctx context.Context, id string) (Game, error) {
 		g.Moves = nil
 	}
 	g.MoveClocks = moveClocks(g.MoveClocks)
+	if g.RatingChange, err = parseRatingChange(change); err != nil {
+		return Game{}, fmt.Errorf("store: game %q: rating change: %w", id, err)
+	}
 	return g, nil
 }
 
@@ -343,26 +355,31 @@ func (s *SQLite) Append(ctx context.Context, id string, index int, move string, 
 // (the zero c: the clock as it is), in one transaction.
 func (s *SQLite) AppendClocked(ctx context.Context, id string, index int, move string, wait Waiting, c Clock) error {
 	return s.write(ctx, func(w *sqliteWriter) error {
-		r, err := w.exec(`UPDATE games SET nmoves = nmoves + 1, waiting = ?1, updated = ?2,
-			clock = CASE WHEN ?5 THEN ?6 ELSE clock END, deadline = CASE WHEN ?5 THEN ?7 ELSE deadline END
-			WHERE id = ?3 AND nmoves = ?4 AND (?6 = '' OR status = ?8)`,
-			bool(wait), s.now().UnixNano(), id, index, c.State != "" || !c.Deadline.IsZero(), c.State, nanos(c.Deadline), c.IfStatus)
+		return w.appendClocked(s.now(), id, index, move, wait, c)
+	})
+}
+
+// appendClocked is AppendClocked in the writer's transaction.
+func (w *sqliteWriter) appendClocked(now time.Time, id string, index int, move string, wait Waiting, c Clock) error {
+	r, err := w.exec(`UPDATE games SET nmoves = nmoves + 1, waiting = ?1, updated = ?2,
+		clock = CASE WHEN ?5 THEN ?6 ELSE clock END, deadline = CASE WHEN ?5 THEN ?7 ELSE deadline END
+		WHERE id = ?3 AND nmoves = ?4 AND (?6 = '' OR status = ?8)`,
+		bool(wait), now.UnixNano(), id, index, c.State != "" || !c.Deadline.IsZero(), c.State, nanos(c.Deadline), c.IfStatus)
+	if err != nil {
+		return err
+	}
+	if n, err := r.RowsAffected(); err != nil || n == 0 {
+		have, err := w.nmoves(id)
 		if err != nil {
 			return err
 		}
-		if n, err := r.RowsAffected(); err != nil || n == 0 {
-			have, err := w.nmoves(id)
-			if err != nil {
-				return err
-			}
-			if have == index {
-				return fmt.Errorf("game %q: the status changed meanwhile: %w", id, ErrConflict)
-			}
-			return fmt.Errorf("game %q: move %d, but %d moves are saved: %w", id, index, have, ErrConflict)
+		if have == index {
+			return fmt.Errorf("game %q: the status changed meanwhile: %w", id, ErrConflict)
 		}
-		_, err = w.exec(`INSERT INTO moves (game, idx, move, clock) VALUES (?, ?, ?, ?)`, id, index, move, nullText(c.Move))
-		return err
-	})
+		return fmt.Errorf("game %q: move %d, but %d moves are saved: %w", id, index, have, ErrConflict)
+	}
+	_, err = w.exec(`INSERT INTO moves (game, idx, move, clock) VALUES (?, ?, ?, ?)`, id, index, move, nullText(c.Move))
+	return err
 }
 
 // Truncate keeps the first n moves.

@@ -66,6 +66,51 @@ var sqliteMigrations = []string{
 	ALTER TABLE games ADD COLUMN deadline INTEGER; -- Unix nanoseconds; NULL while no clock runs
 	ALTER TABLE moves ADD COLUMN clock TEXT; -- the clock after the move; NULL: none
 	CREATE INDEX games_deadline ON games (deadline) WHERE deadline IS NOT NULL AND finished IS NULL;`,
+
+	// v7: accounts, their sessions and ratings (issue 21), and the
+	// accounts that play a game's seats. A deleted account keeps its
+	// row (the games name its id) with no name, key or hash.
+	`CREATE TABLE accounts (
+		id       TEXT PRIMARY KEY,
+		username TEXT NOT NULL,  -- as typed, NFC; '' once deleted
+		ukey     TEXT UNIQUE,    -- account.UsernameKey; NULL once deleted
+		hash     TEXT NOT NULL,  -- argon2id, PHC string; '' once deleted
+		created  INTEGER NOT NULL, -- Unix nanoseconds
+		deleted  INTEGER         -- Unix nanoseconds; NULL while it lives
+	) WITHOUT ROWID;
+	CREATE TABLE sessions (
+		key     BLOB PRIMARY KEY, -- SHA-256 of the token
+		account TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+		created INTEGER NOT NULL,
+		used    INTEGER NOT NULL,
+		expires INTEGER NOT NULL
+	) WITHOUT ROWID;
+	CREATE INDEX sessions_account ON sessions (account);
+	CREATE TABLE ratings (
+		account    TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+		speed      TEXT NOT NULL,
+		rating     REAL NOT NULL,
+		rd         REAL NOT NULL,
+		volatility REAL NOT NULL,
+		games      INTEGER NOT NULL,
+		updated    INTEGER NOT NULL,
+		PRIMARY KEY (account, speed)
+	) WITHOUT ROWID;
+	CREATE TABLE rating_history (
+		game    TEXT NOT NULL, -- no reference: the history outlives the game's retention
+		seat    INTEGER NOT NULL,
+		account TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+		speed   TEXT NOT NULL,
+		before  TEXT NOT NULL, -- the rating before, as JSON
+		after   TEXT NOT NULL, -- and after
+		at      INTEGER NOT NULL,
+		PRIMARY KEY (game, seat)
+	) WITHOUT ROWID;
+	CREATE INDEX rating_history_account ON rating_history (account, speed, at);
+	ALTER TABLE games ADD COLUMN account0 TEXT;
+	ALTER TABLE games ADD COLUMN account1 TEXT;
+	ALTER TABLE games ADD COLUMN rated TEXT NOT NULL DEFAULT ''; -- the speed; '' casual
+	ALTER TABLE games ADD COLUMN rating_change TEXT NOT NULL DEFAULT ''; -- RatingChange as JSON once rated`,
 }
 
 // migrateSQLite brings the database on conn to schema version upTo, one

@@ -165,6 +165,6 @@ func (s *SQLite) fail(batch []*sqliteOp, err error) bool {
 // refusal reports whether err is one a change returns before writing
 // anything.
 func refusal(err error) bool {
-	return errors.Is(err, ErrNotFound) || errors.Is(err, ErrConflict) || errors.Is(err, ErrExists) ||
+	return errors.Is(err, ErrNotFound) || errors.Is(err, ErrConflict) || errors.Is(err, ErrExists) || errors.Is(err, ErrNoAccount) || errors.Is(err, ErrUnrated) ||
 		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }

@@ -96,8 +96,22 @@ type Game struct {
 	// MoveClocks holds, for each move, the clock saved with it
 	// (Clock.Move; "" for none); nil when no move has one.
 	MoveClocks []string
-	Created    time.Time
-	Updated    time.Time // the last change; stores set it
+	// Accounts holds, for each seat, the id of the account that plays it
+	// ("" for none: a player with no account, or the computer), and
+	// Players their usernames as Get reads them ("" too once an account
+	// is deleted: its games stay, anonymised). Create saves Accounts;
+	// Players is only read.
+	Accounts [2]string
+	Players  [2]string
+	// Rated is the speed a rated game is rated in ("blitz", …); "" for a
+	// casual game.
+	Rated string
+	// RatingChange is what the game did to its players' ratings, once
+	// it ended rated (Accounts.EndRated); nil before, and for a casual
+	// game.
+	RatingChange *RatingChange
+	Created      time.Time
+	Updated      time.Time // the last change; stores set it
 }
 
 // Clock is a clocked game's clock as saved: State as the server writes
@@ -123,6 +137,10 @@ func (g Game) Clone() Game {
 	g.Moves = append([]string(nil), g.Moves...)
 	if g.MoveClocks != nil {
 		g.MoveClocks = append([]string(nil), g.MoveClocks...)
+	}
+	if g.RatingChange != nil {
+		rc := *g.RatingChange
+		g.RatingChange = &rc
 	}
 	for i := range g.Seats {
 		if g.Seats[i] != nil {

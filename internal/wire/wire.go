@@ -56,6 +56,11 @@ type Game struct {
 	History  []Played `json:"history"`
 	// Clock is a clocked game's time control and clock; nil: none.
 	Clock *Clock `json:"clock,omitempty"`
+	// Rated is true for a rated game (issue 21); absent for a casual one.
+	// Ratings, once a rated game ended, is what it did to each seat's
+	// rating in its speed.
+	Rated   bool     `json:"rated,omitempty"`
+	Ratings *Ratings `json:"ratings,omitempty"`
 	// Online games: the offer waiting for an answer, the rematch's id,
 	// and who is connected.
 	Offer    *Offer    `json:"offer"`
@@ -269,6 +274,15 @@ func MoveList(ms []rules.Move) []string {
 	return out
 }
 
+// Ratings is what a rated game did to its players' ratings:
+// {"speed":"blitz","before":[1500,1500],"after":[1662.3,1337.7]}, seat
+// by seat.
+type Ratings struct {
+	Speed  string     `json:"speed"`
+	Before [2]float64 `json:"before"`
+	After  [2]float64 `json:"after"`
+}
+
 // GameOf returns the JSON of a match's state.
 func GameOf(s *match.State) Game {
 	p := s.Position
@@ -295,6 +309,10 @@ func GameOf(s *match.State) Game {
 	}
 	g.CanUndo, g.CanAbort, g.CanTakeback, g.CanHint, g.CanClaim = s.CanUndo, s.CanAbort, s.CanTakeback, s.CanHint, s.CanClaim
 	g.Clock = ClockOf(s.Clock)
+	g.Rated = s.Rated
+	if r := s.Ratings; r != nil {
+		g.Ratings = &Ratings{Speed: r.Speed, Before: r.Before, After: r.After}
+	}
 	if o := s.Status.Outcome; o.Kind != "" {
 		g.End = o.Kind // "resign", "draw", "abort", "timeout" or "abandon": the players or the clock ended it
 	}

@@ -1,0 +1,342 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"testing"
+	"time"
+
+	"oanquan/internal/rating"
+	"oanquan/internal/store/pgtest"
+)
+
+// The accounts' contract, run against every store that keeps accounts.
+
+func TestMemoryAccounts(t *testing.T)   { testAccounts(t, openMemory) }
+func TestSQLiteAccounts(t *testing.T)   { testAccounts(t, openSQLiteTemp) }
+func TestPostgresAccounts(t *testing.T) { testAccounts(t, openPostgresTemp) }
+
+func testAccounts(t *testing.T, open opener) {
+	tests := []struct {
+		name string
+		f    func(t *testing.T, s Accounts, g Store)
+	}{
+		{"Create", testCreateAccount},
+		{"Sessions", testSessions},
+		{"Password", testSetPassword},
+		{"Delete", testDeleteAccount},
+		{"EndRated", testEndRated},
+		{"EndRatedRefused", testEndRatedRefused},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := open(t)
+			tt.f(t, s.(Accounts), s)
+		})
+	}
+}
+
+var t0 = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+
+func newAccount(id, name string) (Account, Session) {
+	return Account{ID: id, Username: name, Key: "key-" + name, Hash: "$argon2id$" + name, Created: t0},
+		Session{Key: []byte("session-of-" + id), Account: id, Created: t0, Used: t0, Expires: t0.Add(30 * 24 * time.Hour)}
+}
+
+func mustAccount(t *testing.T, s Accounts, id, name string) Session {
+	t.Helper()
+	a, se := newAccount(id, name)
+	if err := s.CreateAccount(ctx, a, se); err != nil {
+		t.Fatalf("CreateAccount(%s) = %v", name, err)
+	}
+	return se
+}
+
+func testCreateAccount(t *testing.T, s Accounts, _ Store) {
+	mustAccount(t, s, "a1", "Nam")
+	a, se := newAccount("a2", "Nam") // the same key
+	if err := s.CreateAccount(ctx, a, se); !errors.Is(err, ErrExists) {
+		t.Fatalf("a second account with one key = %v, want ErrExists", err)
+	}
+	got, err := s.AccountByKey(ctx, "key-Nam")
+	if err != nil || got.ID != "a1" || got.Username != "Nam" || got.Hash != "$argon2id$Nam" || !got.Created.Equal(t0) {
+		t.Errorf("AccountByKey = %+v, %v", got, err)
+	}
+	if _, err := s.AccountByKey(ctx, "key-nobody"); !errors.Is(err, ErrNoAccount) {
+		t.Errorf("AccountByKey(unknown) = %v, want ErrNoAccount", err)
+	}
+	if got, err := s.AccountByID(ctx, "a1"); err != nil || got.Username != "Nam" {
+		t.Errorf("AccountByID = %+v, %v", got, err)
+	}
+}
+
+func testSessions(t *testing.T, s Accounts, _ Store) {
+	se := mustAccount(t, s, "a1", "Nam")
+	got, a, err := s.Session(ctx, se.Key, t0.Add(time.Minute))
+	if err != nil || got.Account != "a1" || a.Username != "Nam" || !got.Expires.Equal(se.Expires) {
+		t.Fatalf("Session = %+v, %+v, %v", got, a, err)
+	}
+	if _, _, err := s.Session(ctx, se.Key, se.Expires); !errors.Is(err, ErrNoAccount) {
+		t.Errorf("an expired session = %v, want ErrNoAccount", err)
+	}
+	if _, _, err := s.Session(ctx, []byte("nope"), t0); !errors.Is(err, ErrNoAccount) {
+		t.Errorf("an unknown session = %v, want ErrNoAccount", err)
+	}
+	// Marked used, at most once an hour.
+	later := t0.Add(2 * time.Hour)
+	if got, _, _ := s.Session(ctx, se.Key, later); !got.Used.Equal(later) {
+		t.Errorf("used = %v, want %v", got.Used, later)
+	}
+	second := Session{Key: []byte("second"), Account: "a1", Created: t0, Used: t0, Expires: se.Expires}
+	if err := s.CreateSession(ctx, second); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.EndSession(ctx, se.Key); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Session(ctx, se.Key, t0); !errors.Is(err, ErrNoAccount) {
+		t.Errorf("an ended session = %v", err)
+	}
+	if _, _, err := s.Session(ctx, second.Key, t0); err != nil {
+		t.Errorf("the other session after EndSession = %v", err)
+	}
+	if err := s.EndSessions(ctx, "a1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Session(ctx, second.Key, t0); !errors.Is(err, ErrNoAccount) {
+		t.Errorf("a session after EndSessions = %v", err)
+	}
+	if err := s.CreateSession(ctx, Session{Key: []byte("x"), Account: "nobody", Expires: se.Expires}); !errors.Is(err, ErrNoAccount) {
+		t.Errorf("a session of no account = %v, want ErrNoAccount", err)
+	}
+	// Expired sessions are deleted, at most limit a call.
+	for i, exp := range []time.Time{t0, t0.Add(time.Hour), t0.Add(2 * time.Hour), se.Expires} {
+		if err := s.CreateSession(ctx, Session{Key: []byte{byte(i)}, Account: "a1", Created: t0, Used: t0, Expires: exp}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := s.ExpireSessions(ctx, t0.Add(2*time.Hour), 2); n != 2 || err != nil {
+		t.Errorf("ExpireSessions = %d, %v; want 2", n, err)
+	}
+	if n, err := s.ExpireSessions(ctx, t0.Add(2*time.Hour), 2); n != 1 || err != nil {
+		t.Errorf("ExpireSessions again = %d, %v; want 1", n, err)
+	}
+	if _, _, err := s.Session(ctx, []byte{3}, t0); err != nil {
+		t.Errorf("the session not expired = %v", err)
+	}
+}
+
+func testSetPassword(t *testing.T, s Accounts, _ Store) {
+	se := mustAccount(t, s, "a1", "Nam")
+	other := Session{Key: []byte("other"), Account: "a1", Created: t0, Used: t0, Expires: se.Expires}
+	if err := s.CreateSession(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetPassword(ctx, "a1", "new-hash", se.Key); err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := s.AccountByID(ctx, "a1"); a.Hash != "new-hash" {
+		t.Errorf("hash = %q", a.Hash)
+	}
+	if _, _, err := s.Session(ctx, se.Key, t0); err != nil {
+		t.Errorf("the session kept = %v", err)
+	}
+	if _, _, err := s.Session(ctx, other.Key, t0); !errors.Is(err, ErrNoAccount) {
+		t.Errorf("another session after SetPassword = %v, want ErrNoAccount", err)
+	}
+	// Rehash: only from the hash given, sessions kept.
+	if err := s.Rehash(ctx, "a1", "stale-hash", "x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Rehash(ctx, "a1", "new-hash", "rehashed"); err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := s.AccountByID(ctx, "a1"); a.Hash != "rehashed" {
+		t.Errorf("hash after Rehash = %q, want rehashed", a.Hash)
+	}
+	if _, _, err := s.Session(ctx, se.Key, t0); err != nil {
+		t.Errorf("the session after Rehash = %v", err)
+	}
+}
+
+// ratedGame saves a rated online game between accounts a1 and a2.
+func ratedGame(t *testing.T, g Store, id string) {
+	t.Helper()
+	game := sample(id)
+	game.Mode, game.Status, game.Waiting = "online", "", Idle
+	game.Accounts = [2]string{"a1", ""}
+	game.Rated = "blitz"
+	mustCreate(t, g, game)
+	if err := g.(Accounts).SeatAccount(ctx, id, 1, "a2"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func testEndRated(t *testing.T, s Accounts, g Store) {
+	mustAccount(t, s, "a1", "Nam")
+	mustAccount(t, s, "a2", "Lan")
+	ratedGame(t, g, "r1")
+	if got := mustGet(t, g, "r1"); got.Players != [2]string{"Nam", "Lan"} || got.Accounts != [2]string{"a1", "a2"} || got.Rated != "blitz" {
+		t.Fatalf("saved players %q, accounts %q, rated %q", got.Players, got.Accounts, got.Rated)
+	}
+	at := t0.Add(time.Hour)
+	rc, err := s.EndRated(ctx, "r1", Ending{Index: 2, Move: "5R", Score0: 1, At: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantA, wantB, _ := rating.System{}.Game(rating.New(), rating.New(), 1, at)
+	if rc.Speed != "blitz" || !near(rc.After[0], wantA) || !near(rc.After[1], wantB) || rc.Before[0].Rating != 1500 {
+		t.Errorf("change = %+v, want after %+v and %+v", rc, wantA, wantB)
+	}
+	for i, id := range []string{"a1", "a2"} {
+		r, err := s.Ratings(ctx, id)
+		if err != nil || !near(r["blitz"], rc.After[i]) || r["blitz"].Games != 1 {
+			t.Errorf("Ratings(%s) = %+v, %v; want %+v", id, r, err, rc.After[i])
+		}
+	}
+	got := mustGet(t, g, "r1")
+	if len(got.Moves) != 3 || got.RatingChange == nil || !near(got.RatingChange.After[1], wantB) {
+		t.Errorf("game after = moves %q, change %+v", got.Moves, got.RatingChange)
+	}
+	// A second rated game starts from the first's ratings.
+	ratedGame(t, g, "r2")
+	at2 := at.Add(time.Hour)
+	if _, err := s.EndRated(ctx, "r2", Ending{From: "", To: `{"resigned":1}`, Score0: 0.5, At: at2}); err != nil {
+		t.Fatal(err)
+	}
+	wantA2, wantB2, _ := rating.System{}.Game(rc.After[0], rc.After[1], 0.5, at2)
+	r1, _ := s.Ratings(ctx, "a1")
+	r2, _ := s.Ratings(ctx, "a2")
+	if !near(r1["blitz"], wantA2) || !near(r2["blitz"], wantB2) || r1["blitz"].Games != 2 {
+		t.Errorf("after two games: %+v %+v, want %+v %+v", r1["blitz"], r2["blitz"], wantA2, wantB2)
+	}
+	if st := mustGet(t, g, "r2").Status; st != `{"resigned":1}` {
+		t.Errorf("status = %q", st)
+	}
+}
+
+func near(a, b rating.Rating) bool {
+	d := func(x, y float64) bool { return x-y < 1e-6 && y-x < 1e-6 }
+	return d(a.Rating, b.Rating) && d(a.RD, b.RD) && d(a.Volatility, b.Volatility) && a.Games == b.Games
+}
+
+// testEndRatedRefused: an ending that does not fit, or a game not rated,
+// changes nothing: no move, no rating.
+func testEndRatedRefused(t *testing.T, s Accounts, g Store) {
+	mustAccount(t, s, "a1", "Nam")
+	mustAccount(t, s, "a2", "Lan")
+	ratedGame(t, g, "r1")
+	if _, err := s.EndRated(ctx, "r1", Ending{Index: 1, Move: "5R", Score0: 1, At: t0}); !errors.Is(err, ErrConflict) {
+		t.Errorf("a move at a taken index = %v, want ErrConflict", err)
+	}
+	if _, err := s.EndRated(ctx, "r1", Ending{From: "x", To: "y", Score0: 1, At: t0}); !errors.Is(err, ErrConflict) {
+		t.Errorf("a status from another = %v, want ErrConflict", err)
+	}
+	if _, err := s.EndRated(ctx, "nope", Ending{Move: "5R", Index: 2, At: t0}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("no game = %v, want ErrNotFound", err)
+	}
+	casual := sample("c")
+	casual.Mode, casual.Status = "online", ""
+	mustCreate(t, g, casual)
+	if _, err := s.EndRated(ctx, "c", Ending{Index: 2, Move: "5R", Score0: 1, At: t0}); !errors.Is(err, ErrUnrated) {
+		t.Errorf("a casual game = %v, want ErrUnrated", err)
+	}
+	if got := mustGet(t, g, "r1"); len(got.Moves) != 2 || got.RatingChange != nil {
+		t.Errorf("refused endings changed the game: %+v", got)
+	}
+	if r, _ := s.Ratings(ctx, "a1"); len(r) != 0 {
+		t.Errorf("refused endings rated: %+v", r)
+	}
+}
+
+func testDeleteAccount(t *testing.T, s Accounts, g Store) {
+	se := mustAccount(t, s, "a1", "Nam")
+	mustAccount(t, s, "a2", "Lan")
+	ratedGame(t, g, "r1")
+	if _, err := s.EndRated(ctx, "r1", Ending{Index: 2, Move: "5R", Score0: 1, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteAccount(ctx, "a1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Session(ctx, se.Key, t0); !errors.Is(err, ErrNoAccount) {
+		t.Errorf("a deleted account's session = %v", err)
+	}
+	if _, err := s.AccountByKey(ctx, "key-Nam"); !errors.Is(err, ErrNoAccount) {
+		t.Errorf("a deleted account by key = %v", err)
+	}
+	if got := mustGet(t, g, "r1"); got.Players != [2]string{"", "Lan"} || len(got.Moves) != 3 {
+		t.Errorf("the game after the deletion: players %q, moves %q", got.Players, got.Moves)
+	}
+	if err := s.DeleteAccount(ctx, "a1"); !errors.Is(err, ErrNoAccount) {
+		t.Errorf("deleting twice = %v", err)
+	}
+	mustAccount(t, s, "a3", "Nam") // the name is free again
+}
+
+// TestSQLiteMigrateFromV6: a file of schema v6 (before accounts) is
+// brought to v7: its games have no accounts and are casual, and accounts
+// can be made.
+func TestSQLiteMigrateFromV6(t *testing.T) {
+	path := t.TempDir() + "/v6.db"
+	old, err := openSQLite(ctx, path, 6, sqliteMaxBatch, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec(`INSERT INTO games (id, mode, level, human, seed, variants, first, start, nmoves, updated, status)
+		VALUES ('old', 'online', 'easy', 0, 7, '[]', 0, 'start', 0, 1700000000000000000, '')`)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := openSQLiteAt(t, path)
+	defer s.Close()
+	checkMigratedV6(t, s)
+	var v int
+	s.rdb.QueryRow("PRAGMA user_version").Scan(&v)
+	if v != 7 {
+		t.Errorf("user_version = %d, want 7", v)
+	}
+}
+
+// TestPostgresMigrateFromV6 is TestSQLiteMigrateFromV6 on PostgreSQL.
+func TestPostgresMigrateFromV6(t *testing.T) {
+	url := pgtest.Start(t)
+	old, err := openPostgres(ctx, url, 6, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = old.pool.Exec(ctx, `INSERT INTO games (id, mode, level, human, seed, variants, first, start, nmoves, updated)
+		VALUES ('old', 'online', 'easy', 0, 7, '{}', 0, 'start', 0, now())`)
+	old.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := openPostgresAt(t, url)
+	checkMigratedV6(t, s)
+	var v int
+	s.pool.QueryRow(ctx, `SELECT version FROM oanquan_schema`).Scan(&v)
+	if v != 7 {
+		t.Errorf("schema version = %d, want 7", v)
+	}
+}
+
+func checkMigratedV6(t *testing.T, s Store) {
+	t.Helper()
+	if g := mustGet(t, s, "old"); g.Accounts != [2]string{} || g.Rated != "" || g.RatingChange != nil {
+		t.Errorf("a v6 game read with accounts %q, rated %q", g.Accounts, g.Rated)
+	}
+	a := s.(Accounts)
+	mustAccount(t, a, "a1", "Nam")
+	if err := a.SeatAccount(ctx, "old", 0, "a1"); err != nil {
+		t.Fatal(err)
+	}
+	if g := mustGet(t, s, "old"); g.Players[0] != "Nam" {
+		t.Errorf("players after migrating = %q", g.Players)
+	}
+}

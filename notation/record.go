@@ -65,20 +65,30 @@ const (
 	// not: TerminationResign, TerminationDraw or TerminationAbort. Absent
 	// when the rules ended it or it goes on.
 	TagTermination = "Termination"
+	// TagTimeControl is a clocked game's time control: "180+2" (initial
+	// seconds + increment seconds) or "3d" (days per move). Its clocks
+	// after each move are {clock MS,MS} comments (ClockComment).
+	TagTimeControl = "TimeControl"
 )
 
 // The values of the Termination tag, and the result token each goes with.
 const (
 	TerminationResign = "resign" // a player resigned: "1-0" or "0-1", the other won
 	TerminationDraw   = "draw"   // the players agreed a draw: "1/2-1/2"
-	TerminationAbort  = "abort"  // a player called the game off before it began: "*"
+	TerminationAbort  = "abort"  // a player called the game off before it began, or a first move never came: "*"
+	TerminationTime   = "time"   // a player ran out of time: "1-0" or "0-1", the other won
+	// TerminationAbandon: a player left a real-time game and the other
+	// claimed the win: "1-0" or "0-1".
+	TerminationAbandon = "abandon"
 )
 
 // terminationResults lists the result tokens each termination allows.
 var terminationResults = map[string][]string{
-	TerminationResign: {"1-0", "0-1"},
-	TerminationDraw:   {"1/2-1/2"},
-	TerminationAbort:  {"*"},
+	TerminationResign:  {"1-0", "0-1"},
+	TerminationDraw:    {"1/2-1/2"},
+	TerminationAbort:   {"*"},
+	TerminationTime:    {"1-0", "0-1"},
+	TerminationAbandon: {"1-0", "0-1"},
 }
 
 // resultToken returns the PGN-style result of g.
@@ -113,7 +123,22 @@ func FormatEnded(g *rules.Game, tags map[string]string, how, result string) stri
 	return formatGame(g, tags, how, result)
 }
 
+// FormatCommented writes g as FormatEnded does (how "" and result "" for
+// a game the players did not end), with comments[i] after the i-th move
+// (1-based; 0 before the first): a clocked game's ClockComment after each
+// move.
+func FormatCommented(g *rules.Game, tags map[string]string, how, result string, comments map[int]string) string {
+	if result == "" {
+		result = resultToken(g)
+	}
+	return formatGameWith(g, tags, how, result, comments)
+}
+
 func formatGame(g *rules.Game, tags map[string]string, how, res string) string {
+	return formatGameWith(g, tags, how, res, nil)
+}
+
+func formatGameWith(g *rules.Game, tags map[string]string, how, res string, comments map[int]string) string {
 	var b strings.Builder
 	names := make([]string, 0, len(tags))
 	for n := range tags {
@@ -146,7 +171,7 @@ func formatGame(g *rules.Game, tags map[string]string, how, res string) string {
 		writeTag(&b, TagScore, fmt.Sprintf("%d-%d", s[0], s[1]))
 	}
 	b.WriteByte('\n')
-	b.WriteString(formatMoves(g.Start(), g.Moves(), nil, res))
+	b.WriteString(formatMoves(g.Start(), g.Moves(), comments, res))
 	b.WriteByte('\n')
 	return b.String()
 }
@@ -289,6 +314,11 @@ func (r *Record) applyTags() error {
 	default:
 		return &ParseError{Field: TagFirst, Input: f, Msg: "want 0 or 1"}
 	}
+	if tc := r.Tag(TagTimeControl); tc != "" {
+		if _, err := ParseTimeControl(tc); err != nil {
+			return err
+		}
+	}
 	r.Start = r.Rules.Start()
 	if s := r.Tag(TagStart); s != "" {
 		p, err := ParsePosition(s)
@@ -404,7 +434,7 @@ func (r *Record) checkEnd(g *rules.Game) error {
 	}
 	allowed, ok := terminationResults[how]
 	if !ok {
-		return &ParseError{Field: TagTermination, Input: how, Msg: "want resign, draw or abort"}
+		return &ParseError{Field: TagTermination, Input: how, Msg: "want resign, draw, abort, time or abandon"}
 	}
 	if !slices.Contains(allowed, r.Result) {
 		return &ParseError{Field: "result", Input: r.Result, Msg: fmt.Sprintf("a game ended by %s has the result %s", how, strings.Join(allowed, " or "))}

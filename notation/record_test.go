@@ -179,6 +179,7 @@ func FuzzParseRecord(f *testing.F) {
 	f.Add("[Event \"x\"]\n\n{opening} 1. 7R {a relay} 3L 2. 5R *\n")
 	f.Add("[Start \"1/1/1/1/1/0*/1/0/0/0/1/0 1 43,1,0 0,0,5 20\"]\n\n1... 3R 2. 9L 1L 3. 8R 1-0\n")
 	f.Add("[Variant \"young-mandarin\"]\n[First \"1\"]\n\n1... 2L 2. 7R *")
+	f.Add("[TimeControl \"180+2\"]\n[Termination \"time\"]\n\n1. 7R {clock 180000,180000} 2L {clock 180000,180000} 0-1\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		r1, err := ParseRecord(s)
 		if err != nil {
@@ -217,6 +218,7 @@ func TestFormatEnded(t *testing.T) {
 	}
 	for _, tt := range []struct{ how, result string }{
 		{TerminationResign, "0-1"}, {TerminationResign, "1-0"}, {TerminationDraw, "1/2-1/2"}, {TerminationAbort, "*"},
+		{TerminationTime, "1-0"}, {TerminationAbandon, "0-1"},
 	} {
 		text := FormatEnded(g, map[string]string{"Event": "Test", TagTermination: "ignored"}, tt.how, tt.result)
 		rec, err := ParseRecord(text)
@@ -234,7 +236,7 @@ func TestFormatEnded(t *testing.T) {
 	for _, tt := range []struct{ name, text, field, says string }{
 		{"draw won", "[Termination \"draw\"]\n1. 7R 1-0", "result", "ended by draw has the result 1/2-1/2"},
 		{"resign drawn", "[Termination \"resign\"]\n1. 7R 1/2-1/2", "result", "1-0 or 0-1"},
-		{"unknown", "[Termination \"time\"]\n1. 7R 1-0", TagTermination, "want resign, draw or abort"},
+		{"unknown", "[Termination \"timeout\"]\n1. 7R 1-0", TagTermination, "want resign, draw, abort, time or abandon"},
 		{"no termination", "1. 7R 1-0", "result", "the moves give *"},
 		{"over by the rules", strings.Replace(over, "\n\n", "\n[Termination \"resign\"]\n\n", 1), TagTermination, "the rules ended the game"},
 	} {

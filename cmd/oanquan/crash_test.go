@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -254,4 +255,108 @@ func freePort() (string, error) {
 	}
 	defer ln.Close()
 	return ln.Addr().String(), nil
+}
+
+// clockedGame is what TestSIGKILLClock reads of a game.
+type clockedGame struct {
+	ID     string
+	Secret string
+	Seat   int
+	Legal  []string
+	ToMove int
+	Over   bool
+	Clock  *struct {
+		Remaining [2]int64
+		Running   *int
+	}
+}
+
+// send makes one request of TestSIGKILLClock, decoding the answer (or
+// its "state", or its "game") into a clockedGame.
+func send(t *testing.T, url, method, path, secret, body string, want int) clockedGame {
+	t.Helper()
+	req, _ := http.NewRequest(method, url+path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if secret != "" {
+		req.Header.Set("Authorization", "Bearer "+secret)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		clockedGame
+		State *clockedGame
+		Game  *clockedGame
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != want {
+		t.Fatalf("%s %s: %d, %v; want %d", method, path, resp.StatusCode, err, want)
+	}
+	g := out.clockedGame
+	switch {
+	case out.State != nil:
+		g = *out.State
+	case out.Game != nil:
+		g, g.Secret, g.Seat = *out.Game, out.Secret, out.Seat
+	}
+	return g
+}
+
+// TestSIGKILLClock: a 1+0 game's clocks survive the program killed with
+// SIGKILL and started again on its SQLite file. The side not to move has
+// the time saved with its last move, to the millisecond; the side to
+// move is charged nothing for the time the program was down (the outage
+// rule: a server charges only from when it started), and the game goes
+// on with its clocks.
+func TestSIGKILLClock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the program")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "oanquan")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--addr", port, "--db", filepath.Join(dir, "games.db"), "--new-games-per-minute", "0"}
+	cmd, url := startBinary(t, bin, args...)
+	c := send(t, url, "POST", "/api/games", "", `{"mode":"online","clock":{"initial":60,"increment":0}}`, 201)
+	j := send(t, url, "POST", "/api/games/"+c.ID+"/join", "", "", 200)
+	secrets := map[int]string{c.Seat: c.Secret, j.Seat: j.Secret}
+	g := j
+	for i := range 3 {
+		if i == 2 {
+			time.Sleep(700 * time.Millisecond) // the third move is charged about 0.5 s
+		}
+		g = send(t, url, "POST", "/api/games/"+c.ID+"/moves", secrets[g.ToMove], `{"move":"`+g.Legal[0]+`"}`, 200)
+	}
+	waiting := 1 - g.ToMove // moved last: its clock stopped
+	saved := g.Clock.Remaining[waiting]
+	if saved > 59800 || saved < 59000 || g.Clock.Running == nil || *g.Clock.Running != g.ToMove {
+		t.Fatalf("clock after three moves: %+v, running %v", g.Clock.Remaining, g.Clock.Running)
+	}
+	time.Sleep(time.Second)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	time.Sleep(2 * time.Second) // nobody serves the game
+
+	_, url = startBinary(t, bin, args...)
+	g = send(t, url, "GET", "/api/games/"+c.ID, "", "", 200)
+	if g.Over || g.Clock == nil || g.Clock.Running == nil || *g.Clock.Running != 1-waiting {
+		t.Fatalf("after the restart: over %v, clock %+v", g.Over, g.Clock)
+	}
+	if got := g.Clock.Remaining[waiting]; got != saved {
+		t.Errorf("the waiting side has %d ms after the restart, want %d as saved", got, saved)
+	}
+	if got := g.Clock.Remaining[1-waiting]; got < 59000 {
+		t.Errorf("the side to move has %d ms after 3 s away, want at least 59000 (the outage not charged)", got)
+	}
+	g = send(t, url, "POST", "/api/games/"+c.ID+"/moves", secrets[g.ToMove], `{"move":"`+g.Legal[0]+`"}`, 200)
+	if g.Over || g.Clock.Remaining[waiting] > saved || g.Clock.Remaining[1-waiting] < 59000 {
+		t.Errorf("a move after the restart: over %v, clock %+v", g.Over, g.Clock.Remaining)
+	}
 }

@@ -44,6 +44,11 @@ type loadConfig struct {
 	rate            float64 // two-player moves a second in all, spread over the games; 0: as fast as answered
 	pid             int     // the server's process, to read its CPU time and memory; 0: none
 	fill            int     // games to make (and play a few moves in) before the run
+	// clock makes the two-player games online ones with this clock (the
+	// JSON of "clock"), joined by a second player; nil: local games.
+	// "none" is online games without a clock, to compare.
+	clock     any
+	clockText string // --clock as given
 }
 
 // runLoadgen is `oanquan loadgen`: it checks the flags, refusing any
@@ -58,6 +63,7 @@ func runLoadgen(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	warmup := fs.Float64("warmup", 2, "seconds of load before measuring starts (at most 60)")
 	pid := fs.Int("pid", 0, "the server's process id, to report its CPU time and resident memory (Linux /proc)")
 	fill := fs.Int("fill", 0, fmt.Sprintf("games to save before the run, %d moves each (at most %d)", fillMoves, maxFill))
+	clock := fs.String("clock", "", `play the two-player games online, joined, with this clock: "180+2" (seconds + increment), "3d" (days per move), or "none" (online without a clock); "": local games`)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -86,8 +92,12 @@ func runLoadgen(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return usagef("loadgen: --pid %d: %v", *pid, err)
 		}
 	}
+	clockSetting, err := parseClockFlag(*clock)
+	if err != nil {
+		return usagef("loadgen: --clock %q: %v", *clock, err)
+	}
 	cfg := loadConfig{
-		base: base, games: *games, hard: *hard, rate: *rate, pid: *pid, fill: *fill,
+		base: base, games: *games, hard: *hard, rate: *rate, pid: *pid, fill: *fill, clock: clockSetting, clockText: *clock,
 		warmup:  time.Duration(*warmup * float64(time.Second)),
 		seconds: time.Duration(*seconds * float64(time.Second)),
 	}
@@ -181,7 +191,8 @@ func newLoadgen(cfg loadConfig) *loadgen {
 type loadResult struct {
 	URL         string  `json:"url"`
 	Games       int     `json:"games"`
-	Rate        float64 `json:"rate,omitempty"` // the two-player moves a second asked for
+	Clock       string  `json:"clock,omitempty"` // the two-player games' clock, as --clock gave it
+	Rate        float64 `json:"rate,omitempty"`  // the two-player moves a second asked for
 	Hard        int     `json:"hard"`
 	Warmup      float64 `json:"warmup_s"`
 	Seconds     float64 `json:"seconds"` // measured; less than asked if interrupted
@@ -240,7 +251,7 @@ func (l *loadgen) run(ctx context.Context) (*loadResult, error) {
 	if _, err := l.health(ctx); err != nil {
 		return nil, fmt.Errorf("loadgen: no game server at %s: %v", l.cfg.base, err)
 	}
-	res := &loadResult{URL: l.cfg.base.String(), Games: l.cfg.games, Rate: l.cfg.rate, Hard: l.cfg.hard,
+	res := &loadResult{URL: l.cfg.base.String(), Games: l.cfg.games, Rate: l.cfg.rate, Hard: l.cfg.hard, Clock: l.cfg.clockText,
 		Warmup: l.cfg.warmup.Seconds(), ServerPID: l.cfg.pid, LoadAverage: loadAverage()}
 	if l.cfg.fill > 0 {
 		t0 := time.Now()

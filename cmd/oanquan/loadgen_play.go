@@ -32,6 +32,11 @@ type (
 	createdGame struct {
 		gameState
 		Secret string `json:"secret"`
+		Seat   int    `json:"seat"`
+	}
+	joinedGame struct {
+		Seat   int    `json:"seat"`
+		Secret string `json:"secret"`
 	}
 	turnAnswer struct {
 		Ply   int       `json:"ply"`
@@ -140,13 +145,14 @@ var (
 // was due to its answer: a server that falls behind a pace is not let
 // off the moves it delayed.
 func (l *loadgen) playLocal(ctx context.Context, rng *rand.Rand, p *pacer) {
-	g, ok := l.create(ctx, localGame)
+	g, secrets, ok := l.createTwo(ctx)
 	st := g.gameState
 	for ok && !st.Over && len(st.Legal) > 0 {
 		due, waited := p.wait(ctx)
 		if !waited {
 			return
 		}
+		g.Secret = secrets[st.ToMove]
 		var t turnAnswer
 		var at time.Time
 		if t, at, ok = l.move(ctx, g, st.Legal[rng.IntN(len(st.Legal))], st.Ply); ok {
@@ -156,6 +162,56 @@ func (l *loadgen) playLocal(ctx context.Context, rng *rand.Rand, p *pacer) {
 			st = t.State
 		}
 	}
+}
+
+// createTwo makes a two-player game, local or (with --clock) online and
+// joined, and returns it with the secret of each seat.
+func (l *loadgen) createTwo(ctx context.Context) (createdGame, [2]string, bool) {
+	if l.cfg.clock == nil {
+		g, ok := l.create(ctx, localGame)
+		return g, [2]string{g.Secret, g.Secret}, ok
+	}
+	body := map[string]any{"mode": "online"}
+	if l.cfg.clock != "none" {
+		body["clock"] = l.cfg.clock
+	}
+	g, ok := l.create(ctx, body)
+	if !ok {
+		return g, [2]string{}, false
+	}
+	var j joinedGame
+	if err := l.request(ctx, "POST", "/api/games/"+g.ID+"/join", "", nil, &j); err != nil {
+		l.fail(ctx, err)
+		return g, [2]string{}, false
+	}
+	var secrets [2]string
+	secrets[g.Seat], secrets[j.Seat] = g.Secret, j.Secret
+	return g, secrets, true
+}
+
+// parseClockFlag reads --clock: nil for "", "none", or the JSON of the
+// clock ("180+2": initial and increment; "3d": days per move).
+func parseClockFlag(s string) (any, error) {
+	switch {
+	case s == "":
+		return nil, nil
+	case s == "none":
+		return "none", nil
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil {
+			return nil, fmt.Errorf(`want "180+2", "3d" or "none"`)
+		}
+		return map[string]int{"days": n}, nil
+	}
+	a, b, ok := strings.Cut(s, "+")
+	initial, err1 := strconv.Atoi(a)
+	inc, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil {
+		return nil, fmt.Errorf(`want "180+2", "3d" or "none"`)
+	}
+	return map[string]int{"initial": initial, "increment": inc}, nil
 }
 
 // pacer says when one game's next move is due: at once, or at a steady

@@ -109,6 +109,32 @@ func TestLoadgenRate(t *testing.T) {
 	}
 }
 
+// TestLoadgenClock: with --clock the two-player games are online games
+// with that clock, each joined by a second player, both of whom move.
+func TestLoadgenClock(t *testing.T) {
+	ts := httptest.NewServer(newLoadTestServer(t))
+	t.Cleanup(ts.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	for _, clock := range []string{"180+2", "3d", "none"} {
+		var out bytes.Buffer
+		args := []string{"loadgen", "--url", ts.URL, "--games", "3", "--clock", clock, "--warmup", "0.1", "--seconds", "0.5"}
+		if err := run(ctx, args, &out, io.Discard); err != nil {
+			t.Fatalf("run %q: %v", args, err)
+		}
+		var res loadResult
+		if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+			t.Fatalf("decoding the output: %v", err)
+		}
+		if res.Moves < 6 || len(res.Errors) != 0 || res.Clock != clock {
+			t.Errorf("--clock %s: %d moves, errors %v, clock %q; want moves of both seats, no errors", clock, res.Moves, res.Errors, res.Clock)
+		}
+	}
+	if err := run(ctx, []string{"loadgen", "--url", ts.URL, "--clock", "3m"}, io.Discard, io.Discard); err == nil {
+		t.Error("--clock 3m was taken")
+	}
+}
+
 // newLoadTestServer returns a game server on a memory store whose computer
 // answers at once, with no rate limits.
 func newLoadTestServer(t *testing.T) *server.Server {

@@ -239,3 +239,15 @@ func (c *engineClient) send(t *testing.T, s step, path string) (int, []byte) {
 	}
 	return a.Status, data
 }
+
+// TestClockNeedsServer: a clocked game is the server's; the engine in
+// the browser refuses it with not_offline (the corpus holds only what
+// both answer alike).
+func TestClockNeedsServer(t *testing.T) {
+	c := &engineClient{e: offline.New(func(offline.Update) {})}
+	s := step{Method: "POST", Path: "/api/games", Body: json.RawMessage(`{"mode":"online","clock":{"initial":180,"increment":2}}`)}
+	status, body := c.send(t, s, s.Path)
+	if status != 501 || !strings.Contains(string(body), `"not_offline"`) {
+		t.Errorf("a clocked game in the browser: %d %s, want 501 not_offline", status, body)
+	}
+}

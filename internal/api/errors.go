@@ -51,6 +51,8 @@ var errorTable = []struct {
 	{match.ErrNotYourTurn, 409, "not_your_turn", "Conflict"},
 	{match.ErrIllegalMove, 422, "illegal_move", "Unprocessable Entity"},
 	{match.ErrGameOver, 409, "game_over", "Conflict"},
+	{match.ErrTimeOver, 409, "time_over", "Conflict"},
+	{match.ErrCannotClaim, 409, "cannot_claim", "Conflict"},
 	{match.ErrStale, 409, "conflict", "Conflict"},
 	{match.ErrNothingToUndo, 409, "conflict", "Conflict"},
 	{match.ErrConflict, 409, "conflict", "Conflict"},

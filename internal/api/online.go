@@ -77,6 +77,25 @@ func action(act func(*match.Match, rules.Player) (match.State, error)) func(*Cal
 	}
 }
 
+// claim answers POST /api/games/{id}/claim {"result": "win" | "draw"}:
+// the caller ends a real-time game the other player has left.
+func claim(c *Call) (Response, error) {
+	var q struct {
+		Result *string `json:"result"`
+	}
+	g, p, err := player(c, &q, false)
+	if err != nil {
+		return Response{}, err
+	}
+	if q.Result == nil {
+		return Response{}, Fail(ErrBadRequest, `missing "result": want win or draw`)
+	}
+	if *q.Result != match.ClaimWin && *q.Result != match.ClaimDraw {
+		return Response{}, Fail(ErrBadRequest, "result: unknown %s, want win or draw", Short(*q.Result))
+	}
+	return state(g.Match().Claim(p, *q.Result))
+}
+
 type offerRequest struct {
 	Action *string `json:"action"`
 }

@@ -44,6 +44,7 @@ var Routes = []Route{
 	{"POST", "/api/games/{id}/draw", "draw", offer(kindDraw), true},
 	{"POST", "/api/games/{id}/takeback", "takeback", offer(kindTakeback), true},
 	{"POST", "/api/games/{id}/rematch", "rematch", offer(kindRematch), true},
+	{"POST", "/api/games/{id}/claim", "claim", claim, true},
 }
 
 // Call is one request to an operation.

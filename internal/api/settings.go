@@ -23,6 +23,8 @@ type Settings struct {
 	First    Seat     `json:"first"` // 0, 1 or "random"; unset: 0, or the position's player to move
 	Variants []string `json:"variants"`
 	Position string   `json:"position"` // a start position in notation; "": the usual one
+	// Clock is an online game's time control; nil: none.
+	Clock *ClockSetting `json:"clock"`
 }
 
 // Config checks the settings, filling in the defaults. The game it
@@ -61,6 +63,13 @@ func (q Settings) Config() (match.Config, error) {
 		}
 		cfg.Start = &p
 		cfg.Rules.First = p.ToMove
+	}
+	if q.Clock != nil {
+		if cfg.Mode != match.Online {
+			return cfg, Fail(ErrBadRequest, "clock: only with mode online")
+		}
+		tc := q.Clock.control()
+		cfg.Clock = &tc
 	}
 	return cfg, startable(cfg)
 }

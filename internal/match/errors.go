@@ -17,6 +17,8 @@ var (
 	ErrNothingToUndo = errors.New("nothing to undo")     // no move of the human's to take back
 	ErrConflict      = errors.New("conflict")            // a request that does not fit the game as it stands (an offer to answer that is not there)
 	ErrClosed        = errors.New("the match is closed") // the match has been shut down
+	ErrTimeOver      = errors.New("time over")           // a move after the mover's time ran out: the game ended on time
+	ErrCannotClaim   = errors.New("cannot claim")        // a claim while the other player is there, or without a real-time clock
 )
 
 // Error is a refusal: Kind is one of the Err values above, Msg says why.

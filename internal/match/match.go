@@ -77,6 +77,21 @@ type Config struct {
 	// game waits for it, and a later search plays it). So nothing is
 	// answered or broadcast that is not saved.
 	Commit func(Change) error
+	// Clock is the time control of a clocked game (docs/API.md); nil:
+	// none. ClockState is its clock as saved; nil: a new one, not ready.
+	Clock      *TimeControl
+	ClockState *Clock
+	// ClockAfter is each side's time left after each move played, as
+	// saved (the record's and the replay's).
+	ClockAfter [][2]time.Duration
+	// Timing is how the server keeps time; Now, if set, is its clock
+	// (tests set both).
+	Timing Timing
+	Now    func() time.Time
+	// OnDue, if set, is called by a clocked match's timer, without its
+	// lock, when something is due by the clock alone: the server takes
+	// the game's lease and calls Tick. nil: the timer calls Tick.
+	OnDue func(*Match)
 }
 
 // ChangeKind says what a Change is.
@@ -88,6 +103,7 @@ const (
 	Undone                      // moves were taken back: Index moves are left
 	LevelSet                    // the computer's level changed: Level
 	StatusSet                   // an online game's status changed: Status
+	ClockSet                    // a clocked game became ready: Clock
 )
 
 // String names the kind, for logs.
@@ -101,6 +117,8 @@ func (k ChangeKind) String() string {
 		return "level"
 	case StatusSet:
 		return "status"
+	case ClockSet:
+		return "clock"
 	}
 	return "unknown"
 }
@@ -116,6 +134,14 @@ type Change struct {
 	From    Status     // StatusSet: the status it replaces, as saved
 	Waiting bool       // after the change, the computer is to move
 	Over    bool       // after the change, the game is over (by the rules or its players)
+	// Clock is a clocked game's clock after a move (Moved) or once it is
+	// ready (ClockSet), to be saved with the change; nil: no clock.
+	// Deadline is when its side to move runs out of time after the
+	// change (zero: nothing runs), as the server that saves it keeps
+	// time.
+	Clock    *Clock
+	Deadline time.Time
+	Control  *TimeControl // a clocked game's time control, with Clock
 }
 
 // DefaultHintTime is how long Hints searches when Config.HintTime is zero.
@@ -147,14 +173,20 @@ type Match struct {
 	status   Status   // an online game's
 	presence Presence // who is connected, as the server says
 	last     *Turn    // the last update sent, if a turn (subscribe.go)
+	clk      *clocked // the clock; nil: none
 }
 
 // New creates a match and replays cfg.Moves. If the computer is to move,
 // it starts thinking at once.
 func New(cfg Config) (*Match, error) {
-	pol, err := PolicyOf(cfg.Mode)
+	pol, err := policyOf(cfg.Mode, cfg.Clock != nil)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Clock != nil {
+		if err := validControl(*cfg.Clock); err != nil {
+			return nil, err
+		}
 	}
 	cfg.Mode = pol.Mode
 	if cfg.Level < ai.Easy || cfg.Level > ai.Hard {
@@ -176,7 +208,7 @@ func New(cfg Config) (*Match, error) {
 			return nil, refuse(ErrInvalid, "replaying the moves: %v", err)
 		}
 	}
-	m := &Match{cfg: cfg, pol: pol, engine: cfg.Engine, game: g, level: cfg.Level, subs: make(map[*Subscription]struct{}), status: cfg.Status}
+	m := &Match{cfg: cfg, pol: pol, engine: cfg.Engine, game: g, level: cfg.Level, subs: make(map[*Subscription]struct{}), status: cfg.Status, clk: newClocked(cfg)}
 	m.cfg.Moves = nil
 	m.cfg.Start = &start
 	if m.engine == nil {
@@ -187,6 +219,9 @@ func New(cfg Config) (*Match, error) {
 	}
 	m.ctx, m.stop = context.WithCancel(context.Background())
 	m.Resume()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.armLocked()
 	return m, nil
 }
 
@@ -210,6 +245,11 @@ func (m *Match) Config() Config {
 	c.Start = &start
 	c.Moves = slices.Clone(m.game.Moves())
 	c.Status = m.statusLocked()
+	if m.clk != nil {
+		clk := m.clk.c
+		c.ClockState = &clk
+		c.ClockAfter = slices.Clone(m.clk.after)
+	}
 	return c
 }
 
@@ -232,6 +272,7 @@ func (m *Match) shut() {
 	}
 	m.closed = true
 	m.cancelSearchLocked()
+	m.stopClockLocked()
 	for s := range m.subs {
 		m.dropLocked(s)
 	}
@@ -264,6 +305,12 @@ type State struct {
 	// seat has a move to take back). Both false in other modes.
 	CanAbort    [2]bool
 	CanTakeback [2]bool
+	// CanClaim says, for each seat of a real-time game, whether its
+	// player may claim the game now: the other has had no connection
+	// for Timing.ClaimAfter.
+	CanClaim [2]bool
+	// Clock is a clocked game's clock, as the state was made; nil: none.
+	Clock *ClockState
 	// Positions are the game's positions from the start to the current
 	// one, once it is over (for a replay); nil before.
 	Positions []rules.Position
@@ -302,6 +349,7 @@ func (m *Match) stateLocked() State {
 		End:      m.game.End(),
 		Status:   m.statusLocked(),
 		Presence: m.presence,
+		Clock:    m.clockStateLocked(),
 	}
 	if s.Moves == nil {
 		s.Moves = []rules.Move{}
@@ -334,6 +382,10 @@ func (m *Match) allowedLocked(s *State) {
 		s.CanAbort[p] = m.abortRefusedLocked(p) == nil
 		s.CanTakeback[p] = m.takebackRefusedLocked(p) == nil
 	}
+	if m.clk != nil {
+		s.CanClaim = m.claimsLocked()
+		m.clk.shown = s.CanClaim
+	}
 }
 
 // resultLocked returns the final count of the game, which is over: by
@@ -346,7 +398,7 @@ func (m *Match) resultLocked(outcome Outcome) rules.Result {
 	pos := m.game.Position()
 	r := pos.Count(rules.EndNone)
 	r.Winner = -1
-	if outcome.Kind == OutcomeResign {
+	if k := outcome.Kind; k == OutcomeResign || k == OutcomeTimeout || k == OutcomeAbandon {
 		r.Winner = int(outcome.Player.Other())
 	}
 	return r
@@ -412,13 +464,21 @@ func (m *Match) checkHumanMoveLocked(mv rules.Move, ply *int) error {
 func (m *Match) playLocked(mv rules.Move) (Turn, error) {
 	pos := m.game.Position()
 	index := len(m.game.Moves())
+	clk, err := m.clockAfterLocked()
+	if err != nil {
+		return Turn{}, err
+	}
 	var tr rules.Trace
 	if _, err := m.game.Play(mv, &tr); err != nil {
 		panic("match: playLocked with an illegal move: " + err.Error()) // the callers checked
 	}
-	if err := m.commitLocked(Change{Kind: Moved, Index: index, Move: mv}); err != nil {
+	if err := m.commitLocked(Change{Kind: Moved, Index: index, Move: mv, Clock: clk, Deadline: m.deadlineOfLocked(clk)}); err != nil {
 		m.game.Undo(1)
 		return Turn{}, err
+	}
+	m.setClockLocked(clk)
+	if m.clk != nil {
+		m.clk.after = append(m.clk.after[:min(index, len(m.clk.after))], clk.Remaining)
 	}
 	thinking := m.startSearchLocked()
 	turn := m.turnLocked(pos, mv, tr.Events)
@@ -437,6 +497,10 @@ func (m *Match) commitLocked(c Change) error {
 	}
 	c.ID = m.cfg.ID
 	c.Waiting = m.computerToMoveLocked()
+	if c.Clock != nil && m.clk != nil {
+		tc := m.clk.tc
+		c.Control = &tc
+	}
 	// A status is set after its commit; a move is played before.
 	outcome := m.status.Outcome
 	if c.Kind == StatusSet {
@@ -580,6 +644,9 @@ type Saved struct {
 	Moves  []rules.Move // the moves played from the start
 	Level  ai.Level
 	Status Status
+	Clock  *Clock // a clocked game's; nil: as it is
+	// ClockAfter is each side's time left after each move, with Clock.
+	ClockAfter [][2]time.Duration
 }
 
 // Sync brings the match to the saved game, which another server may have
@@ -607,8 +674,16 @@ func (m *Match) Sync(load func() (Saved, error)) error {
 		k++
 	}
 	newStatus := !reflect.DeepEqual(saved.Status, m.status)
-	if k == len(cur) && k == len(moves) && level == m.level && !newStatus {
+	newClock := m.clk != nil && saved.Clock != nil && *saved.Clock != m.clk.c
+	if k == len(cur) && k == len(moves) && level == m.level && !newStatus && !newClock {
 		return nil
+	}
+	defer m.armLocked() // the clock, the moves or the status changed
+	if newClock {
+		m.clk.c = *saved.Clock
+	}
+	if m.clk != nil && saved.Clock != nil {
+		m.clk.after = slices.Clone(saved.ClockAfter)
 	}
 	// Check the new moves on a copy first, so that a bad save changes
 	// nothing here.
@@ -628,7 +703,7 @@ func (m *Match) Sync(load func() (Saved, error)) error {
 		turn := m.turnLocked(pos, mv, tr.Events)
 		m.broadcastLocked(Update{Kind: TurnUpdate, Turn: &turn})
 	}
-	if undone || level != m.level || newStatus {
+	if undone || level != m.level || newStatus || newClock && k == len(moves) {
 		m.level = level
 		m.status = saved.Status
 		m.publishLocked()

@@ -65,6 +65,7 @@ func (m *Match) setStatusLocked(st Status) (State, error) {
 		return State{}, err
 	}
 	m.status = st
+	m.armLocked() // an ended game's timer stops
 	return m.publishLocked(), nil
 }
 
@@ -324,6 +325,7 @@ func (m *Match) SetPresence(p Presence) {
 	if m.closed || p == m.presence {
 		return
 	}
+	m.presenceClockLocked(p)
 	m.presence = p
 	m.broadcastLocked(Update{Kind: PresenceUpdate, Presence: &p})
 }

@@ -59,6 +59,10 @@ type Policy struct {
 	// ReviewLive: the moves may be reviewed before the game is over (a
 	// player online may not ask a computer for help during the game).
 	ReviewLive bool
+	// Clock: the game has a time control (Config.Clock): the side to move
+	// loses on time, each first move has a limit, and a real-time
+	// player whose other has left may claim the game (Claim).
+	Clock bool
 }
 
 // policies are the modes' policies, in the order the modes are listed to
@@ -69,22 +73,38 @@ var policies = []Policy{
 	// with.
 	{Mode: Local, BothSeats: true, Undo: UndoLast, Hints: true, Level: true, ReviewLive: true},
 	{Mode: Online, Online: true, Takeback: true},
+	// A clocked game has no takebacks: taking a move back would have to
+	// give its time back too, and a player could buy time by asking.
+	{Mode: Online, Online: true, Clock: true},
 }
 
 // PolicyOf returns mode's policy ("" is AI), or an ErrInvalid naming the
 // modes there are.
-func PolicyOf(mode Mode) (Policy, error) {
+func PolicyOf(mode Mode) (Policy, error) { return policyOf(mode, false) }
+
+// policyOf returns the policy of mode with a clock or without; a mode
+// that has no clocked policy is refused a clock.
+func policyOf(mode Mode, clocked bool) (Policy, error) {
 	if mode == "" {
 		mode = AI
 	}
+	known := false
 	for _, p := range policies {
 		if p.Mode == mode {
-			return p, nil
+			known = true
+			if p.Clock == clocked {
+				return p, nil
+			}
 		}
 	}
-	names := make([]string, len(policies))
-	for i, p := range policies {
-		names[i] = string(p.Mode)
+	if known {
+		return Policy{}, refuse(ErrInvalid, "clock: only in a game between two players online")
+	}
+	var names []string
+	for _, p := range policies {
+		if !p.Clock {
+			names = append(names, string(p.Mode))
+		}
 	}
 	last := len(names) - 1
 	return Policy{}, refuse(ErrInvalid, "unknown mode %q: want %s or %s", mode, strings.Join(names[:last], ", "), names[last])
@@ -92,7 +112,7 @@ func PolicyOf(mode Mode) (Policy, error) {
 
 // Policy returns the policy of the state's mode.
 func (s *State) Policy() Policy {
-	p, _ := PolicyOf(s.Mode)
+	p, _ := policyOf(s.Mode, s.Clock != nil)
 	return p
 }
 

@@ -3,6 +3,7 @@ package match
 import (
 	"context"
 	"testing"
+	"time"
 
 	"oanquan/ai"
 	"oanquan/rules"
@@ -15,7 +16,11 @@ func TestPolicies(t *testing.T) {
 	for _, pol := range policies {
 		t.Run(string(pol.Mode), func(t *testing.T) {
 			g := newGate()
-			m := newMatch(t, Config{Mode: pol.Mode, Engine: g})
+			cfg := Config{Mode: pol.Mode, Engine: g}
+			if pol.Clock {
+				cfg.Clock = &TimeControl{Initial: time.Hour}
+			}
+			m := newMatch(t, cfg)
 			if m.Policy() != pol {
 				t.Fatalf("Policy() = %+v, want %+v", m.Policy(), pol)
 			}

@@ -141,6 +141,14 @@ func (c seated) Claim(ctx context.Context) (rules.Player, string, error) {
 	g.setSeat(free, hash)
 	s.log.Info("seat joined", "id", g.m.ID(), "seat", free)
 	s.presenceChanged(g) // tells the watchers and the creator
+	if t := g.taken(); t[0] && t[1] {
+		// Both seats are taken: a clock's first-move limit starts. If
+		// this fails the seat is given all the same, and the limit
+		// starts when the game is next loaded.
+		if err := g.m.StartClock(); err != nil {
+			s.log.Error("starting a clock", "id", g.m.ID(), "err", err)
+		}
+	}
 	return rules.Player(free), secret, nil
 }
 
@@ -157,6 +165,7 @@ func (s *Server) rematch(ctx context.Context, g *liveGame) (match.State, error) 
 		Rules:   cfg.Rules,
 		Seed:    newSeed(),
 		Created: time.Now(),
+		Clock:   cfg.Clock, // rematches keep the clock
 	}
 	next.Rules.First = cfg.Rules.First.Other()
 	start := next.Rules.Start() // a game set up from a position starts anew from the usual one

@@ -72,8 +72,17 @@ func (s *Server) newMatchSeats(ctx context.Context, cfg match.Config, seats [2][
 	if err != nil {
 		return nil, api.Fail(api.ErrBadRequest, "position: %v", err)
 	}
+	if cfg.Clock != nil && seats[0] != nil && seats[1] != nil {
+		clk := cfg.Clock.NewClock() // a rematch: ready at once
+		clk.Start = time.Now()
+		cfg.ClockState = &clk
+	}
 	g := toStored(cfg)
 	g.Seats = seats
+	if cfg.ClockState != nil {
+		at, _ := cfg.ClockState.Deadline(*cfg.Clock, s.cfg.Clocks.timing(s.started), 0, cfg.Start.ToMove)
+		g.Clock.Deadline = at
+	}
 	pol, _ := match.PolicyOf(cfg.Mode)
 	g.Waiting = store.Waiting(pol.ComputerPlays(cfg.Start.ToMove, cfg.Human) && !game.Over())
 	for tries := 0; ; tries++ {
@@ -140,6 +149,8 @@ func (s *Server) startLocked(cfg match.Config, seats [2][]byte) (*match.Match, e
 	cfg.MoveTime = s.cfg.MoveTime
 	cfg.HintTime = s.cfg.HintTime
 	cfg.Commit = s.commit
+	cfg.Timing = s.cfg.Clocks.timing(s.started)
+	cfg.OnDue = s.onDue
 	m, err := match.New(cfg)
 	if err != nil {
 		return nil, err
@@ -213,7 +224,15 @@ func (s *Server) game(ctx context.Context, id string) (*liveGame, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading game %s: %w", id, err)
 	}
-	return s.load(cfg, saved.Seats)
+	g, err := s.load(cfg, saved.Seats)
+	if err == nil && cfg.ClockState != nil && cfg.ClockState.Start.IsZero() && saved.Seats[0] != nil && saved.Seats[1] != nil {
+		// Both seats were taken but the clock's start was not saved
+		// (the store failed after the join): it starts now.
+		if err := g.m.StartClock(); err != nil {
+			s.log.Error("starting a clock", "id", id, "err", err)
+		}
+	}
+	return g, err
 }
 
 // used returns live game id, marked as just used; nil if it is not
@@ -271,7 +290,9 @@ func (s *Server) commit(c match.Change) error {
 	start := time.Now()
 	switch c.Kind {
 	case match.Moved:
-		err = s.store.Append(ctx, c.ID, c.Index, notation.FormatMove(c.Move), w)
+		err = s.store.AppendClocked(ctx, c.ID, c.Index, notation.FormatMove(c.Move), w, clockOfChange(c))
+	case match.ClockSet:
+		err = s.store.SetClock(ctx, c.ID, clockOfChange(c))
 	case match.Undone:
 		err = s.store.Truncate(ctx, c.ID, c.Index, w)
 	case match.LevelSet:
@@ -324,7 +345,7 @@ func (s *Server) resync(id string) {
 			}
 		}
 		cfg, err := fromStored(saved)
-		return match.Saved{Moves: cfg.Moves, Level: cfg.Level, Status: cfg.Status}, err
+		return match.Saved{Moves: cfg.Moves, Level: cfg.Level, Status: cfg.Status, Clock: cfg.ClockState, ClockAfter: cfg.ClockAfter}, err
 	})
 	if err != nil && !errors.Is(err, match.ErrClosed) && s.ctx.Err() == nil {
 		s.log.Error("re-reading game", "id", id, "err", err)
@@ -369,7 +390,8 @@ func (s *Server) takeIdle(cutoff time.Time) []*match.Match {
 	for e := s.lru.Back(); e != nil; {
 		g := e.Value.(*liveGame)
 		prev := e.Prev()
-		if g.used.Before(cutoff) && g.m.Idle() {
+		// A game whose clock runs stays: its timer flags it on time.
+		if g.used.Before(cutoff) && g.m.Idle() && g.m.Deadline().IsZero() {
 			idle = append(idle, g.m)
 			s.lru.Remove(e)
 			delete(s.live, g.m.ID())
@@ -392,6 +414,7 @@ func toStored(c match.Config) store.Game {
 		Start:    notation.FormatPosition(*c.Start),
 		Moves:    wire.MoveList(c.Moves),
 		Status:   statusText(c.Status),
+		Clock:    clockText(c.Clock, c.ClockState, time.Time{}),
 		Created:  c.Created,
 		Updated:  time.Now(),
 	}
@@ -413,6 +436,9 @@ func fromStored(g store.Game) (match.Config, error) {
 		return c, errors.New(err.Error())
 	}
 	c.ID, c.Seed, c.Created = g.ID, g.Seed, g.Created
+	if c.Clock, c.ClockState, c.ClockAfter, err = clockOf(g.Clock, g.MoveClocks); err != nil {
+		return c, err
+	}
 	if g.Status != "" {
 		if err := json.Unmarshal([]byte(g.Status), &c.Status); err != nil {
 			return c, fmt.Errorf("status: %w", err)

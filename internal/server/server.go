@@ -101,6 +101,9 @@ type Config struct {
 	// Endgames are the endgame tables the server's searches read and the
 	// one it serves to the page for offline play; the zero value: none.
 	Endgames Endgames
+	// Clocks is how clocked games are timed (clock.go); the zero value
+	// is the defaults.
+	Clocks Clocks
 }
 
 // The defaults of Config.
@@ -144,6 +147,7 @@ type Server struct {
 	probe    storeProbe   // the store's health, probed now and then
 	// endgames are the endgame tables (endgames.go).
 	endgames *endgameTables
+	started  time.Time    // when New ran: clocks charge no time before it
 
 	mu     sync.Mutex
 	live   map[string]*liveGame
@@ -165,6 +169,7 @@ func New(cfg Config) *Server {
 		wsPing:  wsPingInterval,
 		wsWrite: wsWriteTimeout,
 		probe:   storeProbe{ttl: healthTTL},
+		started: time.Now(),
 	}
 	if s.store == nil {
 		s.store = store.NewMemory()
@@ -213,6 +218,7 @@ func New(cfg Config) *Server {
 	s.goBackground(s.resumeLoop)
 	s.goBackground(func() { s.endgames.prepareOffline(s.ctx) })
 	s.goBackground(s.retentionLoop)
+	s.goBackground(s.sweepLoop)
 	if n, ok := s.store.(store.Notifier); ok {
 		// Listening before New returns: no change made after it is missed.
 		notices := n.Changes(s.ctx)

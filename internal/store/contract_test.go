@@ -65,6 +65,8 @@ func testContract(t *testing.T, open opener) {
 		{"RacingAppends", testRacingAppends},
 		{"Expire", testExpire},
 		{"ExpireRace", testExpireRace},
+		{"Clock", testClock},
+		{"Overdue", testOverdue},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.f(t, open(t)) })

@@ -58,7 +58,9 @@ func (m *Memory) Get(ctx context.Context, id string) (Game, error) {
 	if !ok {
 		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
-	return g.Clone(), nil
+	out := g.Clone()
+	out.MoveClocks = moveClocks(out.MoveClocks)
+	return out, nil
 }
 
 // change runs f on the game saved under id, under the lock, and stamps
@@ -82,14 +84,60 @@ func (m *Memory) change(ctx context.Context, id string, f func(g *Game) error) e
 
 // Append adds a move at index.
 func (m *Memory) Append(ctx context.Context, id string, index int, move string, w Waiting) error {
+	return m.AppendClocked(ctx, id, index, move, w, Clock{})
+}
+
+// AppendClocked adds a move at index, and saves the clock with it.
+func (m *Memory) AppendClocked(ctx context.Context, id string, index int, move string, w Waiting, c Clock) error {
 	return m.change(ctx, id, func(g *Game) error {
 		if index != len(g.Moves) {
 			return fmt.Errorf("game %q: move %d, but %d moves are saved: %w", id, index, len(g.Moves), ErrConflict)
 		}
 		g.Moves = append(g.Moves, move)
 		g.Waiting = w
+		if c.State != "" || !c.Deadline.IsZero() {
+			g.Clock = Clock{State: c.State, Deadline: c.Deadline}
+		}
+		if c.Move != "" || g.MoveClocks != nil {
+			g.MoveClocks = append(g.MoveClocks, make([]string, len(g.Moves)-1-len(g.MoveClocks))...)
+			g.MoveClocks = append(g.MoveClocks, c.Move)
+		}
 		return nil
 	})
+}
+
+// SetClock replaces the clock.
+func (m *Memory) SetClock(ctx context.Context, id string, c Clock) error {
+	return m.change(ctx, id, func(g *Game) error {
+		g.Clock = c
+		return nil
+	})
+}
+
+// Overdue returns the unfinished games past their deadline with no lease.
+func (m *Memory) Overdue(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	var due []*Game
+	for id, g := range m.games {
+		d := g.Clock.Deadline
+		_, over := m.finished[id]
+		if l, held := m.leases[id]; d.IsZero() || d.After(now) || over || held && l.until.After(m.now()) {
+			continue
+		}
+		due = append(due, g)
+	}
+	slices.SortFunc(due, func(a, b *Game) int {
+		return cmp.Or(a.Clock.Deadline.Compare(b.Clock.Deadline), cmp.Compare(a.ID, b.ID))
+	})
+	ids := []string{}
+	for _, g := range due[:min(len(due), max(limit, 0))] {
+		ids = append(ids, g.ID)
+	}
+	return ids, nil
 }
 
 // Truncate keeps the first n moves.
@@ -99,6 +147,9 @@ func (m *Memory) Truncate(ctx context.Context, id string, n int, w Waiting) erro
 			return fmt.Errorf("game %q: keep %d moves, but %d are saved: %w", id, n, len(g.Moves), ErrConflict)
 		}
 		g.Moves = slices.Clip(g.Moves[:n])
+		if len(g.MoveClocks) > n {
+			g.MoveClocks = slices.Clip(g.MoveClocks[:n])
+		}
 		g.Waiting = w
 		delete(m.finished, id)
 		return nil

@@ -164,8 +164,8 @@ func (p *Postgres) Create(ctx context.Context, g Game) error {
 	// One statement: the game, its moves and the notice, or nothing.
 	tag, err := p.pool.Exec(ctx, `WITH g AS (
 			INSERT INTO games (id, mode, level, human, seed, variants, first, start,
-				nmoves, seat0, seat1, waiting, created, updated, status)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, cardinality($9::text[]), $10, $11, $12, $13, now(), $14)
+				nmoves, seat0, seat1, waiting, created, updated, status, clock, deadline)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, cardinality($9::text[]), $10, $11, $12, $13, now(), $14, $15, $16)
 			ON CONFLICT (id) DO NOTHING
 			RETURNING id
 		), m AS (
@@ -174,7 +174,7 @@ func (p *Postgres) Create(ctx context.Context, g Game) error {
 		)
 		SELECT pg_notify('`+notifyChannel+`', `+notifyPayload+`) FROM g`,
 		g.ID, g.Mode, g.Level, g.Human, int64(g.Seed), nonNil(g.Variants), g.First, g.Start,
-		nonNil(g.Moves), g.Seats[0], g.Seats[1], bool(g.Waiting), created, g.Status)
+		nonNil(g.Moves), g.Seats[0], g.Seats[1], bool(g.Waiting), created, g.Status, g.Clock.State, timeOrNull(g.Clock.Deadline))
 	if err != nil {
 		return fmt.Errorf("store: creating game %q: %w", g.ID, err)
 	}
@@ -192,12 +192,13 @@ func (p *Postgres) Get(ctx context.Context, id string) (Game, error) {
 	g := Game{ID: id}
 	var seed int64
 	var waiting bool
-	var created *time.Time
+	var created, deadline *time.Time
 	err := p.pool.QueryRow(ctx, `SELECT mode, level, human, seed, variants, first, start,
-		seat0, seat1, waiting, created, updated, status,
-		ARRAY(SELECT move FROM moves WHERE game = $1 ORDER BY idx)
+		seat0, seat1, waiting, created, updated, status, clock, deadline,
+		ARRAY(SELECT move FROM moves WHERE game = $1 ORDER BY idx),
+		ARRAY(SELECT coalesce(clock, '') FROM moves WHERE game = $1 ORDER BY idx)
 		FROM games WHERE id = $1`, id).Scan(&g.Mode, &g.Level, &g.Human, &seed, &g.Variants,
-		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &g.Updated, &g.Status, &g.Moves)
+		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &g.Updated, &g.Status, &g.Clock.State, &deadline, &g.Moves, &g.MoveClocks)
 	if err == pgx.ErrNoRows {
 		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
@@ -208,12 +209,16 @@ func (p *Postgres) Get(ctx context.Context, id string) (Game, error) {
 	if created != nil {
 		g.Created = *created
 	}
+	if deadline != nil {
+		g.Clock.Deadline = *deadline
+	}
 	if len(g.Variants) == 0 {
 		g.Variants = nil
 	}
 	if len(g.Moves) == 0 {
 		g.Moves = nil
 	}
+	g.MoveClocks = moveClocks(g.MoveClocks)
 	return g, nil
 }
 
@@ -233,6 +238,12 @@ func (p *Postgres) refused(ctx context.Context, id string, conflict error) error
 
 // Append adds move as move number index.
 func (p *Postgres) Append(ctx context.Context, id string, index int, move string, w Waiting) error {
+	return p.AppendClocked(ctx, id, index, move, w, Clock{})
+}
+
+// AppendClocked adds move as move number index, with the game's clock c
+// (the zero c: the clock as it is), in one statement.
+func (p *Postgres) AppendClocked(ctx context.Context, id string, index int, move string, w Waiting, c Clock) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -240,13 +251,15 @@ func (p *Postgres) Append(ctx context.Context, id string, index int, move string
 	// nmoves again on the newest version once a concurrent change has
 	// committed: of two appends at one index, the second updates nothing.
 	tag, err := p.pool.Exec(ctx, `WITH g AS (
-			UPDATE games SET nmoves = nmoves + 1, waiting = $4, updated = now()
+			UPDATE games SET nmoves = nmoves + 1, waiting = $4, updated = now(),
+				clock = CASE WHEN $5 THEN $6 ELSE clock END, deadline = CASE WHEN $5 THEN $7 ELSE deadline END
 			WHERE id = $1 AND nmoves = $2
 			RETURNING id
 		), m AS (
-			INSERT INTO moves (game, idx, move) SELECT id, $2, $3 FROM g
+			INSERT INTO moves (game, idx, move, clock) SELECT id, $2, $3, $8 FROM g
 		)
-		SELECT pg_notify('`+notifyChannel+`', `+notifyPayload+`) FROM g`, id, index, move, bool(w))
+		SELECT pg_notify('`+notifyChannel+`', `+notifyPayload+`) FROM g`, id, index, move, bool(w),
+		c.State != "" || !c.Deadline.IsZero(), c.State, timeOrNull(c.Deadline), nullText(c.Move))
 	if pgCode(err) == pgUniqueViolation {
 		return fmt.Errorf("game %q: move %d is taken: %w", id, index, ErrConflict)
 	}
@@ -372,4 +385,38 @@ func (p *Postgres) Release(ctx context.Context, id, owner string) error {
 		return fmt.Errorf("store: game %q: release: %w", id, err)
 	}
 	return nil
+}
+
+// timeOrNull is t for a timestamptz column, NULL for the zero time.
+func timeOrNull(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+// SetClock replaces the clock.
+func (p *Postgres) SetClock(ctx context.Context, id string, c Clock) error {
+	return p.update(ctx, id, `UPDATE games SET clock = $2, deadline = $3, updated = now() WHERE id = $1
+		RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`, ErrNotFound, c.State, timeOrNull(c.Deadline))
+}
+
+// Overdue returns the unfinished games past their deadline whose lease
+// has run out (by the database's clock), by the index on the deadline.
+func (p *Postgres) Overdue(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rows, _ := p.pool.Query(ctx, `SELECT id FROM games
+		WHERE deadline IS NOT NULL AND finished IS NULL AND deadline <= $1
+		AND NOT EXISTS (SELECT 1 FROM leases WHERE game = games.id AND until > now())
+		ORDER BY deadline, id LIMIT $2`, now, max(limit, 0))
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("store: reading the overdue games: %w", err)
+	}
+	if ids == nil {
+		ids = []string{}
+	}
+	return ids, nil
 }

@@ -69,6 +69,13 @@ var postgresMigrations = []string{
 	-- are all kept as long as finished games, rather than lose a year's
 	-- records to the shorter time of unfinished ones.
 	UPDATE games SET finished = updated;`,
+
+	// v6: clocks (issue 20): a clocked game's clock as the server writes
+	// it, saved with each move, and the deadline of its side to move,
+	// indexed for Overdue.
+	`ALTER TABLE games ADD COLUMN clock text NOT NULL DEFAULT '', ADD COLUMN deadline timestamptz;
+	ALTER TABLE moves ADD COLUMN clock text;
+	CREATE INDEX games_deadline ON games (deadline) WHERE deadline IS NOT NULL AND finished IS NULL;`,
 }
 
 // postgresMigrationLock is the pg_advisory_xact_lock key that servers

@@ -282,3 +282,35 @@ func TestPostgresChangesResume(t *testing.T) {
 	}
 	t.Logf("listening again %v after the database took connections again", d.Round(time.Millisecond))
 }
+
+// TestPostgresMigrateFromV5: a database of schema v5 (before clocks) is
+// brought to v6: its games have no clock, and take one.
+func TestPostgresMigrateFromV5(t *testing.T) {
+	url := pgtest.Start(t)
+	old, err := openPostgres(ctx, url, 5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = old.pool.Exec(ctx, `INSERT INTO games (id, mode, level, human, seed, variants, first, start, nmoves, updated)
+		VALUES ('old', 'online', 'easy', 0, 7, '{}', 0, 'start', 0, now())`)
+	old.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := openPostgresAt(t, url)
+	if g := mustGet(t, s, "old"); g.Clock != (Clock{}) {
+		t.Errorf("a v5 game read with the clock %+v", g.Clock)
+	}
+	c := Clock{State: "{}", Deadline: time.Unix(1800000000, 0)}
+	if err := s.AppendClocked(ctx, "old", 0, "7R", Idle, c); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustGet(t, s, "old").Clock; !got.Deadline.Equal(c.Deadline) || got.State != c.State {
+		t.Errorf("clock after migrating = %+v", got)
+	}
+	var v int
+	s.pool.QueryRow(ctx, `SELECT version FROM oanquan_schema`).Scan(&v)
+	if v != 6 || len(postgresMigrations) != 6 {
+		t.Errorf("schema version = %d, want 6", v)
+	}
+}

@@ -236,10 +236,17 @@ func (s *SQLite) Create(ctx context.Context, g Game) error {
 		default:
 			return err
 		}
+		// The clock's columns only for a clocked game: a game without
+		// one is saved as before schema v6 (tests make older files).
+		cols, marks := "", ""
+		args := []any{g.ID, g.Mode, g.Level, g.Human, int64(g.Seed), string(variants), g.First, g.Start,
+			len(g.Moves), blob(g.Seats[0]), blob(g.Seats[1]), bool(g.Waiting), nanos(g.Created), s.now().UnixNano(), g.Status}
+		if g.Clock.State != "" {
+			cols, marks = ", clock, deadline", ", ?, ?"
+			args = append(args, g.Clock.State, nanos(g.Clock.Deadline))
+		}
 		_, err := w.exec(`INSERT INTO games (id, mode, level, human, seed, variants, first, start,
-			nmoves, seat0, seat1, waiting, created, updated, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			g.ID, g.Mode, g.Level, g.Human, int64(g.Seed), string(variants), g.First, g.Start,
-			len(g.Moves), blob(g.Seats[0]), blob(g.Seats[1]), bool(g.Waiting), nanos(g.Created), s.now().UnixNano(), g.Status)
+			nmoves, seat0, seat1, waiting, created, updated, status`+cols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`+marks+`)`, args...)
 		if err != nil {
 			return err
 		}
@@ -271,8 +278,9 @@ func nonNil(s []string) []string {
 // moves are read from the same snapshot. The ORDER BY inside the
 // aggregate is what guarantees the order of the moves.
 const sqliteGet = `SELECT mode, level, human, seed, variants, first, start,
-	seat0, seat1, waiting, created, updated, status,
-	(SELECT json_group_array(move ORDER BY idx) FROM moves WHERE game = ?1)
+	seat0, seat1, waiting, created, updated, status, clock, deadline,
+	(SELECT json_group_array(move ORDER BY idx) FROM moves WHERE game = ?1),
+	(SELECT json_group_array(coalesce(clock, '') ORDER BY idx) FROM moves WHERE game = ?1)
 	FROM games WHERE id = ?1`
 
 // Get reads the game saved under id.
@@ -282,11 +290,11 @@ func (s *SQLite) Get(ctx context.Context, id string) (Game, error) {
 	}
 	g := Game{ID: id}
 	var seed int64
-	var variants, moves string
+	var variants, moves, clocks string
 	var waiting bool
-	var created, updated sql.NullInt64
+	var created, updated, deadline sql.NullInt64
 	err := s.get.QueryRowContext(ctx, id).Scan(&g.Mode, &g.Level, &g.Human, &seed, &variants,
-		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &updated, &g.Status, &moves)
+		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &updated, &g.Status, &g.Clock.State, &deadline, &moves, &clocks)
 	if err == sql.ErrNoRows {
 		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
@@ -294,12 +302,15 @@ func (s *SQLite) Get(ctx context.Context, id string) (Game, error) {
 		return Game{}, fmt.Errorf("store: reading game %q: %w", id, err)
 	}
 	g.Seed, g.Waiting = uint64(seed), Waiting(waiting)
-	g.Created, g.Updated = fromNanos(created), fromNanos(updated)
+	g.Created, g.Updated, g.Clock.Deadline = fromNanos(created), fromNanos(updated), fromNanos(deadline)
 	if err := json.Unmarshal([]byte(variants), &g.Variants); err != nil {
 		return Game{}, fmt.Errorf("store: game %q: variants: %w", id, err)
 	}
 	if err := json.Unmarshal([]byte(moves), &g.Moves); err != nil {
 		return Game{}, fmt.Errorf("store: game %q: moves: %w", id, err)
+	}
+	if err := json.Unmarshal([]byte(clocks), &g.MoveClocks); err != nil {
+		return Game{}, fmt.Errorf("store: game %q: clocks: %w", id, err)
 	}
 	if len(g.Variants) == 0 {
 		g.Variants = nil
@@ -307,6 +318,7 @@ func (s *SQLite) Get(ctx context.Context, id string) (Game, error) {
 	if len(g.Moves) == 0 {
 		g.Moves = nil
 	}
+	g.MoveClocks = moveClocks(g.MoveClocks)
 	return g, nil
 }
 
@@ -324,9 +336,17 @@ func (w *sqliteWriter) nmoves(id string) (int, error) {
 // and the INSERT follows only if it passed: two statements a move, the
 // least that keeps nmoves and the rows in step.
 func (s *SQLite) Append(ctx context.Context, id string, index int, move string, wait Waiting) error {
+	return s.AppendClocked(ctx, id, index, move, wait, Clock{})
+}
+
+// AppendClocked adds move as move number index, with the game's clock c
+// (the zero c: the clock as it is), in one transaction.
+func (s *SQLite) AppendClocked(ctx context.Context, id string, index int, move string, wait Waiting, c Clock) error {
 	return s.write(ctx, func(w *sqliteWriter) error {
-		r, err := w.exec(`UPDATE games SET nmoves = nmoves + 1, waiting = ?, updated = ? WHERE id = ? AND nmoves = ?`,
-			bool(wait), s.now().UnixNano(), id, index)
+		r, err := w.exec(`UPDATE games SET nmoves = nmoves + 1, waiting = ?1, updated = ?2,
+			clock = CASE WHEN ?5 THEN ?6 ELSE clock END, deadline = CASE WHEN ?5 THEN ?7 ELSE deadline END
+			WHERE id = ?3 AND nmoves = ?4`,
+			bool(wait), s.now().UnixNano(), id, index, c.State != "" || !c.Deadline.IsZero(), c.State, nanos(c.Deadline))
 		if err != nil {
 			return err
 		}
@@ -337,7 +357,7 @@ func (s *SQLite) Append(ctx context.Context, id string, index int, move string, 
 			}
 			return fmt.Errorf("game %q: move %d, but %d moves are saved: %w", id, index, have, ErrConflict)
 		}
-		_, err = w.exec(`INSERT INTO moves (game, idx, move) VALUES (?, ?, ?)`, id, index, move)
+		_, err = w.exec(`INSERT INTO moves (game, idx, move, clock) VALUES (?, ?, ?, ?)`, id, index, move, nullText(c.Move))
 		return err
 	})
 }
@@ -473,4 +493,33 @@ func (s *SQLite) Release(ctx context.Context, id, owner string) error {
 		_, err := w.exec(`DELETE FROM leases WHERE game = ? AND owner = ?`, id, owner)
 		return err
 	})
+}
+
+// SetClock replaces the clock.
+func (s *SQLite) SetClock(ctx context.Context, id string, c Clock) error {
+	return s.write(ctx, func(w *sqliteWriter) error {
+		r, err := w.exec(`UPDATE games SET clock = ?, deadline = ?, updated = ? WHERE id = ?`,
+			c.State, nanos(c.Deadline), s.now().UnixNano(), id)
+		return notFound(r, err, id)
+	})
+}
+
+// Overdue returns the unfinished games past their deadline whose lease
+// has run out, by the index on the deadline.
+func (s *SQLite) Overdue(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rows, err := s.rdb.QueryContext(ctx, `SELECT id FROM games
+		WHERE deadline IS NOT NULL AND finished IS NULL AND deadline <= ?1
+		AND NOT EXISTS (SELECT 1 FROM leases WHERE game = games.id AND until > ?2)
+		ORDER BY deadline, id LIMIT ?3`, now.UnixNano(), s.now().UnixNano(), max(limit, 0))
+	if err != nil {
+		return nil, fmt.Errorf("store: reading the overdue games: %w", err)
+	}
+	ids, err := scanIDs(rows)
+	if ids == nil && err == nil {
+		ids = []string{}
+	}
+	return ids, err
 }

@@ -58,6 +58,14 @@ var sqliteMigrations = []string{
 	-- are all kept as long as finished games, rather than lose a year's
 	-- records to the shorter time of unfinished ones.
 	UPDATE games SET finished = updated;`,
+
+	// v6: clocks (issue 20): a clocked game's clock as the server writes
+	// it, saved with each move, and the deadline of its side to move,
+	// indexed for Overdue.
+	`ALTER TABLE games ADD COLUMN clock TEXT NOT NULL DEFAULT '';
+	ALTER TABLE games ADD COLUMN deadline INTEGER; -- Unix nanoseconds; NULL while no clock runs
+	ALTER TABLE moves ADD COLUMN clock TEXT; -- the clock after the move; NULL: none
+	CREATE INDEX games_deadline ON games (deadline) WHERE deadline IS NOT NULL AND finished IS NULL;`,
 }
 
 // migrateSQLite brings the database on conn to schema version upTo, one

@@ -89,15 +89,36 @@ type Game struct {
 	// Status is what a game between players online holds beside its
 	// moves (how they ended it, an offer waiting, the rematch), as the
 	// server writes it: opaque to the store. "" for none.
-	Status  string
-	Created time.Time
-	Updated time.Time // the last change; stores set it
+	Status string
+	// Clock is a clocked game's time control and clock, saved with each
+	// move (AppendClocked); the zero Clock: none.
+	Clock Clock
+	// MoveClocks holds, for each move, the clock saved with it
+	// (Clock.Move; "" for none); nil when no move has one.
+	MoveClocks []string
+	Created    time.Time
+	Updated    time.Time // the last change; stores set it
+}
+
+// Clock is a clocked game's clock as saved: State as the server writes
+// it (opaque to the store; "" for none), and Deadline, when its side to
+// move runs out of time (zero: nothing runs), by which Overdue finds the
+// games whose server has gone.
+type Clock struct {
+	State    string
+	Deadline time.Time
+	// Move is the clock after the move AppendClocked saves, kept with
+	// that move (Game.MoveClocks), as the server writes it; "": none.
+	Move string
 }
 
 // Clone returns a copy of g that shares no memory with it.
 func (g Game) Clone() Game {
 	g.Variants = append([]string(nil), g.Variants...)
 	g.Moves = append([]string(nil), g.Moves...)
+	if g.MoveClocks != nil {
+		g.MoveClocks = append([]string(nil), g.MoveClocks...)
+	}
 	for i := range g.Seats {
 		if g.Seats[i] != nil {
 			g.Seats[i] = append([]byte(nil), g.Seats[i]...)
@@ -123,6 +144,17 @@ type Store interface {
 	// error wraps ErrConflict. w says whether the computer is to move
 	// after it.
 	Append(ctx context.Context, id string, index int, move string, w Waiting) error
+	// AppendClocked is Append, saving the game's clock c with the move,
+	// in the same transaction; the zero c leaves the clock as it is.
+	AppendClocked(ctx context.Context, id string, index int, move string, w Waiting, c Clock) error
+	// SetClock replaces the game's clock (when a clocked game becomes
+	// ready).
+	SetClock(ctx context.Context, id string, c Clock) error
+	// Overdue returns the ids of the games not finished whose clock's
+	// deadline is at now or before and whose lease (Lease) has run out
+	// or was never taken: clocked games whose server has gone. At most
+	// limit, the earliest deadline first.
+	Overdue(ctx context.Context, now time.Time, limit int) ([]string, error)
 	// Truncate keeps the first n moves of the game and removes the
 	// others (an undo); n beyond the number saved is an ErrConflict.
 	Truncate(ctx context.Context, id string, n int, w Waiting) error
@@ -201,4 +233,23 @@ type Notice struct {
 	// Presence says that what changed is who is connected to the game
 	// through another server (PresenceBoard), not the game itself.
 	Presence bool
+}
+
+// moveClocks returns the clocks read with a game's moves, nil if no move
+// has one.
+func moveClocks(clocks []string) []string {
+	for _, c := range clocks {
+		if c != "" {
+			return clocks
+		}
+	}
+	return nil
+}
+
+// nullText is s for a nullable text column, NULL for "".
+func nullText(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }

@@ -47,10 +47,15 @@ type Game struct {
 	CanUndo    bool     `json:"canUndo"`
 	// What else the game's players may ask now (match.State): abort and
 	// take back, per seat, in online games; hints in the others.
-	CanAbort    [2]bool  `json:"canAbort"`
-	CanTakeback [2]bool  `json:"canTakeback"`
-	CanHint     bool     `json:"canHint"`
-	History     []Played `json:"history"`
+	CanAbort    [2]bool `json:"canAbort"`
+	CanTakeback [2]bool `json:"canTakeback"`
+	CanHint     bool    `json:"canHint"`
+	// CanClaim says, for each seat of a real-time game, whether its
+	// player may claim the game: the other has left.
+	CanClaim [2]bool  `json:"canClaim"`
+	History  []Played `json:"history"`
+	// Clock is a clocked game's time control and clock; nil: none.
+	Clock *Clock `json:"clock,omitempty"`
 	// Online games: the offer waiting for an answer, the rematch's id,
 	// and who is connected.
 	Offer    *Offer    `json:"offer"`
@@ -78,6 +83,54 @@ type Presence struct {
 // presenceOf is the JSON of a match's presence.
 func presenceOf(p match.Presence) *Presence {
 	return &Presence{Seats: p.Seats, Watchers: p.Watchers, Taken: p.Taken, Dropped: p.Dropped}
+}
+
+// Clock is a clocked game's clock (docs/API.md, "Clocks"): its time
+// control, real time (Initial and Increment, in seconds) or
+// correspondence (Days per move), and the time left.
+type Clock struct {
+	Initial   *int `json:"initial,omitempty"`
+	Increment *int `json:"increment,omitempty"`
+	Days      int  `json:"days,omitempty"`
+	// Remaining is each seat's time left, in milliseconds, when the
+	// state was made.
+	Remaining [2]int64 `json:"remaining"`
+	// Running is the seat whose clock runs; null when none does (before
+	// the first moves are played, and after the end).
+	Running *int `json:"running"`
+	// FirstMoveMs is the time left for the first move being timed, in
+	// milliseconds: past it the game is aborted. Absent when none is.
+	FirstMoveMs *int64 `json:"firstMoveMs,omitempty"`
+	// After is each seat's time left after each move, in milliseconds,
+	// once the game is over (for its replay: the time each move took).
+	After [][2]int64 `json:"after,omitempty"`
+}
+
+// ClockOf returns the JSON of a clocked game's clock, nil for none.
+func ClockOf(c *match.ClockState) *Clock {
+	if c == nil {
+		return nil
+	}
+	out := &Clock{Days: c.Control.Days}
+	if !c.Control.Correspondence() {
+		initial, inc := int(c.Control.Initial/time.Second), int(c.Control.Increment/time.Second)
+		out.Initial, out.Increment = &initial, &inc
+	}
+	for i, d := range c.Left {
+		out.Remaining[i] = d.Milliseconds()
+	}
+	if c.Running >= 0 {
+		r := c.Running
+		out.Running = &r
+	}
+	if c.FirstMove > 0 {
+		ms := c.FirstMove.Milliseconds()
+		out.FirstMoveMs = &ms
+	}
+	for _, a := range c.After {
+		out.After = append(out.After, [2]int64{a[0].Milliseconds(), a[1].Milliseconds()})
+	}
+	return out
 }
 
 // Played says who played one move of a game.
@@ -240,9 +293,10 @@ func GameOf(s *match.State) Game {
 	if g.Variants == nil {
 		g.Variants = []string{}
 	}
-	g.CanUndo, g.CanAbort, g.CanTakeback, g.CanHint = s.CanUndo, s.CanAbort, s.CanTakeback, s.CanHint
+	g.CanUndo, g.CanAbort, g.CanTakeback, g.CanHint, g.CanClaim = s.CanUndo, s.CanAbort, s.CanTakeback, s.CanHint, s.CanClaim
+	g.Clock = ClockOf(s.Clock)
 	if o := s.Status.Outcome; o.Kind != "" {
-		g.End = o.Kind // "resign", "draw" or "abort": the players ended it
+		g.End = o.Kind // "resign", "draw", "abort", "timeout" or "abandon": the players or the clock ended it
 	}
 	if o := s.Status.Offer; o != nil {
 		g.Offer = &Offer{Kind: o.Kind, By: int(o.By)}
@@ -361,11 +415,20 @@ func Record(st *match.State, created time.Time) (string, error) {
 		tags["Player"+st.Human.String()] = "Human"
 		tags["Player"+st.Human.Other().String()] = "Computer (" + st.Level.String() + ")"
 	}
-	if o := st.Status.Outcome; o.Kind != "" && !game.Over() {
-		how, result := endOf(o)
-		return notation.FormatEnded(game, tags, how, result), nil
+	var comments map[int]string
+	if c := st.Clock; c != nil {
+		tc := notation.TimeControl{Initial: int(c.Control.Initial / time.Second), Increment: int(c.Control.Increment / time.Second), Days: c.Control.Days}
+		tags[notation.TagTimeControl] = tc.String()
+		comments = map[int]string{}
+		for i, a := range c.After {
+			comments[i+1] = notation.ClockComment([2]int64{a[0].Milliseconds(), a[1].Milliseconds()})
+		}
 	}
-	return notation.FormatGame(game, tags), nil
+	how, result := "", ""
+	if o := st.Status.Outcome; o.Kind != "" && !game.Over() {
+		how, result = endOf(o)
+	}
+	return notation.FormatCommented(game, tags, how, result, comments), nil
 }
 
 // endOf returns the Termination tag and the result token of a game its
@@ -379,6 +442,15 @@ func endOf(o match.Outcome) (how, result string) {
 		return notation.TerminationResign, "1-0"
 	case match.OutcomeDraw:
 		return notation.TerminationDraw, "1/2-1/2"
+	case match.OutcomeTimeout, match.OutcomeAbandon:
+		how := notation.TerminationTime
+		if o.Kind == match.OutcomeAbandon {
+			how = notation.TerminationAbandon
+		}
+		if o.Player == rules.Player0 {
+			return how, "0-1"
+		}
+		return how, "1-0"
 	}
 	return notation.TerminationAbort, "*"
 }

@@ -1,0 +1,102 @@
+package api
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"time"
+
+	"oanquan/internal/match"
+)
+
+// ClockSetting is an online game's time control as POST /api/games has
+// it: {"initial": SECONDS, "increment": SECONDS} (real time) or
+// {"days": N} (correspondence). Its UnmarshalJSON checks it, naming the
+// field that is wrong.
+type ClockSetting struct {
+	Initial, Increment int // seconds, in real time
+	Days               int // days per move, in correspondence
+}
+
+// ClockOf returns the setting of a time control.
+func ClockOf(tc match.TimeControl) ClockSetting {
+	return ClockSetting{Initial: int(tc.Initial / time.Second), Increment: int(tc.Increment / time.Second), Days: tc.Days}
+}
+
+// control returns the time control the setting gives.
+func (c ClockSetting) control() match.TimeControl {
+	return match.TimeControl{Initial: time.Duration(c.Initial) * time.Second, Increment: time.Duration(c.Increment) * time.Second, Days: c.Days}
+}
+
+// MarshalJSON writes the setting as UnmarshalJSON reads it.
+func (c ClockSetting) MarshalJSON() ([]byte, error) {
+	if c.Days > 0 {
+		return json.Marshal(map[string]int{"days": c.Days})
+	}
+	return json.Marshal(map[string]int{"initial": c.Initial, "increment": c.Increment})
+}
+
+// clockShapes says what a clock may be, for the refusals.
+const clockShapes = `want {"initial": SECONDS, "increment": SECONDS} or {"days": N}`
+
+// UnmarshalJSON reads a time control, refusing unknown fields, both
+// shapes at once, values that are not whole numbers and values out of
+// range, each naming its field.
+func (c *ClockSetting) UnmarshalJSON(b []byte) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil || fields == nil {
+		return Fail(ErrBadRequest, "clock: %s", clockShapes)
+	}
+	for name := range fields {
+		if name != "initial" && name != "increment" && name != "days" {
+			return Fail(ErrBadRequest, "clock: unknown field %s, %s", Short(name), clockShapes)
+		}
+	}
+	_, days := fields["days"]
+	_, initial := fields["initial"]
+	_, increment := fields["increment"]
+	var out ClockSetting
+	var err error
+	switch {
+	case days && (initial || increment):
+		return Fail(ErrBadRequest, "clock: days, or initial and increment, not both")
+	case days:
+		if out.Days, err = clockField(fields, "days", 1, 14); err == nil && !slices.Contains(match.CorrespondenceDays, out.Days) {
+			err = Fail(ErrBadRequest, "clock.days must be 1, 3, 7 or 14")
+		}
+	default:
+		if out.Initial, err = clockField(fields, "initial", int(match.MinInitial/time.Second), int(match.MaxInitial/time.Second)); err == nil {
+			out.Increment, err = clockField(fields, "increment", 0, int(match.MaxIncrement/time.Second))
+		}
+	}
+	if err != nil {
+		return err
+	}
+	*c = out
+	return nil
+}
+
+// clockField reads the whole number name of fields, from lo to hi.
+func clockField(fields map[string]json.RawMessage, name string, lo, hi int) (int, error) {
+	unit := " seconds"
+	if name == "days" {
+		unit = " days"
+	}
+	raw, ok := fields[name]
+	if !ok {
+		return 0, Fail(ErrBadRequest, "clock.%s: missing, %s", name, clockShapes)
+	}
+	var n json.Number
+	quoted := strings.HasPrefix(strings.TrimSpace(string(raw)), `"`) // json.Number would take "60"
+	if err := json.Unmarshal(raw, &n); err != nil || quoted || strings.ContainsAny(n.String(), ".eE") {
+		return 0, Fail(ErrBadRequest, "clock.%s must be a whole number of%s", name, unit)
+	}
+	v, err := n.Int64()
+	if err != nil || v < int64(lo) || v > int64(hi) {
+		if name == "days" {
+			return 0, Fail(ErrBadRequest, "clock.days must be 1, 3, 7 or 14")
+		}
+		return 0, Fail(ErrBadRequest, "clock.%s must be %d to %d%s", name, lo, hi, unit)
+	}
+	return int(v), nil
+}

@@ -1,0 +1,208 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"oanquan/internal/match"
+	"oanquan/internal/store"
+)
+
+// Clocks (docs/OPERATING.md, "Clocks"): the server is the only
+// timekeeper. A clocked game's clock is saved with each move; its match
+// keeps a timer at the next deadline, and when it fires the server takes
+// the game's lease and flags it (onDue), so that of several servers
+// holding the game live one flags it. Every server also sweeps the store
+// for clocked games past their deadline whose lease has run out — their
+// server has gone — and flags them (sweep).
+
+// Clocks is how the server keeps time; the zero value is the defaults.
+type Clocks struct {
+	// FirstMove is the limit of each side's first move in real time; 0:
+	// match.DefaultFirstMove (30 s).
+	FirstMove time.Duration
+	// ClaimAfter is how long a real-time player must have had no
+	// connection before the other may claim the game; 0:
+	// match.DefaultClaimAfter (30 s).
+	ClaimAfter time.Duration
+	// Lag is the allowance for network lag given to each move, at most
+	// match.MaxLag; 0: DefaultLag, negative: none.
+	Lag time.Duration
+	// SweepEvery is how often the server looks for clocked games past
+	// their deadline whose server has gone; 0: DefaultSweepEvery.
+	SweepEvery time.Duration
+}
+
+// The defaults of Clocks.
+const (
+	DefaultLag        = 200 * time.Millisecond
+	DefaultSweepEvery = 5 * time.Second
+)
+
+// sweepBatch bounds how many overdue games one sweep takes.
+const sweepBatch = 200
+
+// timing returns the match's Timing of the server's clocks: time before
+// the server started is not charged (the outage rule).
+func (c Clocks) timing(started time.Time) match.Timing {
+	lag := c.Lag
+	switch {
+	case lag == 0:
+		lag = DefaultLag
+	case lag < 0:
+		lag = 0
+	}
+	return match.Timing{FirstMove: c.FirstMove, ClaimAfter: c.ClaimAfter, Lag: lag, Since: started}
+}
+
+// onDue is every clocked match's OnDue: its timer fired. If a flag is
+// due, the server flags the game if it can take its lease; if another
+// server holds it, that one flags it (or, if it has gone, a sweep does
+// once its lease runs out). Otherwise (a claim became possible) it tells
+// the players, with no store write.
+func (s *Server) onDue(m *match.Match) {
+	if s.ctx.Err() != nil {
+		return
+	}
+	if !m.FlagDue() {
+		m.RefreshClaims()
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, saveTimeout)
+	defer cancel()
+	ok, err := s.store.Lease(ctx, m.ID(), s.cfg.ID, leaseTTL)
+	if err != nil {
+		s.log.Error("taking a clocked game's lease", "id", m.ID(), "err", err)
+		return
+	}
+	if !ok {
+		return
+	}
+	ended, err := m.Tick()
+	if err != nil {
+		s.log.Error("flagging a game", "id", m.ID(), "err", err)
+	}
+	if ended {
+		s.log.Info("game ended on time", "id", m.ID())
+	}
+}
+
+// sweepLoop sweeps now and then until the server closes.
+func (s *Server) sweepLoop() {
+	every := s.cfg.Clocks.SweepEvery
+	if every <= 0 {
+		every = DefaultSweepEvery
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+			s.sweep()
+		}
+	}
+}
+
+// sweep flags the clocked games past their deadline whose lease has run
+// out: it makes them live here and calls onDue.
+func (s *Server) sweep() {
+	ctx, cancel := context.WithTimeout(s.ctx, saveTimeout)
+	defer cancel()
+	ids, err := s.store.Overdue(ctx, time.Now(), sweepBatch)
+	if err != nil {
+		if s.ctx.Err() == nil {
+			s.log.Error("looking for overdue clocked games", "err", err)
+		}
+		return
+	}
+	for _, id := range ids {
+		g, err := s.game(ctx, id)
+		if err != nil {
+			if s.ctx.Err() == nil {
+				s.log.Error("bringing back an overdue clocked game", "id", id, "err", err)
+			}
+			continue
+		}
+		s.resync(id) // it may have changed since it was made live here
+		s.onDue(g.m)
+	}
+}
+
+// savedClock is a clocked game's clock as the server saves it
+// (store.Clock.State): its time control and its clock, in nanoseconds.
+type savedClock struct {
+	Initial   time.Duration    `json:"initial,omitempty"`
+	Increment time.Duration    `json:"increment,omitempty"`
+	Days      int              `json:"days,omitempty"`
+	Remaining [2]time.Duration `json:"remaining"`
+	Start     int64            `json:"start,omitempty"` // Unix nanoseconds; 0: not ready
+}
+
+// clockText returns the saved form of a game's clock: the zero
+// store.Clock for a game without one.
+func clockText(tc *match.TimeControl, c *match.Clock, deadline time.Time) store.Clock {
+	if tc == nil || c == nil {
+		return store.Clock{}
+	}
+	sc := savedClock{Initial: tc.Initial, Increment: tc.Increment, Days: tc.Days, Remaining: c.Remaining}
+	if !c.Start.IsZero() {
+		sc.Start = c.Start.UnixNano()
+	}
+	data, err := json.Marshal(sc)
+	if err != nil {
+		panic(err) // plain data always marshals
+	}
+	return store.Clock{State: string(data), Deadline: deadline}
+}
+
+// moveClockText is how the clock after a move is saved with it
+// (store.Clock.Move): each side's time left in milliseconds, "MS,MS".
+func moveClockText(left [2]time.Duration) string {
+	return strconv.FormatInt(left[0].Milliseconds(), 10) + "," + strconv.FormatInt(left[1].Milliseconds(), 10)
+}
+
+// clockOf reads a saved clock, and the clocks saved with the moves: nil,
+// nil for none.
+func clockOf(c store.Clock, moves []string) (*match.TimeControl, *match.Clock, [][2]time.Duration, error) {
+	if c.State == "" {
+		return nil, nil, nil, nil
+	}
+	var sc savedClock
+	if err := json.Unmarshal([]byte(c.State), &sc); err != nil {
+		return nil, nil, nil, fmt.Errorf("clock: %w", err)
+	}
+	var after [][2]time.Duration
+	for i, text := range moves {
+		a, b, _ := strings.Cut(text, ",")
+		x, err1 := strconv.ParseInt(a, 10, 64)
+		y, err2 := strconv.ParseInt(b, 10, 64)
+		if err1 != nil || err2 != nil {
+			return nil, nil, nil, fmt.Errorf("the clock of move %d: %q", i, text)
+		}
+		after = append(after, [2]time.Duration{time.Duration(x) * time.Millisecond, time.Duration(y) * time.Millisecond})
+	}
+	tc := &match.TimeControl{Initial: sc.Initial, Increment: sc.Increment, Days: sc.Days}
+	clk := &match.Clock{Remaining: sc.Remaining}
+	if sc.Start != 0 {
+		clk.Start = time.Unix(0, sc.Start)
+	}
+	return tc, clk, after, nil
+}
+
+// clockOfChange returns the saved form of a change's clock.
+func clockOfChange(c match.Change) store.Clock {
+	if c.Clock == nil {
+		return store.Clock{}
+	}
+	sc := clockText(c.Control, c.Clock, c.Deadline)
+	if c.Kind == match.Moved {
+		sc.Move = moveClockText(c.Clock.Remaining)
+	}
+	return sc
+}

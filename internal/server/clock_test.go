@@ -1,0 +1,260 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"oanquan/internal/api"
+	"oanquan/internal/match"
+	"oanquan/internal/store"
+	"oanquan/internal/wire"
+	"oanquan/rules"
+)
+
+// clockedGame makes on s a clocked online game of tc whose seats are held
+// by two players, ready at once (as a rematch is: both seats taken), and
+// returns its id and the players. The API's bounds (15 s at least) are
+// passed by: tests need clocks of a second.
+func clockedGame(t *testing.T, s *Server, tc match.TimeControl) (string, [2]player) {
+	t.Helper()
+	secrets := [2]string{newSecret(), newSecret()}
+	m, err := s.newMatchSeats(context.Background(), match.Config{Mode: match.Online, Clock: &tc, Created: time.Now()},
+		[2][]byte{hashSecret(secrets[0]), hashSecret(secrets[1])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.ID(), [2]player{{secrets[0], 0}, {secrets[1], 1}}
+}
+
+// playMoves plays n moves of game id on h, each by the player to move.
+func playMoves(t *testing.T, h http.Handler, id string, ps [2]player, n int) wire.Game {
+	t.Helper()
+	var st wire.Game
+	for range n {
+		st = get(t, h, id)
+		turn := must[wire.Turn](t, ps[st.ToMove].act(t, h, "POST", "/api/games/"+id+"/moves", `{"move":"`+st.Legal[0]+`"}`), 200)
+		st = turn.State
+	}
+	return st
+}
+
+// savedOutcome reads game id's status from st.
+func savedOutcome(t *testing.T, st store.Store, id string) (match.Outcome, store.Game) {
+	t.Helper()
+	g, err := st.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var status match.Status
+	if g.Status != "" {
+		if err := json.Unmarshal([]byte(g.Status), &status); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return status.Outcome, g
+}
+
+// awaitOutcome waits until game id's saved outcome is of kind, and
+// returns when it saw it.
+func awaitOutcome(t *testing.T, st store.Store, id, kind string, within time.Duration) (match.Outcome, time.Time) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		o, _ := savedOutcome(t, st, id)
+		if o.Kind == kind {
+			return o, time.Now()
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("game %s: no %q outcome within %v (saved %+v)", id, kind, within, o)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestClockFlagNoClient: the side to move loses on time at its deadline,
+// with no client connected and no request: the server's timer, not the
+// sweep (which is made to wait an hour), flags it, and the store has it
+// finished. A move after the flag is refused.
+func TestClockFlagNoClient(t *testing.T) {
+	st, err := store.OpenSQLite(context.Background(), t.TempDir()+"/games.db", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s := newServer(t, Config{Store: st, Clocks: Clocks{Lag: -1, SweepEvery: time.Hour}})
+	id, ps := clockedGame(t, s, match.TimeControl{Initial: time.Second})
+	g := playMoves(t, s, id, ps, 3)
+	if g.Clock == nil || g.Clock.Running == nil || *g.Clock.Running != g.ToMove || g.Clock.Remaining[g.ToMove] < 900 || g.Clock.Remaining[g.ToMove] > 1000 {
+		t.Fatalf("clock after 3 moves: %+v", g.Clock)
+	}
+	moved := time.Now()
+	loser := g.ToMove
+	o, seen := awaitOutcome(t, st, id, match.OutcomeTimeout, 5*time.Second)
+	if o.Player != loserPlayer(loser) {
+		t.Errorf("outcome %+v, want seat %d on time", o, loser)
+	}
+	if late := seen.Sub(moved); late < time.Second || late > 1500*time.Millisecond {
+		t.Errorf("flagged %v after the move, want 1 s (at most 0.5 s late)", late)
+	}
+	if _, saved := savedOutcome(t, st, id); saved.Clock.State == "" {
+		t.Error("the saved game has no clock")
+	}
+	end := get(t, s, id)
+	if end.End != "timeout" || end.Result == nil || end.Result.Winner == nil || *end.Result.Winner != 1-loser || end.Clock.Remaining[loser] != 0 {
+		t.Errorf("state after the flag: end %q, result %+v, clock %+v", end.End, end.Result, end.Clock)
+	}
+	if len(end.Clock.After) != 3 {
+		t.Errorf("clock after each move, once over: %v, want 3", end.Clock.After)
+	}
+	rec := do(t, s, "GET", "/api/games/"+id+"/record", nil)
+	text := string(rec.body)
+	if !strings.Contains(text, `[TimeControl "1+0"]`) || !strings.Contains(text, `[Termination "time"]`) || strings.Count(text, "{clock ") != 3 {
+		t.Errorf("record of a game lost on time:\n%s", text)
+	}
+	r := ps[loser].act(t, s, "POST", "/api/games/"+id+"/moves", `{"move":"`+g.Legal[0]+`"}`)
+	if r.status != http.StatusConflict {
+		t.Errorf("a move after the flag: %v, want 409", r)
+	}
+	if got := get(t, s, id); len(got.Moves) != 3 {
+		t.Errorf("%d moves after the late move, want 3", len(got.Moves))
+	}
+}
+
+// loserPlayer is seat as an outcome names it.
+func loserPlayer(seat int) rules.Player { return rules.Player(seat) }
+
+// newTestServer serves s over loopback until the test ends.
+func newTestServer(t *testing.T, s *Server) *httptest.Server {
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// TestClockMoveTooLate: a move that arrives after the deadline, before
+// the timer has flagged (its lease is another server's), is refused with
+// time_over and ends the game on time.
+func TestClockMoveTooLate(t *testing.T) {
+	st := store.NewMemory()
+	s := newServer(t, Config{Store: st, Clocks: Clocks{Lag: -1, SweepEvery: time.Hour}})
+	id, ps := clockedGame(t, s, match.TimeControl{Initial: time.Second})
+	g := playMoves(t, s, id, ps, 2)
+	if ok, _ := st.Lease(context.Background(), id, "elsewhere", time.Hour); !ok {
+		t.Fatal("no lease")
+	}
+	time.Sleep(1100 * time.Millisecond)
+	r := ps[g.ToMove].act(t, s, "POST", "/api/games/"+id+"/moves", `{"move":"`+g.Legal[0]+`"}`)
+	var body api.ErrorBody
+	json.Unmarshal(r.body, &body)
+	if r.status != http.StatusConflict || body.Error.Code != "time_over" {
+		t.Fatalf("a late move: %v, want 409 time_over", r)
+	}
+	if end := get(t, s, id); end.End != "timeout" || len(end.Moves) != 2 {
+		t.Errorf("after the late move: end %q, %d moves", end.End, len(end.Moves))
+	}
+}
+
+// TestClockFirstMoveAbort: a game made through the API, joined, whose
+// first move never comes, is aborted at the limit (no winner), and the
+// watchers' WebSocket is told.
+func TestClockFirstMoveAbort(t *testing.T) {
+	s := newServer(t, Config{Clocks: Clocks{FirstMove: 300 * time.Millisecond}})
+	ts := newTestServer(t, s)
+	id, _, _ := onlineGame(t, s, `{"mode":"online","clock":{"initial":180,"increment":2}}`)
+	start := time.Now()
+	w := dial(t, ts, id)
+	if m := w.want("state"); m.State.Clock == nil || m.State.Clock.FirstMoveMs == nil || *m.State.Clock.FirstMoveMs > 300 {
+		t.Fatalf("first state's clock %+v, want the first move timed", m.State.Clock)
+	}
+	for {
+		m := w.next()
+		if m.Type == "state" && m.State.Over {
+			if m.State.End != "abort" || m.State.Result.Winner != nil {
+				t.Errorf("ended %q, winner %v; want aborted with no winner", m.State.End, m.State.Result.Winner)
+			}
+			break
+		}
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("aborted after %v, want about 300 ms", took)
+	}
+}
+
+// TestClockClaim: once a real-time player has had no connection for
+// ClaimAfter, the other is told (canClaim, pushed on the WebSocket) and
+// may claim the win; before, the claim is refused.
+func TestClockClaim(t *testing.T) {
+	s := newServer(t, Config{Clocks: Clocks{ClaimAfter: 300 * time.Millisecond}})
+	ts := newTestServer(t, s)
+	id, creator, friend := onlineGame(t, s, `{"mode":"online","clock":{"initial":180,"increment":2}}`)
+	st := get(t, s, id)
+	ps := map[int]player{creator.seat: creator, friend.seat: friend}
+	var both [2]player
+	both[creator.seat], both[friend.seat] = creator, friend
+	playMoves(t, s, id, both, 2)
+	w := dial(t, ts, id)
+	hello(t, w, creator)
+	r := creator.act(t, s, "POST", "/api/games/"+id+"/claim", `{"result":"win"}`)
+	if r.status != http.StatusConflict || !strings.Contains(string(r.body), "cannot_claim") {
+		t.Errorf("an early claim: %v, want 409 cannot_claim", r)
+	}
+	if r := creator.act(t, s, "POST", "/api/games/"+id+"/claim", `{"result":"lose"}`); r.status != 400 {
+		t.Errorf("a claim of a loss: %v, want 400", r)
+	}
+	for {
+		m := w.next()
+		if m.Type == "state" && m.State.CanClaim[creator.seat] {
+			break
+		}
+	}
+	g := must[wire.Game](t, ps[creator.seat].act(t, s, "POST", "/api/games/"+id+"/claim", `{"result":"win"}`), 200)
+	if g.End != "abandon" || g.Result.Winner == nil || *g.Result.Winner != creator.seat {
+		t.Errorf("after the claim: end %q, result %+v", g.End, g.Result)
+	}
+	_ = st
+}
+
+// TestClockSurvivingServer: a clocked game is played on server a, which
+// then goes (closed, its timer with it) while the clock runs; server b,
+// which never served the game, flags it by its sweep at the deadline.
+func TestClockSurvivingServer(t *testing.T) {
+	sa, sb := postgresPair(t)
+	a := New(Config{Store: sa, ID: "a", Engine: first{}, Clocks: Clocks{Lag: -1}})
+	b := newServer(t, Config{Store: sb, ID: "b", Clocks: Clocks{Lag: -1, SweepEvery: 100 * time.Millisecond}})
+	id, ps := clockedGame(t, a, match.TimeControl{Initial: time.Second})
+	playMoves(t, a, id, ps, 2)
+	moved := time.Now()
+	a.Close()
+	o, seen := awaitOutcome(t, sb, id, match.OutcomeTimeout, 5*time.Second)
+	if late := seen.Sub(moved); late < time.Second || late > 2*time.Second {
+		t.Errorf("server b flagged %v after the move, want 1 s (and its sweep's 0.1 s)", late)
+	}
+	if o.Player != 0 {
+		t.Errorf("outcome %+v, want seat 0 on time (the third move's)", o)
+	}
+	if g := get(t, b, id); g.End != "timeout" {
+		t.Errorf("server b's state: end %q", g.End)
+	}
+}
+
+// TestClockRematch: a rematch keeps the clock, and is ready at once (both
+// seats are the players'): its first move is timed from the start.
+func TestClockRematch(t *testing.T) {
+	s := newServer(t, Config{})
+	id, creator, friend := onlineGame(t, s, `{"mode":"online","clock":{"initial":300,"increment":3}}`)
+	must[wire.Game](t, creator.act(t, s, "POST", "/api/games/"+id+"/resign", ""), 200)
+	must[wire.Game](t, creator.act(t, s, "POST", "/api/games/"+id+"/rematch", `{"action":"offer"}`), 200)
+	g := must[wire.Game](t, friend.act(t, s, "POST", "/api/games/"+id+"/rematch", `{"action":"accept"}`), 200)
+	if g.Next == "" {
+		t.Fatal("no rematch")
+	}
+	next := get(t, s, g.Next)
+	c := next.Clock
+	if c == nil || c.Initial == nil || *c.Initial != 300 || *c.Increment != 3 || c.FirstMoveMs == nil || c.Remaining != [2]int64{300000, 300000} {
+		t.Fatalf("the rematch's clock: %+v", c)
+	}
+}

@@ -1,0 +1,152 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+)
+
+// testClock: a clock is saved with its move, in the move's change: a
+// move refused saves no clock; a move without one keeps the clock saved.
+func testClock(t *testing.T, s Store) {
+	g := sample("g")
+	g.Mode, g.Moves = "online", nil
+	g.Clock = Clock{State: `{"initial":180}`}
+	mustCreate(t, s, g)
+	mustCreate(t, s, sample("g2"))
+	if got := mustGet(t, s, "g").Clock; got != g.Clock {
+		t.Fatalf("created with %+v, read %+v", g.Clock, got)
+	}
+	deadline := time.Date(2026, 12, 1, 12, 0, 0, 123456000, time.UTC)
+	ready := Clock{State: `{"initial":180,"start":1}`, Deadline: deadline}
+	if err := s.SetClock(ctx, "g", ready); err != nil {
+		t.Fatal(err)
+	}
+	moved := Clock{State: `{"initial":180,"start":2}`, Deadline: deadline.Add(time.Minute), Move: "180000,180000"}
+	if err := s.AppendClocked(ctx, "g", 0, "7R", Idle, moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendClocked(ctx, "g", 0, "1L", Idle, Clock{State: "late"}); !errors.Is(err, ErrConflict) {
+		t.Fatalf("AppendClocked at a taken index = %v, want ErrConflict", err)
+	}
+	got := mustGet(t, s, "g")
+	if got.Clock.State != moved.State || !got.Clock.Deadline.Equal(moved.Deadline) || got.Clock.Move != "" || !slices.Equal(got.Moves, []string{"7R"}) {
+		t.Errorf("after the move: %+v, moves %q; want %+v", got.Clock, got.Moves, moved)
+	}
+	if err := s.Append(ctx, "g", 1, "2L", Idle); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustGet(t, s, "g").MoveClocks; !slices.Equal(got, []string{"180000,180000", ""}) {
+		t.Errorf("MoveClocks = %q, want the first move's clock and none", got)
+	}
+	if err := s.Truncate(ctx, "g", 1, Idle); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendClocked(ctx, "g", 1, "3L", Idle, Clock{State: moved.State, Deadline: moved.Deadline, Move: "170000,180000"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustGet(t, s, "g").MoveClocks; !slices.Equal(got, []string{"180000,180000", "170000,180000"}) {
+		t.Errorf("MoveClocks after an undo and a move = %q", got)
+	}
+	if got := mustGet(t, s, "g2").MoveClocks; got != nil {
+		t.Errorf("a game whose moves have no clock: MoveClocks = %q, want nil", got)
+	}
+	if got := mustGet(t, s, "g").Clock; got.State != moved.State || !got.Deadline.Equal(moved.Deadline) {
+		t.Errorf("a move without a clock changed it to %+v", got)
+	}
+	if err := s.SetClock(ctx, "nope", ready); !errors.Is(err, ErrNotFound) {
+		t.Errorf("SetClock of no game = %v", err)
+	}
+	if err := s.AppendClocked(ctx, "nope", 0, "7R", Idle, ready); !errors.Is(err, ErrNotFound) {
+		t.Errorf("AppendClocked to no game = %v", err)
+	}
+}
+
+// testOverdue: the games past their deadline, not finished, whose lease
+// ran out or was never taken, the earliest first.
+func testOverdue(t *testing.T, s Store) {
+	now := time.Now()
+	for _, c := range []struct {
+		id       string
+		deadline time.Time
+	}{
+		{"late", now.Add(-time.Minute)},
+		{"later", now.Add(-time.Hour)}, // the earlier deadline: first
+		{"leased", now.Add(-time.Minute)},
+		{"over", now.Add(-time.Minute)},
+		{"future", now.Add(time.Minute)},
+		{"none", time.Time{}},
+	} {
+		g := sample(c.id)
+		g.Clock = Clock{State: "{}", Deadline: c.deadline}
+		mustCreate(t, s, g)
+	}
+	if err := s.Finish(ctx, "over"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.Lease(ctx, "leased", "a", time.Hour); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	if ok, err := s.Lease(ctx, "late", "gone", time.Millisecond); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	time.Sleep(5 * time.Millisecond) // the lease of the server gone runs out
+	ids, err := s.Overdue(ctx, now, 10)
+	if err != nil || !slices.Equal(ids, []string{"later", "late"}) {
+		t.Errorf("Overdue = %q, %v; want [later late]", ids, err)
+	}
+	if ids, _ := s.Overdue(ctx, now, 1); !slices.Equal(ids, []string{"later"}) {
+		t.Errorf("Overdue(limit 1) = %q", ids)
+	}
+	if ids, _ := s.Overdue(ctx, now.Add(-2*time.Hour), 10); ids == nil || len(ids) != 0 {
+		t.Errorf("Overdue before every deadline = %#v, want empty", ids)
+	}
+	// A move saved with a later deadline takes the game out.
+	g := mustGet(t, s, "later")
+	if err := s.AppendClocked(ctx, "later", len(g.Moves), "1R", Idle, Clock{State: "{}", Deadline: now.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if ids, _ := s.Overdue(ctx, now, 10); !slices.Equal(ids, []string{"late"}) {
+		t.Errorf("Overdue after a move = %q, want [late]", ids)
+	}
+}
+
+// TestSQLiteMigrateFromV5: a file of schema v5 (before clocks) is brought
+// to v6: its games have no clock, and take one.
+func TestSQLiteMigrateFromV5(t *testing.T) {
+	path := t.TempDir() + "/v5.db"
+	old, err := openSQLite(ctx, path, 5, sqliteMaxBatch, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec(`INSERT INTO games (id, mode, level, human, seed, variants, first, start, nmoves, updated, status)
+		VALUES ('old', 'online', 'easy', 0, 7, '[]', 0, 'start', 0, 1700000000000000000, '')`)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := openSQLiteAt(t, path)
+	defer s.Close()
+	if g := mustGet(t, s, "old"); g.Clock != (Clock{}) {
+		t.Errorf("a v5 game read with the clock %+v", g.Clock)
+	}
+	c := Clock{State: "{}", Deadline: time.Unix(1800000000, 0)}
+	if err := s.AppendClocked(ctx, "old", 0, "7R", Idle, c); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustGet(t, s, "old").Clock; !got.Deadline.Equal(c.Deadline) || got.State != c.State {
+		t.Errorf("clock after migrating = %+v", got)
+	}
+	var v int
+	s.rdb.QueryRow("PRAGMA user_version").Scan(&v)
+	if v != 6 || len(sqliteMigrations) != 6 {
+		t.Errorf("user_version = %d, want 6", v)
+	}
+}

@@ -1,0 +1,76 @@
+package notation
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// TimeControl is a record's TimeControl tag: real time (Initial and
+// Increment, in seconds) or correspondence (Days per move).
+type TimeControl struct {
+	Initial, Increment, Days int
+}
+
+// String writes the tag's value: "180+2" or "3d".
+func (tc TimeControl) String() string {
+	if tc.Days > 0 {
+		return fmt.Sprintf("%dd", tc.Days)
+	}
+	return fmt.Sprintf("%d+%d", tc.Initial, tc.Increment)
+}
+
+// ParseTimeControl reads a TimeControl tag's value.
+func ParseTimeControl(s string) (TimeControl, error) {
+	bad := &ParseError{Field: TagTimeControl, Input: s, Msg: `want SECONDS+SECONDS ("180+2") or DAYSd ("3d")`}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := wholeNumber(days)
+		if err != nil || n == 0 {
+			return TimeControl{}, bad
+		}
+		return TimeControl{Days: n}, nil
+	}
+	initial, inc, ok := strings.Cut(s, "+")
+	if !ok {
+		return TimeControl{}, bad
+	}
+	i, err1 := wholeNumber(initial)
+	n, err2 := wholeNumber(inc)
+	if err1 != nil || err2 != nil || i == 0 {
+		return TimeControl{}, bad
+	}
+	return TimeControl{Initial: i, Increment: n}, nil
+}
+
+// wholeNumber reads a number of at most twelve digits, no sign.
+func wholeNumber(s string) (int, error) {
+	if s == "" || len(s) > 12 || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, strconv.ErrSyntax
+	}
+	return strconv.Atoi(s)
+}
+
+// clockPrefix starts a clock comment.
+const clockPrefix = "clock "
+
+// ClockComment is the comment after a move of a clocked game: each
+// side's time left after it, in milliseconds ("clock 59600,60000").
+func ClockComment(ms [2]int64) string {
+	return fmt.Sprintf("%s%d,%d", clockPrefix, ms[0], ms[1])
+}
+
+// Clock returns the clocks after the i-th move (1-based) of a clocked
+// game's record, from its comment, and whether it has them.
+func (r *Record) Clock(i int) ([2]int64, bool) {
+	text, ok := strings.CutPrefix(r.Comments[i], clockPrefix)
+	if !ok {
+		return [2]int64{}, false
+	}
+	a, b, ok := strings.Cut(text, ",")
+	x, err1 := wholeNumber(strings.TrimSpace(a))
+	y, err2 := wholeNumber(strings.TrimSpace(b))
+	if !ok || err1 != nil || err2 != nil {
+		return [2]int64{}, false
+	}
+	return [2]int64{int64(x), int64(y)}, true
+}

@@ -147,7 +147,7 @@ type Server struct {
 	probe    storeProbe   // the store's health, probed now and then
 	// endgames are the endgame tables (endgames.go).
 	endgames *endgameTables
-	started  time.Time    // when New ran: clocks charge no time before it
+	started  time.Time // when New ran: clocks charge no time before it
 
 	mu     sync.Mutex
 	live   map[string]*liveGame

@@ -27,6 +27,7 @@ export function problem(e) {
     illegal_move: 'error.illegal', rate_limited: 'error.rateLimited', not_your_seat: 'watch.note',
     not_your_turn: 'error.notYourTurn', game_over: 'error.over', conflict: 'error.conflict',
     not_found: 'error.notFound', seat_taken: 'error.seatTaken', not_offline: 'error.needsServer',
+    time_over: 'error.timeOver', cannot_claim: 'error.cannotClaim',
   }[e.code];
   if (key) return { key, n: Math.max(1, e.retryAfter || 1) };
   return { key: e.status >= 500 || e.status === 408 ? 'error.server' : 'error.generic' };
@@ -141,6 +142,9 @@ export const api = {
   },
   resign: (id) => call('POST', `/api/games/${id}/resign`, undefined, id),
   abort: (id) => call('POST', `/api/games/${id}/abort`, undefined, id),
+  // claim claims the game of a player who left it (result "win" or
+  // "draw"), when the state's canClaim allows it.
+  claim: (id, result) => call('POST', `/api/games/${id}/claim`, { result }, id),
   // offer makes, accepts or declines (action) an offer of kind "draw",
   // "takeback" or "rematch".
   offer: (id, kind, action) => call('POST', `/api/games/${id}/${kind}`, { action }, id),

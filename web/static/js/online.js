@@ -8,8 +8,9 @@
 import { t, plural, num, currentLang } from './i18n.js';
 import { api, APIError, secretOf, seatOf, keepSecret, heldGames, keptSince } from './api.js';
 import { S, me, playerName, isOnline } from './state.js';
-import { game } from './turns.js';
-import { $, announce, addDrawer, setButton, invalidate } from './view.js';
+import { game, snapshot } from './turns.js';
+import { $, announce, addDrawer, setButton, invalidate, controlText, spokenTime, localDigits } from './view.js';
+import { showing, low, formatTime, urgency } from './clock.js';
 import { setText } from './board.js';
 import * as sound from './sound.js';
 
@@ -60,6 +61,7 @@ function build() {
   const invite = el('div', { id: 'invite', className: 'invite', hidden: true },
     el('h2', { id: 'invite-heading' }),
     el('p', { id: 'invite-text' }),
+    el('p', { id: 'invite-clock', className: 'invite-clock', hidden: true }),
     el('div', { className: 'link-row' }, link,
       button('invite-copy', 'online.copy', () => copyLink(link, 'online.copied', 'invite-copied')),
       button('invite-share', 'online.share', share),
@@ -70,7 +72,12 @@ function build() {
     el('span', { className: 'offer-buttons' },
       button('offer-accept', 'online.accept', () => answer('accept'), 'primary'),
       button('offer-decline', 'online.decline', () => answer('decline'))));
-  box.append(invite, offer, el('p', { id: 'presence', className: 'presence' }));
+  const claim = el('div', { id: 'claim', className: 'offer claim', hidden: true, role: 'group', 'aria-labelledby': 'claim-text' },
+    el('p', { id: 'claim-text' }),
+    el('span', { className: 'offer-buttons' },
+      button('claim-win', 'clock.claimWin', () => act(() => api.claim(game().id, 'win')), 'primary'),
+      button('claim-draw', 'clock.claimDraw', () => act(() => api.claim(game().id, 'draw')))));
+  box.append(invite, offer, claim, el('p', { id: 'presence', className: 'presence' }), el('p', { id: 'first-move', className: 'first-move', hidden: true }));
 
   const actions = document.querySelector('.actions');
   // Hidden until the redraw says this game has them: never shown in a
@@ -180,6 +187,7 @@ function render() {
   setButton($('offer-draw'), playing, joined && !offer && linked);
   setButton($('offer-takeback'), playing, !!st?.canTakeback?.[mine] && !offer && linked);
   visible($('seat-move'), mine !== null);
+  drawClocks();
   if (!online) { seen = null; return; }
 
   // The invitation, while the friend has not come.
@@ -196,6 +204,13 @@ function render() {
     $('invite-qr').alt = t('online.qrAlt');
     visible($('invite-share'), !!navigator.share);
   }
+  setText($('invite-clock'), inviting && st.clock ? t('clock.inInvite', { control: controlText(st.clock) }) : '');
+  visible($('invite-clock'), inviting && !!st.clock);
+  const claiming = playing && !!st.canClaim?.[mine];
+  visible($('claim'), claiming);
+  if (claiming) setText($('claim-text'), t('clock.claimText'));
+  setButton($('claim-win'), true, linked);
+  setButton($('claim-draw'), true, linked);
 
   // Who is here: what the server last said, unless this page's own
   // connection is down (then nobody here can tell), and a player whose
@@ -238,6 +253,73 @@ function render() {
   }
 }
 
+// The clocks ------------------------------------------------------------
+
+// The clocks are counted down from the server's last figures (turns.js
+// keeps them with the instant they came: clock.js take), recomputed at
+// every frame while one runs, never added up frame by frame.
+let ticking = 0;
+let warned = ''; // the game and ply whose low-time warning was given
+
+// clockEl returns seat p's clock, beside the store's name, made once.
+function clockEl(p) {
+  let c = $('clock-' + p);
+  if (!c) {
+    // A timer: its label is read when it has the focus, never announced
+    // by itself (role timer is aria-live off).
+    c = el('span', { id: 'clock-' + p, className: 'clock', role: 'timer', tabIndex: 0, hidden: true, 'aria-live': 'off' },
+      el('span', { className: 'face', dir: 'ltr', 'aria-hidden': 'true' }));
+  }
+  const head = $('store-' + p).querySelector('.store-head');
+  if (head && c.parentNode !== head) head.append(c);
+  return c;
+}
+
+// drawClocks shows each side's clock, and the time left for a first
+// move while one is timed, as they stand now; it keeps itself called
+// every frame while a clock runs.
+function drawClocks() {
+  const snap = snapshot().clock;
+  const st = game();
+  const on = !!(snap && st && snap.id === st.id && isOnline());
+  for (const p of [0, 1]) visible(clockEl(p), on);
+  visible($('first-move'), on && snap.firstMoveMs !== null && !snap.over);
+  if (!on) return;
+  const now = performance.now();
+  const { left, first } = showing(snap, now);
+  const mine = me();
+  const units = { days: t('clock.d'), hours: t('clock.h'), minutes: t('clock.m'), seconds: t('clock.s') };
+  for (const p of [0, 1]) {
+    const c = clockEl(p);
+    setText(c.firstChild, localDigits(formatTime(snap, left[p], units)));
+    const name = p === mine ? t('clock.yourTime', { time: spokenTime(left[p], snap.correspondence) })
+      : t('clock.timeOf', { name: playerName(p), time: spokenTime(left[p], snap.correspondence) });
+    if (c.getAttribute('aria-label') !== name) c.setAttribute('aria-label', name);
+    c.classList.toggle('running', snap.running === p);
+    c.classList.toggle('low', !snap.over && low(left[p], snap.correspondence));
+    c.classList.toggle('out', left[p] <= 0);
+  }
+  if (first !== null && !snap.over) {
+    const time = snap.correspondence ? formatTime(snap, first, units) : formatTime(snap, first);
+    setText($('first-move'), t(st.toMove === mine ? 'clock.firstYou' : 'clock.firstOther', { name: playerName(st.toMove), time: localDigits(time) }));
+  }
+  // Under 10 s on this player's running clock: heard (if sound is on)
+  // and said once a turn, seen as long as it lasts.
+  const key = `${snap.id}:${snap.ply}`;
+  if (mine !== null && snap.running === mine && low(left[mine], snap.correspondence) && left[mine] > 0 && warned !== key) {
+    warned = key;
+    sound.low();
+    announce(t('clock.lowAnnounce'));
+  }
+  const runs = !snap.over && (snap.running !== null || snap.firstMoveMs !== null);
+  if (runs && !ticking) ticking = requestAnimationFrame(tick);
+}
+
+function tick() {
+  ticking = 0;
+  drawClocks();
+}
+
 // visible shows e or hides it, writing only a change.
 function visible(e, on) { if (e.hidden === on) e.hidden = !on; }
 
@@ -256,6 +338,7 @@ function tell(st, mine, joined, p) {
     dropped: mine !== null && !!(p.dropped && p.dropped[1 - mine]),
     offer: st.offer ? `${st.offer.kind}:${st.offer.by}` : '', offerObj: st.offer,
     myTurn: mine !== null && !st.over && joined && st.toMove === mine,
+    claim: mine !== null && !st.over && !!st.canClaim?.[mine],
   };
   const was = seen && seen.id === st.id ? seen : null;
   // While this page's connection is down, who is here is not known: what
@@ -289,6 +372,13 @@ function tell(st, mine, joined, p) {
     }
   }
   if (now.myTurn && !was.myTurn) callPlayer('online.titleTurn');
+  if (now.claim && !was.claim) say.push(`${t('clock.claimText')} ${t('clock.claimHow')}`);
+  // The clock's endings, said once: the flag, the first move's limit.
+  if (now.over && !was.over && st.clock && st.result) {
+    const loser = 1 - st.result.winner;
+    if (st.end === 'timeout') say.push(t(loser === mine ? 'clock.flagYou' : 'clock.flag', { name: playerName(loser) }));
+  }
+  if (now.over && !was.over && st.clock && st.end === 'abort') say.push(t('why.abortClocked'));
   if (say.length) announce(say.join(' '));
 }
 
@@ -341,6 +431,10 @@ export async function showGames() {
   // first visit starts, say) has nothing to come back to.
   const states = (await Promise.all(ids.map((id) => api.get(id).catch(() => null))))
     .filter((g) => g && (g.moves.length > 0 || g.mode === 'online'));
+  // The most urgent first: the games where it is this player's move, the
+  // least time left first (clock.js urgency); the rest as they were.
+  const seatIn = (g) => (g.mode === 'ai' ? g.human : g.mode === 'online' ? seatOf(g.id) : null);
+  states.sort((a, b) => urgency(a, seatIn(a)) - urgency(b, seatIn(b)) || 0);
   list.textContent = '';
   if (!states.length) list.append(el('li', { className: 'none' }, t('games.none')));
   for (const g of states) {
@@ -377,7 +471,15 @@ function gameTurn(g) {
     if (seat === null) return t('games.playerWon', { name: t(w === 0 ? 'player.p1' : 'player.p2'), score: `${num(pts(w))}–${num(pts(1 - w))}` });
     return t(w === seat ? 'games.won' : 'games.lost', { score });
   }
-  return t('games.standing', { turn: turnText(g, seat), score });
+  const standing = t('games.standing', { turn: turnText(g, seat), score });
+  // A clock running, or a first move timed: the time left of the side to
+  // move (days and hours in correspondence), as the server gave it.
+  const c = g.clock;
+  if (!c || !(c.running === 0 || c.running === 1 || c.firstMoveMs)) return standing;
+  const ms = c.firstMoveMs ?? c.remaining[c.running];
+  const units = { days: t('clock.d'), hours: t('clock.h'), minutes: t('clock.m'), seconds: t('clock.s') };
+  const time = localDigits(formatTime({ correspondence: !!c.days }, ms, units));
+  return `${standing}${t('games.sep')}${t('games.timeLeft', { time })}`;
 }
 
 function turnText(g, seat) {

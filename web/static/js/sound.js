@@ -66,3 +66,10 @@ export function call() {
   tone(659, 0, 0.4, 0.09, 'sine', 0.99);
   tone(880, 0.16, 0.5, 0.09, 'sine', 0.99);
 }
+
+// low is two short high beeps: the player's clock is under 10 seconds.
+export function low() {
+  if (!ready()) return;
+  tone(1046, 0, 0.09, 0.1, 'square', 0.99);
+  tone(1046, 0.14, 0.09, 0.1, 'square', 0.99);
+}

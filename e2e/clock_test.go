@@ -1,0 +1,286 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// holdWatch lets a test stop a page from hearing its game's feed
+// (window.holdFeed = true): the messages of its WebSockets are dropped
+// before the page's own handler sees them, as if they were slow to come.
+const holdWatch = `(() => {
+	const Socket = window.WebSocket;
+	window.WebSocket = class extends Socket {
+		constructor(...args) {
+			super(...args);
+			this.addEventListener('message', (e) => { if (window.holdFeed) e.stopImmediatePropagation(); });
+		}
+	};
+})()`
+
+// withHold has every document the page loads from now on run holdWatch.
+var withHold = chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+	_, err := cdp.Call(ctx, tg, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: holdWatch})
+	return err
+})
+
+// keepSaid has the page keep everything its live region says, in order
+// (window.said).
+const keepSaid = `(() => { window.said = []; new MutationObserver(() => { const s = document.getElementById('announce').textContent; if (s) window.said.push(s); })
+	.observe(document.getElementById('announce'), {childList: true, characterData: true, subtree: true}); })()`
+
+// clockDrift is, on a page, how far the running clock it counts down is
+// from the server's own figure at the same moment, in ms (what it shows
+// minus the server's), the server's state fetched by the page and the
+// page's clock read at the middle of that request; null while no clock
+// runs. The page's figure is the one its clock's text is written from
+// (clock.js showing of the pipeline's last clock).
+const clockDrift = `(async () => {
+	const { snapshot } = await import('/js/turns.js');
+	const { showing } = await import('/js/clock.js');
+	const id = snapshot().state.id;
+	const t0 = performance.now();
+	const st = await (await fetch('/api/games/' + id)).json();
+	const t1 = performance.now();
+	const snap = snapshot().clock;
+	const seat = st.clock && st.clock.running;
+	if (seat !== 0 && seat !== 1 || !snap || snap.running !== seat) return null;
+	return showing(snap, (t0 + t1) / 2).left[seat] - st.clock.remaining[seat];
+})()`
+
+// setField sets form field id to value as a person would, with its input
+// and change events.
+func setField(p *page, id, value string) {
+	p.t.Helper()
+	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(e => { e.value = %q; e.dispatchEvent(new Event('input', {bubbles: true})); e.dispatchEvent(new Event('change', {bubbles: true})); })(document.getElementById(%q))`, value, id)))
+}
+
+// saidOnce waits until the live region has said text, and a moment more
+// (a second time would come within it).
+func saidOnce(p *page, text string) {
+	p.t.Helper()
+	p.wait(fmt.Sprintf(`window.said.some(s => s.includes(%q))`, text), 5*time.Second)
+	time.Sleep(500 * time.Millisecond)
+}
+
+// setRadio picks the radio button of name and value, as a click would.
+func setRadio(p *page, name, value string) {
+	p.t.Helper()
+	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector('input[name=%q][value=%q]').click()`, name, value)))
+}
+
+// clockText is seat p's clock as shown.
+func clockText(p *page, seat int) string {
+	return eval[string](p, fmt.Sprintf(`document.getElementById('clock-%d')?.textContent || ''`, seat))
+}
+
+// storesWhole fails the test when a store cuts off what it holds (the
+// clock beside its name included), or the page scrolls sideways.
+func storesWhole(t *testing.T, p *page, what string) {
+	t.Helper()
+	if cut := eval[[]string](p, `[...document.querySelectorAll('.store')].filter(s => s.scrollHeight > s.clientHeight + 1 || s.scrollWidth > s.clientWidth + 1).map(s => s.id + ' ' + s.scrollHeight + '>' + s.clientHeight)`); len(cut) > 0 {
+		t.Errorf("%s: stores cut off: %q", what, cut)
+	}
+	if eval[bool](p, `document.documentElement.scrollWidth > innerWidth`) {
+		t.Errorf("%s: the page scrolls sideways", what)
+	}
+	if eval[bool](p, `[0, 1].some(p => { const c = document.getElementById('clock-' + p); const s = document.getElementById('store-' + p); if (!c || c.hidden) return true; const a = c.getBoundingClientRect(), b = s.getBoundingClientRect(); return a.left < b.left - 1 || a.right > b.right + 1 || a.top < b.top - 1 || a.bottom > b.bottom + 1; })`) {
+		t.Errorf("%s: a clock is missing or outside its store", what)
+	}
+}
+
+// TestClockOnTime (issue 20, item 4): a real-time game in two browsers
+// at the smallest time the server takes (15 s, no increment: the 1+0 of
+// the presets with a quarter of its minute), chosen in the new-game
+// dialog as a custom clock after one the server refuses (its refusal said
+// in the dialog, in the page's words). The invitation says the clock; the
+// first move's limit counts down; then the creator lets their clock run
+// out. Meanwhile the friend's page is sampled against the server's own
+// figures (the drift logged); under 10 s the clock is marked; the flag is
+// announced once on both pages, the ending says "on time"; the creator's
+// page, kept from hearing the flag, makes a move after it and is told
+// politely that time had run out. Screenshots with the clocks running:
+// a desktop in Vietnamese, a phone in Persian (dark), the stores whole.
+func TestClockOnTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a game of 15 s a side in two browsers")
+	}
+	shots := shotDir(t)
+	rng := rand.New(rand.NewPCG(20, 4))
+	a := newPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"off"}`)
+	a.do(withHold, chromedp.Reload())
+	a.waitStarted()
+
+	// The dialog: real time, custom, a starting time the server refuses.
+	click(a, "#new")
+	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
+	setRadio(a, "mode", "online")
+	a.wait(`!document.getElementById('newgame-clock').hidden`, 5*time.Second)
+	setRadio(a, "clock", "realtime")
+	a.wait(`!document.getElementById('clock-realtime').hidden`, 5*time.Second)
+	if got := eval[[]string](a, `[...document.getElementById('clock-preset').options].map(o => o.textContent)`); len(got) != 7 || got[1] != "3 min + 2 s per move" {
+		t.Errorf("the presets read %q", got)
+	}
+	setField(a, "clock-preset", "custom")
+	a.wait(`!document.getElementById('clock-custom').hidden`, 5*time.Second)
+	setField(a, "clock-minutes", "0.1")
+	setField(a, "clock-increment", "0")
+	click(a, "#newgame-start")
+	a.wait(`!document.getElementById('clock-error').hidden`, 10*time.Second)
+	if msg := text(a, "clock-error"); msg != "The server takes from 0.25 to 180 minutes for each player: change the minutes." {
+		t.Errorf("the server's refusal reads %q", msg)
+	}
+	if !eval[bool](a, `document.getElementById('newgame').open && document.activeElement.id === 'clock-minutes'`) {
+		t.Error("after the refusal the dialog is closed or the minutes have not the focus")
+	}
+	a.forget("status of 400") // the refusal asked for
+	setField(a, "clock-minutes", "0.25")
+	click(a, "#newgame-start")
+	a.wait(`document.getElementById('invite')?.hidden === false && !document.getElementById('newgame').open`, 10*time.Second)
+	if got := text(a, "invite-clock"); got != "Clock: 0.25 min + 0 s per move." {
+		t.Errorf("the invitation says %q", got)
+	}
+	if got := clockText(a, 0) + " " + clockText(a, 1); got != "0:15 0:15" {
+		t.Errorf("the clocks before anyone joined read %q", got)
+	}
+	link := eval[string](a, `document.getElementById('invite-link').value`)
+
+	b := newPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	b.do(chromedp.Navigate(link))
+	b.wait(`document.documentElement.dataset.live === 'on' && document.getElementById('clock-0') && !document.getElementById('clock-0').hidden`, 15*time.Second)
+	for _, p := range []*page{a, b} {
+		p.do(chromedp.Evaluate[chromedp.Void](keepSaid))
+	}
+	// The first move's limit counts down on both pages.
+	a.wait(`!document.getElementById('first-move').hidden && /Make your first move within 0:[0-3]\d/.test(document.getElementById('first-move').textContent)`, 10*time.Second)
+	b.wait(`/Your friend has 0:[0-3]\d to make a first move/.test(document.getElementById('first-move').textContent)`, 10*time.Second)
+	a.wait(onlineReady, 10*time.Second)
+	moveOnline(t, rng, a, a, b)
+	b.wait(onlineReady, 10*time.Second)
+	moveOnline(t, rng, b, a, b)
+
+	// The creator's clock runs now (seat 0): the friend's page sampled
+	// against the server, the shots taken in Vietnamese and Persian.
+	a.wait(`document.getElementById('clock-0').classList.contains('running') && document.getElementById('first-move').hidden`, 10*time.Second)
+	if eval[bool](b, `document.getElementById('clock-1').classList.contains('running')`) {
+		t.Error("the clock of the side not to move runs")
+	}
+	label := eval[string](a, `document.getElementById('clock-0').getAttribute('aria-label')`)
+	if !strings.HasPrefix(label, "Your time: ") || !strings.Contains(label, "seconds") {
+		t.Errorf("the running clock's label is %q", label)
+	}
+	if live := eval[string](a, `document.getElementById('clock-0').getAttribute('role') + ' ' + document.getElementById('clock-0').getAttribute('aria-live')`); live != "timer off" {
+		t.Errorf("the clock is %q, want a timer that announces nothing by itself", live)
+	}
+	a.do(chromedp.Evaluate[chromedp.Void](`window.holdFeed = true`)) // from now on the creator's page hears nothing
+	setLang(a, "vi")
+	setLang(b, "fa")
+	b.do(colorScheme(true))
+	var drift []float64
+	shot := map[int]func(){
+		2: func() {
+			a.screenshot(filepath.Join(shots, "clock-running-desktop-vi.png"))
+			storesWhole(t, a, "desktop, Vietnamese")
+		},
+		4: func() {
+			b.screenshot(filepath.Join(shots, "clock-running-phone-fa-dark.png"))
+			storesWhole(t, b, "phone, Persian, dark")
+			auditNew(b, "clocks running, Persian phone, dark")
+		},
+	}
+	lowSeen := false
+	for i := 0; ; i++ {
+		if f := shot[i]; f != nil {
+			f()
+		}
+		d := eval[*float64](b, clockDrift)
+		if d == nil {
+			break
+		}
+		drift = append(drift, *d)
+		if !lowSeen && eval[bool](b, `document.getElementById('clock-0').classList.contains('low')`) {
+			lowSeen = true
+			setLang(a, "en")
+			setLang(b, "en")
+			b.do(colorScheme(false))
+			b.screenshot(filepath.Join(shots, "clock-low-phone.png"))
+		}
+		time.Sleep(150 * time.Millisecond)
+	}
+	if len(drift) < 10 {
+		t.Fatalf("%d samples of the running clock", len(drift))
+	}
+	worst := 0.0
+	for _, d := range drift {
+		worst = max(worst, math.Abs(d))
+	}
+	t.Logf("clock drift on the friend's page over %d samples: max %.1f ms (the page's figure minus the server's)", len(drift), worst)
+	if worst > 100 {
+		t.Errorf("the clock shown drifted %.1f ms from the server's (samples %v)", worst, drift)
+	}
+	if !lowSeen {
+		t.Error("the clock under 10 s was never marked low")
+	}
+
+	// The flag: the friend's page hears it at once.
+	b.wait(`document.getElementById('result').open`, 10*time.Second)
+	if why := text(b, "result-why"); why != "Your friend ran out of time: the game is won on time." {
+		t.Errorf("the friend's ending says %q", why)
+	}
+	if w := text(b, "winner"); w != "You win!" {
+		t.Errorf("the friend's winner line says %q", w)
+	}
+	saidOnce(b, "ran out of time")
+	if n := eval[int](b, `window.said.filter(s => s.includes('ran out of time')).length`); n != 1 {
+		t.Errorf("the flag was announced %d times on the friend's page: %q", n, eval[[]string](b, `window.said`))
+	}
+	if got := clockText(b, 0); got != "0:00.0" {
+		t.Errorf("the loser's clock reads %q", got)
+	}
+
+	// The creator's page, deaf to the feed, still offers a move, its clock
+	// at zero: the move is refused, politely, and the ending shown.
+	a.wait(`document.getElementById('clock-0').textContent === '0:00.0'`, 5*time.Second)
+	if !eval[bool](a, onlineReady) {
+		t.Fatal("the creator's page, kept from the flag, offers no move")
+	}
+	a.do(chromedp.Evaluate[chromedp.Void](`window.holdFeed = false`))
+	cells := eval[[]int](a, `[...document.querySelectorAll('#game-board button.cell.legal')].map(b => Number(b.dataset.cell))`)
+	click(a, fmt.Sprintf(`#game-board button.cell[data-cell="%d"]`, cells[0]))
+	a.wait(`document.querySelector('.arrows .arrow:not([hidden])')`, 5*time.Second)
+	click(a, `.arrows .arrow:not([hidden])`)
+	a.wait(`document.getElementById('result').open && document.getElementById('alert').textContent.includes('lost on time')`, 10*time.Second)
+	a.forget("status of 409") // the late move, refused
+	if alert := text(a, "alert"); alert != "Your time had run out before this move arrived: the game is over, lost on time." {
+		t.Errorf("the late move's refusal reads %q", alert)
+	}
+	if why := text(a, "result-why"); why != "You ran out of time: the game is lost on time." {
+		t.Errorf("the creator's ending says %q", why)
+	}
+	saidOnce(a, "time ran out")
+	if n := eval[int](a, `window.said.filter(s => s.includes('time ran out')).length`); n != 1 {
+		t.Errorf("the flag was announced %d times on the creator's page: %q", n, eval[[]string](a, `window.said`))
+	}
+	var st struct {
+		Over   bool
+		End    string
+		Result struct{ Winner *int }
+		Moves  []string
+	}
+	apiCall(t, a.base, "GET", "/api/games/"+eval[string](a, gameID), "", "", &st)
+	if !st.Over || st.End != "timeout" || st.Result.Winner == nil || *st.Result.Winner != 1 || len(st.Moves) != 2 {
+		t.Errorf("the server's game: over %v, end %q, winner %v, moves %q; want over on time, the friend winning, the late move not played", st.Over, st.End, st.Result.Winner, st.Moves)
+	}
+	a.screenshot(filepath.Join(shots, "clock-flag-desktop.png"))
+	auditNew(a, "lost on time, desktop")
+}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -182,27 +183,26 @@ func TestClockOnTime(t *testing.T) {
 	if live := eval[string](a, `document.getElementById('clock-0').getAttribute('role') + ' ' + document.getElementById('clock-0').getAttribute('aria-live')`); live != "timer off" {
 		t.Errorf("the clock is %q, want a timer that announces nothing by itself", live)
 	}
-	a.do(chromedp.Evaluate[chromedp.Void](`window.holdFeed = true`)) // from now on the creator's page hears nothing
 	setLang(a, "vi")
 	setLang(b, "fa")
 	b.do(colorScheme(true))
+	a.screenshot(filepath.Join(shots, "clock-running-desktop-vi.png"))
+	storesWhole(t, a, "desktop, Vietnamese")
+	b.screenshot(filepath.Join(shots, "clock-running-phone-fa-dark.png"))
+	storesWhole(t, b, "phone, Persian, dark")
+	auditNew(b, "clocks running, Persian phone, dark")
+	setLang(a, "en")
+	setLang(b, "en")
+	b.do(colorScheme(false))
+	// Moves 3 and 4, on the clock; then the creator's runs out.
+	moveOnline(t, rng, a, a, b)
+	b.wait(onlineReady, 10*time.Second)
+	moveOnline(t, rng, b, a, b)
+	a.wait(`document.getElementById('clock-0').classList.contains('running')`, 10*time.Second)
+	a.do(chromedp.Evaluate[chromedp.Void](`window.holdFeed = true`)) // from now on the creator's page hears nothing
 	var drift []float64
-	shot := map[int]func(){
-		2: func() {
-			a.screenshot(filepath.Join(shots, "clock-running-desktop-vi.png"))
-			storesWhole(t, a, "desktop, Vietnamese")
-		},
-		4: func() {
-			b.screenshot(filepath.Join(shots, "clock-running-phone-fa-dark.png"))
-			storesWhole(t, b, "phone, Persian, dark")
-			auditNew(b, "clocks running, Persian phone, dark")
-		},
-	}
 	lowSeen := false
-	for i := 0; ; i++ {
-		if f := shot[i]; f != nil {
-			f()
-		}
+	for {
 		d := eval[*float64](b, clockDrift)
 		if d == nil {
 			break
@@ -210,9 +210,6 @@ func TestClockOnTime(t *testing.T) {
 		drift = append(drift, *d)
 		if !lowSeen && eval[bool](b, `document.getElementById('clock-0').classList.contains('low')`) {
 			lowSeen = true
-			setLang(a, "en")
-			setLang(b, "en")
-			b.do(colorScheme(false))
 			b.screenshot(filepath.Join(shots, "clock-low-phone.png"))
 		}
 		time.Sleep(150 * time.Millisecond)
@@ -247,6 +244,19 @@ func TestClockOnTime(t *testing.T) {
 	if got := clockText(b, 0); got != "0:00.0" {
 		t.Errorf("the loser's clock reads %q", got)
 	}
+	// The replay says the time each move took on the clock: move 3, the
+	// first one timed.
+	click(b, "#result-close")
+	click(b, `#replay-bar [data-step="-1"]`)
+	b.wait(`document.querySelector('#replay-bar .where').textContent.includes('After move 3 of 4')`, 5*time.Second)
+	if where := eval[string](b, `document.querySelector('#replay-bar .where').textContent`); !regexp.MustCompile(`This move took \d+\.\d s\.$`).MatchString(where) {
+		t.Errorf("the replay of move 3 says %q", where)
+	}
+	click(b, `#replay-bar [data-step="-1"]`)
+	b.wait(`document.querySelector('#replay-bar .where').textContent.includes('After move 2 of 4')`, 5*time.Second)
+	if where := eval[string](b, `document.querySelector('#replay-bar .where').textContent`); strings.Contains(where, "took") {
+		t.Errorf("the replay of move 2, a first move free of the clock, says %q", where)
+	}
 
 	// The creator's page, deaf to the feed, still offers a move, its clock
 	// at zero: the move is refused, politely, and the ending shown.
@@ -278,9 +288,108 @@ func TestClockOnTime(t *testing.T) {
 		Moves  []string
 	}
 	apiCall(t, a.base, "GET", "/api/games/"+eval[string](a, gameID), "", "", &st)
-	if !st.Over || st.End != "timeout" || st.Result.Winner == nil || *st.Result.Winner != 1 || len(st.Moves) != 2 {
+	if !st.Over || st.End != "timeout" || st.Result.Winner == nil || *st.Result.Winner != 1 || len(st.Moves) != 4 {
 		t.Errorf("the server's game: over %v, end %q, winner %v, moves %q; want over on time, the friend winning, the late move not played", st.Over, st.End, st.Result.Winner, st.Moves)
 	}
 	a.screenshot(filepath.Join(shots, "clock-flag-desktop.png"))
 	auditNew(a, "lost on time, desktop")
+}
+
+// TestClockCorrespondence (issue 20, item 4): a correspondence game of 3
+// days per move, chosen in the new-game dialog, in two browsers: the
+// invitation says it, the clocks and the first move's limit read in days
+// and hours (and their labels in words), the running one marked; then
+// the creator starts a newer game against the computer, where it is
+// their turn too, and "Your games" lists the correspondence game first
+// (their move, the least time left) with its days and hours left. Shots
+// at desktop and phone sizes, light and dark, in English, Vietnamese and
+// Persian, the stores whole, axe on the clocks and the list.
+func TestClockCorrespondence(t *testing.T) {
+	shots := shotDir(t)
+	rng := rand.New(rand.NewPCG(20, 5))
+	a := newPage(t, 1280, 800, `{"mode":"ai","first":0,"anim":"off"}`)
+	click(a, "#new")
+	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
+	if !eval[bool](a, `document.getElementById('newgame-clock').hidden`) {
+		t.Error("the clock is offered for a game against the computer")
+	}
+	setRadio(a, "mode", "online")
+	a.wait(`!document.getElementById('newgame-clock').hidden`, 5*time.Second)
+	setRadio(a, "clock", "days")
+	a.wait(`!document.getElementById('clock-days').hidden && document.getElementById('clock-realtime').hidden`, 5*time.Second)
+	if got := eval[[]string](a, `[...document.getElementById('clock-days-select').options].map(o => o.textContent)`); strings.Join(got, "|") != "1 day per move|3 days per move|7 days per move|14 days per move" {
+		t.Errorf("the days offered read %q", got)
+	}
+	auditNew(a, "the new-game dialog with its clock")
+	setField(a, "clock-days-select", "3")
+	click(a, "#newgame-start")
+	a.wait(`document.getElementById('invite')?.hidden === false && !document.getElementById('newgame').open`, 10*time.Second)
+	if got := text(a, "invite-clock"); got != "Clock: 3 days per move." {
+		t.Errorf("the invitation says %q", got)
+	}
+	link := eval[string](a, `document.getElementById('invite-link').value`)
+	b := newPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	b.do(chromedp.Navigate(link))
+	b.wait(`document.documentElement.dataset.live === 'on' && document.getElementById('clock-0') && !document.getElementById('clock-0').hidden`, 15*time.Second)
+	a.wait(`/Make your first move within 2d 23h,/.test(document.getElementById('first-move').textContent)`, 10*time.Second)
+	if got := clockText(b, 0) + " " + clockText(b, 1); got != "3d 0h 3d 0h" {
+		t.Errorf("the clocks before the first moves read %q", got)
+	}
+	a.wait(onlineReady, 10*time.Second)
+	moveOnline(t, rng, a, a, b)
+	b.wait(onlineReady, 10*time.Second)
+	moveOnline(t, rng, b, a, b)
+	for _, p := range []*page{a, b} {
+		p.wait(`document.getElementById('clock-0').classList.contains('running') && document.getElementById('clock-0').textContent === '2d 23h' && document.getElementById('first-move').hidden`, 10*time.Second)
+	}
+	if label := eval[string](a, `document.getElementById('clock-0').getAttribute('aria-label')`); label != "Your time: 2 days 23 hours" {
+		t.Errorf("the creator's clock is labelled %q", label)
+	}
+	if label := eval[string](a, `document.getElementById('clock-1').getAttribute('aria-label')`); label != "Your friend: 3 days 0 hours left" && label != "Your friend: 3 days left" {
+		t.Errorf("the friend's clock on the creator's page is labelled %q", label)
+	}
+	for _, c := range []struct {
+		p     *page
+		name  string
+		lang  string
+		dark  bool
+		clock string
+	}{
+		{a, "desktop", "en", false, "2d 23h"}, {a, "desktop", "fa", true, "۲ روز ۲۳ ساعت"},
+		{b, "phone", "vi", false, "2 ngày 23 giờ"}, {b, "phone", "en", true, "2d 23h"},
+	} {
+		setLang(c.p, c.lang)
+		c.p.do(colorScheme(c.dark))
+		name := fmt.Sprintf("clock-days-%s-%s", c.name, c.lang)
+		if c.dark {
+			name += "-dark"
+		}
+		c.p.wait(fmt.Sprintf(`document.getElementById('clock-0').textContent === %q`, c.clock), 5*time.Second)
+		c.p.screenshot(filepath.Join(shots, name+".png"))
+		storesWhole(t, c.p, name)
+		auditNew(c.p, name)
+		setLang(c.p, "en")
+		c.p.do(colorScheme(false))
+	}
+
+	// A newer game against the computer, where it is the creator's turn
+	// too: the correspondence game still comes first in Your games.
+	click(a, "#new")
+	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
+	setRadio(a, "mode", "ai")
+	click(a, "#newgame-start")
+	a.wait(`document.getElementById('online').hidden && `+ready, 20*time.Second)
+	playByKeyboard(a, rng)
+	a.wait(ready, 20*time.Second)
+	click(a, "#nav-games")
+	a.wait(`document.querySelectorAll('#games-list .game-row').length >= 2`, 10*time.Second)
+	rows := eval[[]string](a, `[...document.querySelectorAll('#games-list .game-row')].map(r => r.textContent)`)
+	if !strings.Contains(rows[0], "Play a friend online") || !strings.Contains(rows[0], "Your turn") || !regexp.MustCompile(`2d 2[23]h left$`).MatchString(rows[0]) {
+		t.Errorf("the first of Your games is %q, want the correspondence game, the creator's turn, with its days and hours left", rows[0])
+	}
+	if !strings.Contains(rows[1], "Against the computer") || strings.Contains(rows[1], "left") {
+		t.Errorf("the second of Your games is %q, want the newer game against the computer, without a clock", rows[1])
+	}
+	a.screenshot(filepath.Join(shots, "clock-your-games-desktop.png"))
+	auditNew(a, "Your games with a correspondence game")
 }

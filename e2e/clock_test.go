@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,6 +16,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"oanquan/internal/server"
 )
 
 // holdWatch lets a test stop a page from hearing its game's feed
@@ -392,4 +396,71 @@ func TestClockCorrespondence(t *testing.T) {
 	}
 	a.screenshot(filepath.Join(shots, "clock-your-games-desktop.png"))
 	auditNew(a, "Your games with a correspondence game")
+}
+
+// TestClockClaim (issue 20, items 3 and 4): a 3+2 game, the preset
+// chosen in the dialog, on a server that lets a game be claimed after 2 s
+// of absence (30 s by default): the friend's page is closed after the
+// first moves, and the creator, on a phone, is offered the claim with
+// why (said once in the live region); in Persian, dark, it is shot and
+// audited; claiming the win ends the game by abandonment, said in the
+// ending dialog.
+func TestClockClaim(t *testing.T) {
+	if chromiumPath() == "" && os.Getenv("CI") != "true" {
+		t.Skip("chromium not found: apt-get install -y chromium")
+	}
+	s := server.New(server.Config{Clocks: server.Clocks{ClaimAfter: 2 * time.Second}})
+	ts := httptest.NewServer(s)
+	t.Cleanup(func() {
+		ts.Close()
+		s.Close()
+	})
+	t.Setenv("E2E_URL", ts.URL)
+	shots := shotDir(t)
+	rng := rand.New(rand.NewPCG(20, 3))
+	a := newPage(t, 390, 844, `{"mode":"online","first":0,"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	click(a, "#new")
+	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
+	setRadio(a, "mode", "online")
+	setRadio(a, "clock", "realtime")
+	setField(a, "clock-preset", "180+2")
+	click(a, "#newgame-start")
+	a.wait(`document.getElementById('invite')?.hidden === false && !document.getElementById('newgame').open`, 10*time.Second)
+	if got := text(a, "invite-clock"); got != "Clock: 3 min + 2 s per move." {
+		t.Errorf("the invitation says %q", got)
+	}
+	link := eval[string](a, `document.getElementById('invite-link').value`)
+	b := newPage(t, 1000, 800, `{"anim":"off"}`)
+	b.do(chromedp.Navigate(link))
+	b.wait(`document.documentElement.dataset.live === 'on' && document.getElementById('clock-0') && !document.getElementById('clock-0').hidden`, 15*time.Second)
+	a.do(chromedp.Evaluate[chromedp.Void](keepSaid))
+	a.wait(onlineReady, 10*time.Second)
+	moveOnline(t, rng, a, a, b)
+	b.wait(onlineReady, 10*time.Second)
+	moveOnline(t, rng, b, a, b)
+	if eval[bool](a, `!document.getElementById('claim').hidden`) {
+		t.Error("a claim offered while the friend is here")
+	}
+	b.do(chromedp.Navigate("about:blank")) // the friend leaves the page
+	a.wait(`!document.getElementById('claim').hidden`, 10*time.Second)
+	if got := text(a, "claim-text"); !regexp.MustCompile(`^Your friend left the game [1-3] seconds? ago: their page is closed\.$`).MatchString(got) {
+		t.Errorf("the claim says %q", got)
+	}
+	saidOnce(a, "You may claim the win")
+	a.wait(`/left the game [4-9] seconds ago/.test(document.getElementById('claim-text').textContent)`, 5*time.Second) // it counts on
+	setLang(a, "fa")
+	a.do(colorScheme(true))
+	a.screenshot(filepath.Join(shots, "clock-claim-phone-fa-dark.png"))
+	storesWhole(t, a, "claim, Persian phone, dark")
+	auditNew(a, "the claim, Persian phone, dark")
+	setLang(a, "en")
+	a.do(colorScheme(false))
+	click(a, "#claim-win")
+	a.wait(`document.getElementById('result').open`, 10*time.Second)
+	if why := text(a, "result-why"); why != "Your friend left the game, and the win was claimed." {
+		t.Errorf("the ending says %q", why)
+	}
+	if w := text(a, "winner"); w != "You win!" {
+		t.Errorf("the winner line says %q", w)
+	}
 }

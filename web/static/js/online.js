@@ -208,7 +208,7 @@ function render() {
   visible($('invite-clock'), inviting && !!st.clock);
   const claiming = playing && !!st.canClaim?.[mine];
   visible($('claim'), claiming);
-  if (claiming) setText($('claim-text'), t('clock.claimText'));
+  if (claiming) drawClaim(st, performance.now());
   setButton($('claim-win'), true, linked);
   setButton($('claim-draw'), true, linked);
 
@@ -260,6 +260,10 @@ function render() {
 // every frame while one runs, never added up frame by frame.
 let ticking = 0;
 let warned = ''; // the game and ply whose low-time warning was given
+// away is since when this page has seen the other player gone from the
+// game ({id, at}: performance.now()), to say how long ago they left when
+// the game may be claimed; null while they are here or not known.
+let away = null;
 
 // clockEl returns seat p's clock, beside the store's name, made once.
 function clockEl(p) {
@@ -311,8 +315,16 @@ function drawClocks() {
     sound.low();
     announce(t('clock.lowAnnounce'));
   }
+  if (!$('claim').hidden) drawClaim(st, now);
   const runs = !snap.over && (snap.running !== null || snap.firstMoveMs !== null);
   if (runs && !ticking) ticking = requestAnimationFrame(tick);
+}
+
+// drawClaim says why the game may be claimed: how long ago the other
+// player left, when this page saw them go.
+function drawClaim(st, now) {
+  const ago = away && away.id === st.id ? now - away.at : null;
+  setText($('claim-text'), ago === null ? t('clock.claimText') : t('clock.claimAgo', { time: spokenTime(ago) }));
 }
 
 function tick() {
@@ -345,6 +357,10 @@ function tell(st, mine, joined, p) {
   // was last known stands until it is back.
   if (was && S.link === 'down') Object.assign(now, { here: was.here, dropped: was.dropped });
   seen = now;
+  // Since when the other player has been gone, as this page saw it.
+  if (mine === null || now.here || !now.joined || S.link === 'down') away = null;
+  else if (!away || away.id !== st.id) away = { id: st.id, at: was && was.here ? performance.now() : null };
+  if (away && away.at === null) away = null;
   if (!was) {
     if (mine !== null && !joined && !st.over) {
       announce(`${t('online.inviteHeading')}: ${t('online.inviteText')}`);

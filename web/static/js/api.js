@@ -104,7 +104,7 @@ async function offline(method, path, body, failed) {
   return out;
 }
 
-async function call(method, path, body, id, signal) {
+export async function call(method, path, body, id, signal) {
   if (here(path.split('/')[3])) return offline(method, path, body);
   const init = { method, headers: {}, signal };
   if (body !== undefined) {
@@ -142,9 +142,6 @@ export const api = {
   },
   resign: (id) => call('POST', `/api/games/${id}/resign`, undefined, id),
   abort: (id) => call('POST', `/api/games/${id}/abort`, undefined, id),
-  // claim claims the game of a player who left it (result "win" or
-  // "draw"), when the state's canClaim allows it.
-  claim: (id, result) => call('POST', `/api/games/${id}/claim`, { result }, id),
   // offer makes, accepts or declines (action) an offer of kind "draw",
   // "takeback" or "rematch".
   offer: (id, kind, action) => call('POST', `/api/games/${id}/${kind}`, { action }, id),

@@ -3,13 +3,13 @@
 // state (S); the game and its turns go to the pipeline (turns.js) as
 // messages; drawing is view.js's; no rule is decided here.
 
-import { preferred, setLang, t, plural, currentLang } from './i18n.js';
-import { createBoard, cellEl, cellOf, parsePosition, setText } from './board.js';
+import { preferred, setLang, t, currentLang } from './i18n.js';
+import { createBoard, cellEl, cellOf, parsePosition } from './board.js';
 import { loadHowto } from './howto.js';
 import { keyAction, ownKey } from './keys.js';
 import { api, subscribe, problem, APIError, secretOf, seatOf } from './api.js';
 import { S, saveSettings, isAI, isOnline, me, flipped, playerName, legalSet, legalCells, moveFor } from './state.js';
-import { $, board, invalidate, flush, note, relog, announce, statusText, controlText } from './view.js';
+import { $, board, invalidate, flush, note, relog, announce, statusText } from './view.js';
 import { renderTallies, winnerText, whyText } from './result.js';
 import { game, snapshot, show, replace, receive, sending, skip, observe } from './turns.js';
 import * as sound from './sound.js';
@@ -100,23 +100,10 @@ async function sow(c, dir) {
     if (game()?.id !== id) return;
     S.pending = null;
     sending(false);
-    // A move refused because the game is over, which its state says was
-    // lost on time by this player: the flag came first (the server's clock).
-    const late = (st) => e instanceof APIError && e.code === 'game_over' && st?.id === id && st.over && st.end === 'timeout' && st.result?.winner !== me();
-    const said = late(e.state);
-    if (said) flagged();
-    else fail(e);
     if (e instanceof APIError && e.state) receive({ type: 'state', state: e.state });
-    await refresh();
-    if (!said && late(game())) flagged();
+    fail(e);
+    refresh();
   }
-}
-
-// flagged says a move came after the player's time ran out.
-function flagged() {
-  S.alert = () => t('error.timeOver');
-  announce(S.alert());
-  invalidate();
 }
 
 // fail tells the player, at the board, what went wrong and what to do,
@@ -183,24 +170,7 @@ function createOpts() {
   const s = S.settings;
   let first = s.first === 'random' ? 'random' : Number(s.first) || 0;
   if (first === 'random' && s.mode !== 'online') first = 0;
-  const opts = { mode: s.mode, level: s.level, human: 0, first, variants: s.variants };
-  const clock = s.mode === 'online' ? clockBody(s.clock) : undefined;
-  if (clock) opts.clock = clock;
-  return opts;
-}
-
-// clockBody is the "clock" of a new online game's request (docs/API.md,
-// "Clocks") from the clock's settings: none, real time (a preset, or
-// minutes and seconds of increment as entered: the server says what it
-// takes) or days per move.
-function clockBody(c) {
-  if (c.kind === 'days') return { days: Number(c.days) };
-  if (c.kind !== 'realtime') return undefined;
-  if (c.preset !== 'custom') {
-    const [initial, increment] = c.preset.split('+').map(Number);
-    return { initial, increment };
-  }
-  return { initial: Math.round(Number(c.minutes) * 60 * 1000) / 1000, increment: Number(c.increment) };
+  return { mode: s.mode, level: s.level, human: 0, first, variants: s.variants };
 }
 
 async function newGame(opts = {}) {
@@ -364,43 +334,8 @@ function fillNewGame() {
   f.elements.level.value = s.level;
   f.elements.first.value = String(s.first);
   for (const box of f.querySelectorAll('input[name=variant]')) box.checked = s.variants.includes(box.value);
-  const c = s.clock;
-  f.elements.clock.value = c.kind;
-  f.elements.preset.value = c.preset;
-  f.elements.minutes.value = c.minutes;
-  f.elements.increment.value = c.increment;
-  f.elements.days.value = String(c.days);
-  clockError('');
+  if (online) online.fillClock(f, s.clock);
   syncNewGame();
-}
-
-// readClock reads the dialog's clock settings.
-function readClock(f) {
-  return {
-    kind: f.elements.clock.value || 'none', preset: f.elements.preset.value,
-    minutes: f.elements.minutes.value, increment: f.elements.increment.value, days: Number(f.elements.days.value),
-  };
-}
-
-// clockError says, in the dialog, what is wrong with the clock chosen
-// ('' for nothing).
-function clockError(text) {
-  setText($('clock-error'), text);
-  $('clock-error').hidden = !text;
-}
-
-// clockProblem turns the server's refusal of a clock (400, its message
-// naming the field: "clock.initial must be 15 to 10800 seconds") into
-// the page's words, and the field to fix; null for another refusal.
-function clockProblem(e) {
-  if (!(e instanceof APIError) || e.status !== 400) return null;
-  const m = /^clock\.(initial|increment|days)\b(?:.*?(\d+) to (\d+))?/.exec(e.message || '');
-  if (!m) return /^clock\b/.test(e.message || '') ? { text: t('clock.bad'), field: 'clock-preset' } : null;
-  const [, name, lo, hi] = m;
-  const field = { initial: 'clock-minutes', increment: 'clock-increment', days: 'clock-days-select' }[name];
-  if (name === 'initial' && lo) return { text: t('clock.badInitial', { min: Number(lo) / 60, max: Number(hi) / 60 }), field };
-  if (name === 'increment' && lo) return { text: t('clock.badIncrement', { min: Number(lo), max: Number(hi) }), field };
-  return { text: t(name === 'days' ? 'clock.badDays' : 'clock.whole'), field };
 }
 
 function syncNewGame() {
@@ -415,17 +350,8 @@ function syncNewGame() {
   f.querySelector('input[name=mode][value=online]').disabled = off;
   $('online-needs').hidden = !off;
   if (mode !== 'online' && f.elements.first.value === 'random') f.elements.first.value = '0';
-  const kind = f.elements.clock.value;
-  $('newgame-clock').hidden = mode !== 'online';
-  $('clock-realtime').hidden = kind !== 'realtime';
-  $('clock-custom').hidden = kind !== 'realtime' || f.elements.preset.value !== 'custom';
-  $('clock-days').hidden = kind !== 'days';
-  for (const o of $('clock-preset').options) {
-    if (o.value === 'custom') continue;
-    const [initial, increment] = o.value.split('+').map(Number);
-    o.textContent = controlText({ initial, increment });
-  }
-  for (const o of $('clock-days-select').options) o.textContent = plural('clock.daysPerMove', Number(o.value));
+  if (online) online.syncClock(f, mode === 'online');
+  else if (mode === 'online') loadOnline().then((m) => { m.fillClock(f, S.settings.clock); syncNewGame(); }, fail);
 }
 
 function openNewGame() {
@@ -440,53 +366,17 @@ function openNewGame() {
 function wireSettings() {
   const f = $('newgame-form');
   f.addEventListener('change', syncNewGame);
-  f.addEventListener('input', (e) => { if (e.target.closest('#newgame-clock')) clockError(''); });
-  const read = () => ({
-    mode: f.elements.mode.value, level: f.elements.level.value,
-    first: f.elements.first.value === 'random' ? 'random' : Number(f.elements.first.value),
-    variants: [...f.querySelectorAll('input[name=variant]:checked')].map((b) => b.value),
-    clock: readClock(f),
-  });
-  // A clock the server may refuse keeps the dialog open: its refusal is
-  // said there, by the field to fix.
-  f.addEventListener('submit', async (e) => {
-    const chosen = read();
-    if (e.submitter?.value !== 'start' || chosen.mode !== 'online' || chosen.clock.kind === 'none') return;
-    e.preventDefault();
-    const c = chosen.clock;
-    if (c.kind === 'realtime' && c.preset === 'custom') {
-      for (const [name, key] of [['minutes', 'clock.enterMinutes'], ['increment', 'clock.enterIncrement']]) {
-        if (String(c[name]).trim() === '' || !Number.isFinite(Number(c[name]))) { clockError(t(key)); $('clock-' + name).focus(); return; }
-      }
-    }
-    const start = $('newgame-start');
-    if (start.disabled) return;
-    start.disabled = true;
-    try {
-      const saved = S.settings;
-      S.settings = { ...S.settings, ...chosen };
-      let st;
-      try {
-        await loadOnline();
-        st = await api.create(createOpts());
-      } catch (err) {
-        S.settings = saved;
-        const bad = clockProblem(err);
-        if (bad) { clockError(bad.text); $(bad.field).focus(); return; }
-        $('newgame').close('failed');
-        fail(err);
-        return;
-      }
-      saveSettings();
-      $('newgame').close('started');
-      setGame(st);
-    } finally { start.disabled = false; }
-  });
+  // 'made': online.js made a game with a clock, and shows it.
   $('newgame').addEventListener('close', () => {
-    if ($('newgame').returnValue !== 'start') return;
-    Object.assign(S.settings, read());
+    const how = $('newgame').returnValue;
+    if (how !== 'start' && how !== 'made') return;
+    S.settings.mode = f.elements.mode.value;
+    S.settings.level = f.elements.level.value;
+    S.settings.first = f.elements.first.value === 'random' ? 'random' : Number(f.elements.first.value);
+    S.settings.variants = [...f.querySelectorAll('input[name=variant]:checked')].map((b) => b.value);
+    if (online) S.settings.clock = online.readClock(f);
     saveSettings();
-    newGame();
+    if (how === 'start') newGame();
   });
   $('anim').onchange = (e) => { S.settings.anim = e.target.value; saveSettings(); };
   $('level').onchange = async (e) => {
@@ -565,8 +455,8 @@ function onKey(e) {
   }
 }
 
-// agreed lists the endings agreed by the players, or by the clock,
-// rather than played on the board: the state, not a turn, ends the game.
+// agreed lists the endings agreed by the players rather than played on
+// the board: the state, not a turn, ends the game.
 const agreed = new Set(['resign', 'abort', 'draw', 'timeout', 'abandon']);
 
 // shown answers what the pipeline shows: a turn starting drops the

@@ -5,12 +5,12 @@
 // first visit's page does without it. The server decides everything;
 // this draws what it reports and sends what the player asks.
 
-import { t, plural, num, currentLang } from './i18n.js';
-import { api, APIError, secretOf, seatOf, keepSecret, heldGames, keptSince } from './api.js';
-import { S, me, playerName, isOnline } from './state.js';
-import { game, snapshot } from './turns.js';
-import { $, announce, addDrawer, setButton, invalidate, controlText, spokenTime, localDigits } from './view.js';
-import { showing, low, formatTime, urgency } from './clock.js';
+import { t, plural, num, currentLang, translateDOM } from './i18n.js';
+import { api, call, APIError, secretOf, seatOf, keepSecret, heldGames, keptSince } from './api.js';
+import { S, me, playerName, isOnline, moverOf } from './state.js';
+import { game, watchStates } from './turns.js';
+import { $, announce, addDrawer, setButton, invalidate } from './view.js';
+import { take, showing, low, formatTime, formatClock, urgency, tookMs, spokenParts } from './clock.js';
 import { setText } from './board.js';
 import * as sound from './sound.js';
 
@@ -32,6 +32,28 @@ export function init(controller) {
   app = controller;
   build();
   addDrawer(render);
+  watchStates((st, at) => { clk = take(clk, st, at); });
+  // The clocks' styles come with them.
+  document.head.append(el('link', { rel: 'stylesheet', href: 'css/clock.css' }));
+  // A game with a clock the server may refuse keeps the new-game dialog
+  // open: the refusal is said there (createClocked).
+  const f = $('newgame-form');
+  f.addEventListener('submit', async (e) => {
+    const body = clockBody(readClock(f));
+    if (e.submitter?.value !== 'start' || f.elements.mode.value !== 'online' || !body) return;
+    e.preventDefault();
+    const first = f.elements.first.value;
+    const variants = [...f.querySelectorAll('input[name=variant]:checked')].map((b) => b.value);
+    try {
+      const st = await createClocked({ mode: 'online', first: first === 'random' ? first : Number(first), variants, clock: body });
+      if (!st) return;
+      $('newgame').close('made');
+      app.open(st.id);
+    } catch (err) {
+      $('newgame').close('failed');
+      app.fail(err);
+    }
+  });
   document.addEventListener('visibilitychange', () => { if (!document.hidden) document.title = TITLE; });
 }
 
@@ -72,12 +94,12 @@ function build() {
     el('span', { className: 'offer-buttons' },
       button('offer-accept', 'online.accept', () => answer('accept'), 'primary'),
       button('offer-decline', 'online.decline', () => answer('decline'))));
-  const claim = el('div', { id: 'claim', className: 'offer claim', hidden: true, role: 'group', 'aria-labelledby': 'claim-text' },
+  const claimBox = el('div', { id: 'claim', className: 'offer claim', hidden: true, role: 'group', 'aria-labelledby': 'claim-text' },
     el('p', { id: 'claim-text' }),
     el('span', { className: 'offer-buttons' },
-      button('claim-win', 'clock.claimWin', () => act(() => api.claim(game().id, 'win')), 'primary'),
-      button('claim-draw', 'clock.claimDraw', () => act(() => api.claim(game().id, 'draw')))));
-  box.append(invite, offer, claim, el('p', { id: 'presence', className: 'presence' }), el('p', { id: 'first-move', className: 'first-move', hidden: true }));
+      button('claim-win', 'clock.claimWin', () => act(() => claim('win')), 'primary'),
+      button('claim-draw', 'clock.claimDraw', () => act(() => claim('draw')))));
+  box.append(invite, offer, claimBox, el('p', { id: 'presence', className: 'presence' }), el('p', { id: 'first-move', className: 'first-move', hidden: true }));
 
   const actions = document.querySelector('.actions');
   // Hidden until the redraw says this game has them: never shown in a
@@ -95,7 +117,8 @@ function build() {
     el('p', { id: 'seat-link-text', className: 'warn' }),
     el('div', { className: 'link-row' }, seatLink, button('seat-copy', 'online.copy', () => copyLink(seatLink, 'online.seatCopied', 'seat-copied')),
       el('span', { id: 'seat-copied', className: 'copied', hidden: true })));
-  $('game-info').after(details);
+  $('game-info').after(el('p', { id: 'game-clock', className: 'game-info', hidden: true }), details);
+  $('replay-bar').querySelector('.where').after(el('span', { id: 'replay-took', className: 'took', hidden: true }));
   details.addEventListener('toggle', () => { if (details.open) $('seat-link').scrollIntoView({ block: 'nearest' }); });
 }
 
@@ -131,6 +154,13 @@ function answer(action) {
   const o = game()?.offer;
   if (!o) return;
   act(() => api.offer(game().id, o.kind, action));
+}
+
+// claim claims the game the other player left (docs/API.md, "Clocks"):
+// result "win" or "draw".
+function claim(result) {
+  const id = game().id;
+  return call('POST', `/api/games/${id}/claim`, { result }, id);
 }
 
 // rematch offers a rematch, or accepts the friend's.
@@ -187,6 +217,13 @@ function render() {
   setButton($('offer-draw'), playing, joined && !offer && linked);
   setButton($('offer-takeback'), playing, !!st?.canTakeback?.[mine] && !offer && linked);
   visible($('seat-move'), mine !== null);
+  // The time control under what the game is; in a replay, the time the
+  // move shown took.
+  setText($('game-clock'), st?.clock ? controlText(st.clock) : '');
+  visible($('game-clock'), !!st?.clock);
+  const took = S.replay && !S.replay.record && st?.over ? tookText(st, S.replay.index) : '';
+  setText($('replay-took'), took);
+  visible($('replay-took'), !!took);
   drawClocks();
   if (!online) { seen = null; return; }
 
@@ -258,6 +295,7 @@ function render() {
 // The clocks are counted down from the server's last figures (turns.js
 // keeps them with the instant they came: clock.js take), recomputed at
 // every frame while one runs, never added up frame by frame.
+let clk = null; // the clock of the newest state received (clock.js take), with its instant
 let ticking = 0;
 let warned = ''; // the game and ply whose low-time warning was given
 // away is since when this page has seen the other player gone from the
@@ -283,7 +321,7 @@ function clockEl(p) {
 // move while one is timed, as they stand now; it keeps itself called
 // every frame while a clock runs.
 function drawClocks() {
-  const snap = snapshot().clock;
+  const snap = clk;
   const st = game();
   const on = !!(snap && st && snap.id === st.id && isOnline());
   for (const p of [0, 1]) visible(clockEl(p), on);
@@ -312,7 +350,7 @@ function drawClocks() {
   const key = `${snap.id}:${snap.ply}`;
   if (mine !== null && snap.running === mine && low(left[mine], snap.correspondence) && left[mine] > 0 && warned !== key) {
     warned = key;
-    sound.low();
+    sound.call(true);
     announce(t('clock.lowAnnounce'));
   }
   if (!$('claim').hidden) drawClaim(st, now);
@@ -330,6 +368,180 @@ function drawClaim(st, now) {
 function tick() {
   ticking = 0;
   drawClocks();
+}
+
+// clockShown returns the clock the page counts down from: the newest
+// state's figures and the instant they came (clock.js take).
+export function clockShown() { return clk; }
+
+// controlText says a time control (docs/API.md, "Clocks": {initial,
+// increment} in seconds, or {days}): "3 min + 2 s per move", "3 days
+// per move".
+function controlText(c) {
+  if (c.days) return plural('clock.daysPerMove', c.days);
+  const min = c.initial / 60;
+  return t('clock.control', { min: Number.isInteger(min) ? min : Number(min.toFixed(2)), inc: c.increment });
+}
+
+// spokenTime says a time in words ("2 minutes 41 seconds", "3 days
+// 4 hours"), for screen readers and sentences.
+function spokenTime(ms, correspondence = false) {
+  return Object.entries(spokenParts(ms, correspondence)).map(([unit, n]) => plural('clock.' + unit, n)).join(' ');
+}
+
+// localDigits writes a clock's digits in the page's (Persian ones in fa).
+function localDigits(text) {
+  return text.replace(/[0-9]/g, (d) => num(Number(d)));
+}
+
+// tookText says how long the move that led to replay position index
+// took on its player's clock, once the game is over ('' when the clock
+// cannot say: clock.js tookMs).
+function tookText(st, index) {
+  const ms = index > 0 && st?.clock ? tookMs(st.clock, st.moves.map((_, i) => moverOf(st, i)), index - 1) : null;
+  if (ms === null) return '';
+  const time = ms < 60000 ? t('clock.seconds1', { s: localDigits((Math.floor(ms / 100) / 10).toFixed(1)) }) : localDigits(formatClock(ms));
+  return t('clock.took', { time });
+}
+
+// The new game's clock -------------------------------------------------------
+
+// clockForm returns the new-game dialog's clock choice, built once
+// (before the rule options) and translated.
+function clockForm() {
+  let box = $('newgame-clock');
+  if (!box) {
+    const tpl = document.createElement('template');
+    tpl.innerHTML = CLOCK_FORM;
+    box = tpl.content.firstElementChild;
+    document.querySelector('#newgame-form .variants').before(box);
+    $('newgame-form').noValidate = true; // the server says what it takes
+    translateDOM(box);
+    box.addEventListener('input', () => clockError(''));
+  }
+  return box;
+}
+
+const CLOCK_FORM = `<fieldset class="choices clock-choice" id="newgame-clock" hidden><legend data-i18n="clock.label"></legend>
+      <label><input type="radio" name="clock" value="none"> <span data-i18n="clock.none"></span></label>
+      <label><input type="radio" name="clock" value="realtime"> <span data-i18n="clock.realtime"></span></label>
+      <label><input type="radio" name="clock" value="days"> <span data-i18n="clock.correspondence"></span></label>
+      <div class="clock-more" id="clock-realtime" hidden>
+        <label class="field"><span data-i18n="clock.preset"></span>
+          <select name="preset" id="clock-preset"><option value="60+0"></option><option value="180+2"></option><option value="300+3"></option><option value="600+5"></option><option value="900+10"></option><option value="1800+0"></option><option value="custom" data-i18n="clock.custom"></option></select></label>
+        <div class="clock-custom" id="clock-custom" hidden>
+          <label class="field"><span data-i18n="clock.minutesLabel"></span> <input type="number" name="minutes" id="clock-minutes" inputmode="decimal" step="any" aria-describedby="clock-error"></label>
+          <label class="field"><span data-i18n="clock.incrementLabel"></span> <input type="number" name="increment" id="clock-increment" inputmode="numeric" step="any" aria-describedby="clock-error"></label>
+        </div>
+      </div>
+      <div class="clock-more" id="clock-days" hidden>
+        <label class="field"><span data-i18n="clock.daysLabel"></span>
+          <select name="days" id="clock-days-select"><option value="1"></option><option value="3"></option><option value="7"></option><option value="14"></option></select></label>
+      </div>
+      <p id="clock-error" class="clock-error" role="alert" hidden></p>
+    </fieldset>`;
+
+// CLOCK is the clock's settings until the player chooses: no clock; a
+// preset "initial+increment" in seconds, or custom minutes and increment;
+// days per move.
+const CLOCK = { kind: 'none', preset: '180+2', minutes: 5, increment: 3, days: 3 };
+
+// fillClock sets the dialog's clock choice from the settings' clock c.
+export function fillClock(f, c) {
+  clockForm();
+  c = { ...CLOCK, ...c };
+  f.elements.clock.value = c.kind;
+  f.elements.preset.value = c.preset;
+  f.elements.minutes.value = c.minutes;
+  f.elements.increment.value = c.increment;
+  f.elements.days.value = String(c.days);
+  clockError('');
+}
+
+// syncClock shows the clock choice (on: a game online) and what the
+// kind chosen asks for, in the page's language.
+export function syncClock(f, on) {
+  clockForm().hidden = !on;
+  const kind = f.elements.clock.value;
+  $('clock-realtime').hidden = kind !== 'realtime';
+  $('clock-custom').hidden = kind !== 'realtime' || f.elements.preset.value !== 'custom';
+  $('clock-days').hidden = kind !== 'days';
+  for (const o of $('clock-preset').options) {
+    if (o.value === 'custom') continue;
+    const [initial, increment] = o.value.split('+').map(Number);
+    setText(o, controlText({ initial, increment }));
+  }
+  for (const o of $('clock-days-select').options) setText(o, plural('clock.daysPerMove', Number(o.value)));
+}
+
+// readClock reads the dialog's clock choice, as the settings keep it.
+export function readClock(f) {
+  clockForm();
+  return {
+    kind: f.elements.clock.value || 'none', preset: f.elements.preset.value,
+    minutes: f.elements.minutes.value, increment: f.elements.increment.value, days: Number(f.elements.days.value),
+  };
+}
+
+// clockBody is the "clock" of a new online game's request (docs/API.md,
+// "Clocks") from the settings' clock c: undefined for none, a preset or
+// the minutes and seconds as entered (the server says what it takes), or
+// days per move.
+export function clockBody(c) {
+  if (!c || c.kind === 'none') return undefined;
+  if (c.kind === 'days') return { days: Number(c.days) };
+  if (c.preset !== 'custom') {
+    const [initial, increment] = c.preset.split('+').map(Number);
+    return { initial, increment };
+  }
+  return { initial: Math.round(Number(c.minutes) * 60 * 1000) / 1000, increment: Number(c.increment) };
+}
+
+// clockError says, in the dialog, what is wrong with the clock chosen
+// ('' for nothing).
+function clockError(text) {
+  setText($('clock-error'), text);
+  $('clock-error').hidden = !text;
+}
+
+// clockProblem turns the server's refusal of a clock (400, its message
+// naming the field: "clock.initial must be 15 to 10800 seconds") into
+// the page's words and the field to fix; null for another refusal.
+function clockProblem(e) {
+  if (!(e instanceof APIError) || e.status !== 400) return null;
+  const m = /^clock\.(initial|increment|days)\b(?:.*?(\d+) to (\d+))?/.exec(e.message || '');
+  if (!m) return /^clock\b/.test(e.message || '') ? { text: t('clock.bad'), field: 'clock-preset' } : null;
+  const [, name, lo, hi] = m;
+  const field = { initial: 'clock-minutes', increment: 'clock-increment', days: 'clock-days-select' }[name];
+  if (name === 'initial' && lo) return { text: t('clock.badInitial', { min: Number(lo) / 60, max: Number(hi) / 60 }), field };
+  if (name === 'increment' && lo) return { text: t('clock.badIncrement', { min: Number(lo), max: Number(hi) }), field };
+  return { text: t(name === 'days' ? 'clock.badDays' : 'clock.whole'), field };
+}
+
+// createClocked creates the clocked game of opts (its request's body)
+// for the new-game dialog: null when the clock is refused — an empty
+// field, or the server's refusal — which is then said in the dialog by
+// the field to fix; another failure is thrown.
+export async function createClocked(opts) {
+  const f = $('newgame-form');
+  const c = readClock(f);
+  if (c.kind === 'realtime' && c.preset === 'custom') {
+    for (const [name, key] of [['minutes', 'clock.enterMinutes'], ['increment', 'clock.enterIncrement']]) {
+      if (String(c[name]).trim() === '' || !Number.isFinite(Number(c[name]))) { clockError(t(key)); $('clock-' + name).focus(); return null; }
+    }
+  }
+  const start = $('newgame-start');
+  if (start.disabled) return null;
+  start.disabled = true;
+  try {
+    return await api.create(opts);
+  } catch (e) {
+    const bad = clockProblem(e);
+    if (!bad) throw e;
+    clockError(bad.text);
+    $(bad.field).focus();
+    return null;
+  } finally { start.disabled = false; }
 }
 
 // visible shows e or hides it, writing only a change.

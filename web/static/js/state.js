@@ -30,15 +30,8 @@ export const S = {
 
 function loadSettings() {
   const reduce = matchMedia('(prefers-reduced-motion: reduce)').matches;
-  // clock: an online game's time control (kind none, realtime or days;
-  // a preset "initial+increment" in seconds or custom minutes and
-  // increment; days per move).
-  const clock = { kind: 'none', preset: '180+2', minutes: 5, increment: 3, days: 3 };
-  const def = { mode: 'ai', level: 'easy', first: 0, anim: reduce ? 'off' : 'normal', variants: [], sound: true, clock };
-  try {
-    const saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) || '{}');
-    return { ...def, ...saved, clock: { ...clock, ...(saved && saved.clock) } };
-  } catch { return def; }
+  const def = { mode: 'ai', level: 'easy', first: 0, anim: reduce ? 'off' : 'normal', variants: [], sound: true };
+  try { return { ...def, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) || '{}') }; } catch { return def; }
 }
 
 export function saveSettings() {

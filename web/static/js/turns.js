@@ -13,7 +13,6 @@ import { invalidate, frame, announce, statusText } from './view.js';
 import * as Q from './turnq.js';
 import * as anim from './anim.js';
 import * as sound from './sound.js';
-import { take as takeClock } from './clock.js';
 
 // P is the pipeline's state. news counts states and turns received, so
 // that an answer older than the news is dropped (app.js, fetchState).
@@ -28,11 +27,12 @@ const P = {
   // turn's state shown after it (the state of its moment), which it
   // stands in for.
   presence: null,
-  // clock is the clock of the newest state received (clock.js take),
-  // with the instant it came: the clocks count down from it whatever
-  // turn is still being shown.
-  clock: null,
 };
+let watcher = null;
+
+// watchStates has fn(state, now) see each state as it comes (online.js,
+// loaded before an online game is shown, counts the clocks from them).
+export function watchStates(fn) { watcher = fn; }
 let wake = null;
 const observers = [];
 
@@ -61,7 +61,7 @@ export function receive(msg, fromFeed = false) {
   // feed is not up.
   const st = msg.type === 'turn' ? msg.turn.state : msg.state;
   if (st && P.state && st.id === P.state.id && st.presence && (fromFeed || S.link !== 'up')) P.presence = st.presence;
-  if (st && P.state && st.id === P.state.id) P.clock = takeClock(P.clock, st, performance.now());
+  if (watcher && st && P.state && st.id === P.state.id) watcher(st, performance.now());
   if (msg.type === 'turn') takeTurn(msg.turn);
   else if (msg.type === 'state') takeState(msg.state);
   else if (msg.type === 'thinking') P.thinking = msg.thinking;
@@ -93,7 +93,8 @@ function takeState(state) {
 
 // show puts a new game on screen, forgetting everything shown.
 export function show(state) {
-  Object.assign(P, { last: null, turns: [], snapshots: new Map(), presence: state.presence || null, clock: takeClock(null, state, performance.now()) });
+  Object.assign(P, { last: null, turns: [], snapshots: new Map(), presence: state.presence || null });
+  if (watcher) watcher(state, performance.now());
   Q.reset(P.q, state);
   wakeUp();
   anim.hideHand();
@@ -103,7 +104,6 @@ export function show(state) {
 // replace shows the game's state after an undo.
 export function replace(state) {
   P.last = null;
-  P.clock = takeClock(P.clock, state, performance.now());
   Q.undone(P.q, state);
   showState(state);
 }

@@ -8,7 +8,6 @@ import { t, num, plural } from './i18n.js';
 import { updateBoard, renderStore, cellEl, squareOf, setText, setAttr } from './board.js';
 import { S, isAI, isOnline, human, me, playerName, ownerWord, legalSet, legalCells, moveFor, screenDir, canUndo, moverOf } from './state.js';
 import { snapshot } from './turns.js';
-import { tookMs, formatClock, spokenParts } from './clock.js';
 
 export const $ = (id) => document.getElementById(id);
 
@@ -146,29 +145,8 @@ function drawControls(st) {
   $('anim').value = S.settings.anim;
   $('level-field').hidden = !isAI();
   const info = st ? [t('mode.' + st.mode)] : [];
-  if (st?.clock) info.push(controlText(st.clock));
   for (const v of st?.variants || []) info.push(t('variant.' + v).split(':')[0]);
   setText($('game-info'), info.join(' · '));
-}
-
-// controlText says a time control (docs/API.md, "Clocks": {initial,
-// increment} in seconds, or {days}): "3 min + 2 s a move", "3 days a
-// move".
-export function controlText(c) {
-  if (c.days) return plural('clock.daysPerMove', c.days);
-  const min = c.initial / 60;
-  return t('clock.control', { min: Number.isInteger(min) ? min : Number(min.toFixed(2)), inc: c.increment });
-}
-
-// spokenTime says a time in words ("2 minutes 41 seconds", "3 days
-// 4 hours"), for screen readers and sentences.
-export function spokenTime(ms, correspondence = false) {
-  return Object.entries(spokenParts(ms, correspondence)).map(([unit, n]) => plural('clock.' + unit, n)).join(' ');
-}
-
-// localDigits writes a clock's digits in the page's (Persian ones in fa).
-export function localDigits(text) {
-  return text.replace(/[0-9]/g, (d) => num(Number(d)));
 }
 
 // drawRematch draws the ending dialog's Rematch: two players here, or
@@ -367,12 +345,7 @@ function drawReplay(st, showing) {
   $('replay-review').hidden = !!S.reviewing || !st || !st.moves.length;
   $('result-open').hidden = record;
   const r = S.replay;
-  let where = r ? replayWhere('replay.at', r) : t('replay.help');
-  // The time the move shown took, on its player's clock (once over, the
-  // state's clock has each side's time after each move).
-  const took = r && !record && r.index > 0 && st?.clock ? tookMs(st.clock, st.moves.map((_, i) => moverOf(st, i)), r.index - 1) : null;
-  if (took !== null) where += ' ' + t('clock.took', { time: took < 60000 ? t('clock.seconds1', { s: localDigits((Math.floor(took / 100) / 10).toFixed(1)) }) : localDigits(formatClock(took)) });
-  setText(bar.querySelector('.where'), where);
+  setText(bar.querySelector('.where'), r ? replayWhere('replay.at', r) : t('replay.help'));
   bar.querySelector('[data-step="-1"]').disabled = r ? r.index === 0 : false;
   bar.querySelector('[data-step="1"]').disabled = !r;
 }

@@ -379,6 +379,28 @@ func TestClockCorrespondence(t *testing.T) {
 		c.p.do(colorScheme(false))
 	}
 
+	// Every size TestScreenshots takes, with the longest clocks (days and
+	// hours, in Persian the longest): no store cuts its clock off.
+	for _, lang := range []string{"en", "fa"} {
+		setLang(a, lang)
+		for _, sz := range []struct {
+			w, h  int
+			phone bool
+		}{{320, 568, true}, {360, 740, true}, {740, 360, true}, {390, 844, true}, {844, 390, true}, {768, 1024, true}, {1280, 800, false}, {1920, 1080, false}} {
+			var emu []chromedp.EmulateViewportOption
+			if sz.phone {
+				emu = append(emu, chromedp.EmulateMobile, chromedp.EmulateTouch)
+			}
+			a.do(chromedp.EmulateViewport(int64(sz.w), int64(sz.h), emu...), chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
+			eval[bool](a, `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+			name := fmt.Sprintf("clock-days-%dx%d-%s", sz.w, sz.h, lang)
+			a.screenshot(filepath.Join(shots, name+".png"))
+			storesWhole(t, a, name)
+		}
+	}
+	setLang(a, "en")
+	a.do(chromedp.EmulateViewport(1280, 800))
+
 	// A newer game against the computer, where it is the creator's turn
 	// too: the correspondence game still comes first in Your games.
 	click(a, "#new")

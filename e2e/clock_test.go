@@ -490,3 +490,59 @@ func TestClockClaim(t *testing.T) {
 		t.Errorf("the winner line says %q", w)
 	}
 }
+
+// TestClockFirstMoveAbort (issue 20, item 4): on a server whose first
+// moves have 3 s (30 s by default), a 1+0 game (the preset) whose first
+// player never moves: the countdown runs on both pages, then the game is
+// aborted, said once in the live region and in the ending dialog (which
+// names the first move's limit), with no final count.
+func TestClockFirstMoveAbort(t *testing.T) {
+	if chromiumPath() == "" && os.Getenv("CI") != "true" {
+		t.Skip("chromium not found: apt-get install -y chromium")
+	}
+	s := server.New(server.Config{Clocks: server.Clocks{FirstMove: 3 * time.Second}})
+	ts := httptest.NewServer(s)
+	t.Cleanup(func() {
+		ts.Close()
+		s.Close()
+	})
+	t.Setenv("E2E_URL", ts.URL)
+	a := newPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"off","clock":{"kind":"realtime","preset":"60+0"}}`)
+	click(a, "#new")
+	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
+	setRadio(a, "mode", "online")
+	a.wait(`document.getElementById('newgame-clock')?.hidden === false && document.getElementById('clock-preset').value === '60+0'`, 5*time.Second)
+	click(a, "#newgame-start")
+	a.wait(`document.getElementById('invite')?.hidden === false && !document.getElementById('newgame').open`, 10*time.Second)
+	if got := text(a, "invite-clock"); got != "Clock: 1 min + 0 s per move." {
+		t.Errorf("the invitation says %q (the saved clock setting was not used)", got)
+	}
+	link := eval[string](a, `document.getElementById('invite-link').value`)
+	b := newPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	b.do(chromedp.Navigate(link))
+	b.wait(`document.documentElement.dataset.live === 'on' && document.getElementById('clock-0') && !document.getElementById('clock-0').hidden`, 15*time.Second)
+	for _, p := range []*page{a, b} {
+		p.do(chromedp.Evaluate[chromedp.Void](keepSaid))
+	}
+	a.wait(`/Make your first move within 0:0[0-3]\.\d, or the game is aborted\./.test(document.getElementById('first-move').textContent)`, 5*time.Second)
+	b.wait(`/Your friend has 0:0[0-3]\.\d to make a first move/.test(document.getElementById('first-move').textContent)`, 5*time.Second)
+	for _, p := range []*page{a, b} {
+		p.wait(`document.getElementById('result').open`, 10*time.Second)
+		if w := text(p, "winner"); w != "Game aborted: nobody wins." {
+			t.Errorf("the winner line says %q", w)
+		}
+		if why := text(p, "result-why"); !strings.Contains(why, "a first move did not come in time") {
+			t.Errorf("the ending says %q", why)
+		}
+		if eval[bool](p, `!document.getElementById('tallies').hidden`) {
+			t.Error("an aborted game shows a final count")
+		}
+		saidOnce(p, "did not come in time")
+		if n := eval[int](p, `window.said.filter(s => s.includes('did not come in time')).length`); n != 1 {
+			t.Errorf("the abort was said %d times: %q", n, eval[[]string](p, `window.said`))
+		}
+		if !eval[bool](p, `document.getElementById('first-move').hidden`) {
+			t.Error("the first move's countdown still shows after the abort")
+		}
+	}
+}

@@ -292,10 +292,11 @@ function render() {
 
 // The clocks ------------------------------------------------------------
 
-// The clocks are counted down from the server's last figures (turns.js
-// keeps them with the instant they came: clock.js take), recomputed at
-// every frame while one runs, never added up frame by frame.
-let clk = null; // the clock of the newest state received (clock.js take), with its instant
+// The clocks are counted down from the server's last figures, kept with
+// the instant they came (every state received, from turns.js
+// watchStates, through clock.js take), recomputed at every frame while
+// one runs, never added up frame by frame.
+let clk = null;
 let ticking = 0;
 let warned = ''; // the game and ply whose low-time warning was given
 // away is since when this page has seen the other player gone from the

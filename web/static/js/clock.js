@@ -143,13 +143,11 @@ export function spokenParts(ms, correspondence = false) {
   return Object.keys(out).length ? out : { seconds: 0 };
 }
 
-// urgency orders games for "Your games": those where it is seat's move
-// first, the least time left first (a clocked game's time left for the
-// side to move, as its state gave it), then those without a clock; the
-// rest after, in their order. It returns a sort key: lower is sooner.
+// urgency orders games for "Your games": the clocked games where it is
+// seat's move first, the least time left first (the time left for the
+// side to move, or for its first move, as the state gave it); the rest
+// after, in their order. It returns a sort key: lower is sooner.
 export function urgency(state, seat) {
-  if (!state || state.over || seat === null || seat === undefined || state.toMove !== seat) return Infinity;
-  if (!state.clock) return Number.MAX_SAFE_INTEGER;
-  const left = state.clock.firstMoveMs ?? state.clock.remaining[seat];
-  return Math.max(0, left);
+  if (!state || state.over || !state.clock || seat === null || seat === undefined || state.toMove !== seat) return Infinity;
+  return Math.max(0, state.clock.firstMoveMs ?? state.clock.remaining[seat]);
 }

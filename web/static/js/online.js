@@ -660,10 +660,10 @@ export async function showGames() {
   // first visit starts, say) has nothing to come back to.
   const states = (await Promise.all(ids.map((id) => api.get(id).catch(() => null))))
     .filter((g) => g && (g.moves.length > 0 || g.mode === 'online'));
-  // The most urgent first: the games where it is this player's move, the
-  // least time left first (clock.js urgency); the rest as they were.
-  const seatIn = (g) => (g.mode === 'ai' ? g.human : g.mode === 'online' ? seatOf(g.id) : null);
-  states.sort((a, b) => urgency(a, seatIn(a)) - urgency(b, seatIn(b)) || 0);
+  // The most urgent first: the clocked games where it is this player's
+  // move, the least time left first (clock.js urgency); the rest as they
+  // were, the latest first.
+  states.sort((a, b) => urgency(a, seatOf(a.id)) - urgency(b, seatOf(b.id)) || 0);
   list.textContent = '';
   if (!states.length) list.append(el('li', { className: 'none' }, t('games.none')));
   for (const g of states) {

@@ -546,3 +546,67 @@ func TestClockFirstMoveAbort(t *testing.T) {
 		}
 	}
 }
+
+// TestClockDriftLong (issue 20, item 4, measured; only with
+// E2E_LONG=1): a 15+10 game in two browsers for up to ten minutes (or
+// its end), each move after 2 to 20 s of thought, both pages' running
+// clocks sampled against the server's own figures all along (rematches
+// keep it going if a game ends early); it logs the largest drift and
+// fails past 100 ms.
+func TestClockDriftLong(t *testing.T) {
+	if os.Getenv("E2E_LONG") != "1" {
+		t.Skip("E2E_LONG=1 runs ten minutes of a clocked game")
+	}
+	rng := rand.New(rand.NewPCG(20, 10))
+	a := newPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"normal","clock":{"kind":"realtime","preset":"900+10"}}`)
+	click(a, "#new")
+	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
+	setRadio(a, "mode", "online")
+	a.wait(`document.getElementById('newgame-clock')?.hidden === false`, 5*time.Second)
+	click(a, "#newgame-start")
+	a.wait(`document.getElementById('invite')?.hidden === false && !document.getElementById('newgame').open`, 10*time.Second)
+	link := eval[string](a, `document.getElementById('invite-link').value`)
+	b := newPage(t, 390, 844, `{"anim":"normal"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	b.do(chromedp.Navigate(link))
+	b.wait(`document.documentElement.dataset.live === 'on' && document.getElementById('clock-0') && !document.getElementById('clock-0').hidden`, 15*time.Second)
+	start := time.Now()
+	var drift []float64
+	moves, games := 0, 1
+	for time.Since(start) < 10*time.Minute {
+		if a.over() {
+			click(a, "#result-rematch")
+			b.wait(`document.getElementById('result-rematch')?.textContent === 'Accept the rematch'`, 10*time.Second)
+			click(b, "#result-rematch")
+			for _, p := range []*page{a, b} {
+				p.wait(`!document.getElementById('result').open && (`+movesShown+`) === 0 && document.getElementById('clock-0') && !document.getElementById('clock-0').hidden`, 15*time.Second)
+			}
+			games++
+		}
+		mover := toMove(t, a, b)
+		think := time.Duration(2000+rng.IntN(18000)) * time.Millisecond
+		for end := time.Now().Add(think); time.Now().Before(end); time.Sleep(300 * time.Millisecond) {
+			for _, p := range []*page{a, b} {
+				if d := eval[*float64](p, clockDrift); d != nil {
+					drift = append(drift, *d)
+				}
+			}
+		}
+		moveOnline(t, rng, mover, a, b)
+		moves++
+		for deadline := time.Now().Add(20 * time.Second); !a.over() && !eval[bool](a, onlineReady) && !eval[bool](b, onlineReady); time.Sleep(50 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("neither the end nor a move to make")
+			}
+		}
+	}
+	worst, sum := 0.0, 0.0
+	for _, d := range drift {
+		worst = max(worst, math.Abs(d))
+		sum += d
+	}
+	t.Logf("clock drift over %v (%d games, %d moves, animations on): %d samples on both pages, max %.1f ms, mean %.1f ms (the page's figure minus the server's)",
+		time.Since(start).Round(time.Second), games, moves, len(drift), worst, sum/float64(max(1, len(drift))))
+	if worst > 100 {
+		t.Errorf("the clock shown drifted %.1f ms from the server's", worst)
+	}
+}

@@ -354,8 +354,9 @@ function syncNewGame() {
   else if (mode === 'online') loadOnline().then((m) => { m.fillClock(f, S.settings.clock); syncNewGame(); }, fail);
 }
 
-function openNewGame() {
+async function openNewGame() {
   closeResult();
+  if (S.settings.mode === 'online') await loadOnline().catch(() => {}); // its clock at once
   fillNewGame();
   const dlg = $('newgame');
   dlg.returnValue = '';
@@ -366,10 +367,10 @@ function openNewGame() {
 function wireSettings() {
   const f = $('newgame-form');
   f.addEventListener('change', syncNewGame);
-  // 'made': online.js made a game with a clock, and shows it.
+  // 'made': online.js made it (a clock), shows it.
   $('newgame').addEventListener('close', () => {
     const how = $('newgame').returnValue;
-    if (how !== 'start' && how !== 'made') return;
+    if (!/^(start|made)$/.test(how)) return;
     S.settings.mode = f.elements.mode.value;
     S.settings.level = f.elements.level.value;
     S.settings.first = f.elements.first.value === 'random' ? 'random' : Number(f.elements.first.value);

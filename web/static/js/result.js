@@ -50,7 +50,7 @@ export function winnerText(result, you, name, ai) {
 // whyText explains an ending other than the capture of both mandarin
 // squares, or returns '' for that ending. result and name(p) say who
 // lost; you is the seat of the person here, or null; clocked: an abort
-// may be the first move's limit, a draw a claim.
+// may be the first move's limit, a draw claimed.
 export function whyText(end, result, name, you = null, clocked = false) {
   if (!end || end === 'mandarins' || end === 'none') return '';
   if (end === 'resign' || end === 'timeout' || end === 'abandon') {

@@ -30,8 +30,7 @@ const P = {
 };
 let watcher = null;
 
-// watchStates has fn(state, now) see each state as it comes (online.js,
-// loaded before an online game is shown, counts the clocks from them).
+// watchStates has fn(state, now) see each state as it comes (clocks).
 export function watchStates(fn) { watcher = fn; }
 let wake = null;
 const observers = [];

@@ -449,6 +449,18 @@ func TestClockClaim(t *testing.T) {
 	setRadio(a, "mode", "online")
 	a.wait(`document.getElementById('newgame-clock')?.hidden === false`, 5*time.Second)
 	setRadio(a, "clock", "realtime")
+	// The custom fields in Persian, dark, on the phone: looked at, audited.
+	setField(a, "clock-preset", "custom")
+	setLang(a, "fa")
+	a.do(colorScheme(true))
+	a.wait(`!document.getElementById('clock-custom').hidden`, 5*time.Second)
+	a.screenshot(filepath.Join(shots, "clock-dialog-phone-fa-dark.png"))
+	if eval[bool](a, `document.getElementById('newgame').scrollWidth > document.getElementById('newgame').clientWidth + 1`) {
+		t.Error("the new-game dialog with the clock's fields scrolls sideways on a phone")
+	}
+	auditNew(a, "the clock's custom fields, Persian phone, dark")
+	setLang(a, "en")
+	a.do(colorScheme(false))
 	setField(a, "clock-preset", "180+2")
 	click(a, "#newgame-start")
 	a.wait(`document.getElementById('invite')?.hidden === false && !document.getElementById('newgame').open`, 10*time.Second)

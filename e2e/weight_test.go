@@ -80,6 +80,25 @@ func firstVisit(t *testing.T, files fs.FS) (loaded, onDemand []string) {
 	for name := range seen {
 		loaded = append(loaded, name)
 	}
+	// What an on-demand module imports statically comes with it, on
+	// demand too (clock.js with online.js).
+	var more []string
+	for name := range later {
+		more = append(more, name)
+	}
+	for len(more) > 0 {
+		name := more[0]
+		more = more[1:]
+		if !strings.HasSuffix(name, ".js") {
+			continue
+		}
+		for _, m := range staticImport.FindAllStringSubmatch(read(name), -1) {
+			if dep := path.Join(path.Dir(name), m[1]); !seen[dep] && !later[dep] {
+				later[dep] = true
+				more = append(more, dep)
+			}
+		}
+	}
 	for name := range later {
 		if !seen[name] {
 			onDemand = append(onDemand, name)

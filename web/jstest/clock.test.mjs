@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { snapshot, showing, formatClock, formatCorrespondence, correspondenceParts, formatTime, low, isCorrespondence } from '../static/js/clock.js';
+import { snapshot, showing, formatClock, formatCorrespondence, correspondenceParts, formatTime, low, isCorrespondence, take, tookMs, spokenParts, urgency } from '../static/js/clock.js';
 
 const clock = { initial: 180, increment: 2, remaining: [175000, 180000], running: 0 };
 
@@ -68,4 +68,55 @@ test('correspondence: days and hours, hours and minutes, minutes and seconds', (
   assert.equal(isCorrespondence({ days: 3 }), true);
   assert.equal(formatTime(snap, showing(snap, hour).left[1]), '2d 23h');
   assert.equal(formatTime(snapshot(clock, 0), 9400), '0:09.4');
+});
+
+test('take keeps the earliest instant of the same figures, and never goes back', () => {
+  const st = { id: 'g', ply: 4, over: false, clock: { ...clock } };
+  const a = take(null, st, 100);
+  assert.equal(a.at, 100);
+  assert.deepEqual(a.control, { initial: 180, increment: 2 });
+  assert.equal(take(a, { ...st, clock: { ...clock } }, 400), a, 'the same figures again keep their first instant');
+  const b = take(a, { ...st, ply: 5, clock: { ...clock, running: 1, remaining: [170000, 180000] } }, 500);
+  assert.equal(b.at, 500);
+  assert.equal(take(b, st, 600), b, 'an older ply is no news');
+  const over = take(b, { ...st, ply: 5, over: true, clock: { ...clock, running: null, remaining: [170000, 0] } }, 700);
+  assert.equal(over.over, true);
+  assert.equal(take(over, { ...st, ply: 5, clock: { ...clock, running: 1 } }, 800), over, 'a game seen over stays over');
+  assert.equal(take(b, { ...st, id: 'h' }, 900).id, 'h', 'another game starts afresh');
+  assert.equal(take(b, { ...st, clock: undefined }, 900), null);
+});
+
+test('tookMs: the time lost plus the increment, none for first moves or days', () => {
+  const after = [[180000, 180000], [180000, 180000], [172000, 180000], [172000, 169500], [174000, 169500]];
+  const c = { initial: 180, increment: 2, remaining: [174000, 169500], running: null, after };
+  const movers = [0, 1, 0, 1, 0];
+  assert.equal(tookMs(c, movers, 0), null);
+  assert.equal(tookMs(c, movers, 1), null);
+  assert.equal(tookMs(c, movers, 2), 10000);
+  assert.equal(tookMs(c, movers, 3), 12500);
+  assert.equal(tookMs(c, movers, 4), 0);
+  assert.equal(tookMs(c, movers, 5), null);
+  assert.equal(tookMs({ days: 3, remaining: [1, 1], after }, movers, 3), null);
+});
+
+test('spokenParts leaves out units at zero but keeps one', () => {
+  assert.deepEqual(spokenParts(161000), { minutes: 2, seconds: 41 });
+  assert.deepEqual(spokenParts(3600000), { hours: 1 });
+  assert.deepEqual(spokenParts(400), { seconds: 0 });
+  assert.deepEqual(spokenParts(2 * 86400000 + 3 * 3600000, true), { days: 2, hours: 3 });
+});
+
+test('urgency: my move on a clock, the least time first; the rest after, as they were', () => {
+  const g = (toMove, clock, over = false) => ({ toMove, over, clock });
+  const keys = [
+    g(0, { days: 3, remaining: [3600000, 86400000], running: 0 }),
+    g(0, { days: 3, remaining: [86400000, 86400000], running: 0 }),
+    g(0, undefined),
+    g(1, { days: 1, remaining: [5, 5], running: 1 }),
+    g(0, { days: 1, remaining: [5, 5], running: null }, true),
+  ].map((s) => urgency(s, 0));
+  assert.ok(keys[0] < keys[1] && keys[1] < Infinity);
+  assert.deepEqual(keys.slice(2), [Infinity, Infinity, Infinity], 'no clock, their move, or over: in their order');
+  assert.equal(urgency(g(0, { days: 1, remaining: [9, 9], firstMoveMs: 3 }), 0), 3, 'a first move timed counts by its limit');
+  assert.equal(urgency(g(0, clock), null), Infinity, 'watching: no move of mine');
 });

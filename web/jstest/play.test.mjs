@@ -79,7 +79,7 @@ test('the winner and why the game ended', () => {
   assert.equal(winnerText(result, 1, name, true), t('result.computerWins'));
   assert.equal(winnerText({ winner: -1 }, null, name, false), t('result.draw'));
   assert.equal(whyText('mandarins', result, name), '');
-  assert.equal(whyText('resign', result, name, 1), t('why.youResign'));
+  assert.equal(whyText('resign', result, name, 1), t('why.you-resign'));
 });
 
 test('Persian: its digits, its strings, right to left', async () => {

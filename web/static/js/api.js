@@ -27,6 +27,7 @@ export function problem(e) {
     illegal_move: 'error.illegal', rate_limited: 'error.rateLimited', not_your_seat: 'watch.note',
     not_your_turn: 'error.notYourTurn', game_over: 'error.over', conflict: 'error.conflict',
     not_found: 'error.notFound', seat_taken: 'error.seatTaken', not_offline: 'error.needsServer',
+    time_over: 'error.timeOver', cannot_claim: 'error.cannotClaim',
   }[e.code];
   if (key) return { key, n: Math.max(1, e.retryAfter || 1) };
   return { key: e.status >= 500 || e.status === 408 ? 'error.server' : 'error.generic' };
@@ -103,7 +104,7 @@ async function offline(method, path, body, failed) {
   return out;
 }
 
-async function call(method, path, body, id, signal) {
+export async function call(method, path, body, id, signal) {
   if (here(path.split('/')[3])) return offline(method, path, body);
   const init = { method, headers: {}, signal };
   if (body !== undefined) {

@@ -261,7 +261,7 @@ function openResult(focus = true) {
   $('winner').textContent = st.end === 'abort' ? t('result.aborted') : winnerText(st.result, me(), playerName, isAI());
   // An aborted game was never played: no count to show.
   $('tallies').hidden = $('result-heading').hidden = st.end === 'abort';
-  const why = whyText(st.end, st.result, playerName, me());
+  const why = whyText(st.end, st.result, playerName, me(), !!st.clock);
   $('result-why').textContent = why;
   $('result-why').hidden = !why;
   $('result-review').hidden = !st.moves.length;
@@ -334,6 +334,7 @@ function fillNewGame() {
   f.elements.level.value = s.level;
   f.elements.first.value = String(s.first);
   for (const box of f.querySelectorAll('input[name=variant]')) box.checked = s.variants.includes(box.value);
+  if (online) online.fillClock(f, s.clock);
   syncNewGame();
 }
 
@@ -349,10 +350,13 @@ function syncNewGame() {
   f.querySelector('input[name=mode][value=online]').disabled = off;
   $('online-needs').hidden = !off;
   if (mode !== 'online' && f.elements.first.value === 'random') f.elements.first.value = '0';
+  if (online) online.syncClock(f, mode === 'online');
+  else if (mode === 'online') loadOnline().then((m) => { m.fillClock(f, S.settings.clock); syncNewGame(); }, fail);
 }
 
-function openNewGame() {
+async function openNewGame() {
   closeResult();
+  if (S.settings.mode === 'online') await loadOnline().catch(() => {}); // its clock at once
   fillNewGame();
   const dlg = $('newgame');
   dlg.returnValue = '';
@@ -363,14 +367,17 @@ function openNewGame() {
 function wireSettings() {
   const f = $('newgame-form');
   f.addEventListener('change', syncNewGame);
+  // 'made': online.js made it (a clock), shows it.
   $('newgame').addEventListener('close', () => {
-    if ($('newgame').returnValue !== 'start') return;
+    const how = $('newgame').returnValue;
+    if (!/^(start|made)$/.test(how)) return;
     S.settings.mode = f.elements.mode.value;
     S.settings.level = f.elements.level.value;
     S.settings.first = f.elements.first.value === 'random' ? 'random' : Number(f.elements.first.value);
     S.settings.variants = [...f.querySelectorAll('input[name=variant]:checked')].map((b) => b.value);
+    if (online) S.settings.clock = online.readClock(f);
     saveSettings();
-    newGame();
+    if (how === 'start') newGame();
   });
   $('anim').onchange = (e) => { S.settings.anim = e.target.value; saveSettings(); };
   $('level').onchange = async (e) => {
@@ -451,7 +458,7 @@ function onKey(e) {
 
 // agreed lists the endings agreed by the players rather than played on
 // the board: the state, not a turn, ends the game.
-const agreed = new Set(['resign', 'abort', 'draw']);
+const agreed = new Set(['resign', 'abort', 'draw', 'timeout', 'abandon']);
 
 // shown answers what the pipeline shows: a turn starting drops the
 // choice; a state may end the game or lead to the rematch; the last turn

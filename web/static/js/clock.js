@@ -92,3 +92,62 @@ export function formatCorrespondence(ms, units = { days: 'd', hours: 'h', minute
 export function formatTime(snap, ms, units) {
   return snap.correspondence ? formatCorrespondence(ms, units) : formatClock(ms);
 }
+
+// take returns the clock snapshot to keep once state arrives at now,
+// given the one kept (prev): the state's figures with the instant they
+// came, unless they are no news — the same figures again (an HTTP
+// answer after the socket's), an older ply, or a game still on after
+// one seen over — when prev stays, so that its instant is the earliest.
+// null for a game without a clock. The snapshot also keeps the game's
+// id, ply, whether it is over and its time control.
+export function take(prev, state, now) {
+  if (!state || !state.clock) return null;
+  const next = snapshot(state.clock, now);
+  Object.assign(next, { id: state.id, ply: state.ply, over: !!state.over, control: control(state.clock) });
+  if (!prev || prev.id !== state.id) return next;
+  if ((prev.over && !next.over) || next.ply < prev.ply) return prev;
+  const same = next.ply === prev.ply && next.over === prev.over && next.running === prev.running
+    && next.firstMoveMs === prev.firstMoveMs && next.remaining[0] === prev.remaining[0] && next.remaining[1] === prev.remaining[1];
+  return same ? prev : next;
+}
+
+// control returns a clock's time control alone: {initial, increment}
+// in seconds, or {days}.
+export function control(clock) {
+  if (!clock) return null;
+  return isCorrespondence(clock) ? { days: clock.days } : { initial: clock.initial, increment: clock.increment };
+}
+
+// tookMs returns how long move i took on its player's clock, from the
+// state's clock once over (after: each side's time left after each
+// move) and movers (the seat of each move): the time it lost plus the
+// increment it got. null when the clock cannot say: a first move of each
+// side (free of the clock), a correspondence game (each move gets its
+// days back whole), or figures missing.
+export function tookMs(clock, movers, i) {
+  if (!clock || isCorrespondence(clock) || !Array.isArray(clock.after) || i < 2 || i >= clock.after.length) return null;
+  const p = movers[i];
+  if (p !== 0 && p !== 1) return null;
+  return Math.max(0, clock.after[i - 1][p] - clock.after[i][p] + (clock.increment || 0) * 1000);
+}
+
+// spokenParts splits a time for reading out: hours, minutes and seconds
+// (whole, cut down) in real time, days and hours (or the next units
+// down) in correspondence. Units at zero are left out, but one is kept.
+export function spokenParts(ms, correspondence = false) {
+  if (correspondence) return correspondenceParts(ms);
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const parts = { hours: Math.floor(s / 3600), minutes: Math.floor((s % 3600) / 60), seconds: s % 60 };
+  const out = {};
+  for (const [unit, n] of Object.entries(parts)) if (n > 0) out[unit] = n;
+  return Object.keys(out).length ? out : { seconds: 0 };
+}
+
+// urgency orders games for "Your games": the clocked games where it is
+// seat's move first, the least time left first (the time left for the
+// side to move, or for its first move, as the state gave it); the rest
+// after, in their order. It returns a sort key: lower is sooner.
+export function urgency(state, seat) {
+  if (!state || state.over || !state.clock || seat === null || seat === undefined || state.toMove !== seat) return Infinity;
+  return Math.max(0, state.clock.firstMoveMs ?? state.clock.remaining[seat]);
+}

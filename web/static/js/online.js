@@ -5,11 +5,12 @@
 // first visit's page does without it. The server decides everything;
 // this draws what it reports and sends what the player asks.
 
-import { t, plural, num, currentLang } from './i18n.js';
-import { api, APIError, secretOf, seatOf, keepSecret, heldGames, keptSince } from './api.js';
-import { S, me, playerName, isOnline } from './state.js';
-import { game } from './turns.js';
+import { t, plural, num, currentLang, translateDOM } from './i18n.js';
+import { api, call, APIError, secretOf, seatOf, keepSecret, heldGames, keptSince } from './api.js';
+import { S, me, playerName, isOnline, moverOf } from './state.js';
+import { game, watchStates } from './turns.js';
 import { $, announce, addDrawer, setButton, invalidate } from './view.js';
+import { take, showing, low, formatTime, formatClock, urgency, tookMs, spokenParts } from './clock.js';
 import { setText } from './board.js';
 import * as sound from './sound.js';
 
@@ -31,6 +32,28 @@ export function init(controller) {
   app = controller;
   build();
   addDrawer(render);
+  watchStates((st, at) => { clk = take(clk, st, at); });
+  // The clocks' styles come with them.
+  document.head.append(el('link', { rel: 'stylesheet', href: 'css/clock.css' }));
+  // A game with a clock the server may refuse keeps the new-game dialog
+  // open: the refusal is said there (createClocked).
+  const f = $('newgame-form');
+  f.addEventListener('submit', async (e) => {
+    const body = clockBody(readClock(f));
+    if (e.submitter?.value !== 'start' || f.elements.mode.value !== 'online' || !body) return;
+    e.preventDefault();
+    const first = f.elements.first.value;
+    const variants = [...f.querySelectorAll('input[name=variant]:checked')].map((b) => b.value);
+    try {
+      const st = await createClocked({ mode: 'online', first: first === 'random' ? first : Number(first), variants, clock: body });
+      if (!st) return;
+      $('newgame').close('made');
+      app.open(st.id);
+    } catch (err) {
+      $('newgame').close('failed');
+      app.fail(err);
+    }
+  });
   document.addEventListener('visibilitychange', () => { if (!document.hidden) document.title = TITLE; });
 }
 
@@ -60,6 +83,7 @@ function build() {
   const invite = el('div', { id: 'invite', className: 'invite', hidden: true },
     el('h2', { id: 'invite-heading' }),
     el('p', { id: 'invite-text' }),
+    el('p', { id: 'invite-clock', className: 'invite-clock', hidden: true }),
     el('div', { className: 'link-row' }, link,
       button('invite-copy', 'online.copy', () => copyLink(link, 'online.copied', 'invite-copied')),
       button('invite-share', 'online.share', share),
@@ -70,7 +94,12 @@ function build() {
     el('span', { className: 'offer-buttons' },
       button('offer-accept', 'online.accept', () => answer('accept'), 'primary'),
       button('offer-decline', 'online.decline', () => answer('decline'))));
-  box.append(invite, offer, el('p', { id: 'presence', className: 'presence' }));
+  const claimBox = el('div', { id: 'claim', className: 'offer claim', hidden: true, role: 'group', 'aria-labelledby': 'claim-text' },
+    el('p', { id: 'claim-text' }),
+    el('span', { className: 'offer-buttons' },
+      button('claim-win', 'clock.claimWin', () => act(() => claim('win')), 'primary'),
+      button('claim-draw', 'clock.claimDraw', () => act(() => claim('draw')))));
+  box.append(invite, offer, claimBox, el('p', { id: 'presence', className: 'presence' }), el('p', { id: 'first-move', className: 'first-move', hidden: true }));
 
   const actions = document.querySelector('.actions');
   // Hidden until the redraw says this game has them: never shown in a
@@ -88,7 +117,8 @@ function build() {
     el('p', { id: 'seat-link-text', className: 'warn' }),
     el('div', { className: 'link-row' }, seatLink, button('seat-copy', 'online.copy', () => copyLink(seatLink, 'online.seatCopied', 'seat-copied')),
       el('span', { id: 'seat-copied', className: 'copied', hidden: true })));
-  $('game-info').after(details);
+  $('game-info').after(el('p', { id: 'game-clock', className: 'game-info', hidden: true }), details);
+  $('replay-bar').querySelector('.where').after(el('span', { id: 'replay-took', className: 'took', hidden: true }));
   details.addEventListener('toggle', () => { if (details.open) $('seat-link').scrollIntoView({ block: 'nearest' }); });
 }
 
@@ -124,6 +154,13 @@ function answer(action) {
   const o = game()?.offer;
   if (!o) return;
   act(() => api.offer(game().id, o.kind, action));
+}
+
+// claim claims the game the other player left (docs/API.md, "Clocks"):
+// result "win" or "draw".
+function claim(result) {
+  const id = game().id;
+  return call('POST', `/api/games/${id}/claim`, { result }, id);
 }
 
 // rematch offers a rematch, or accepts the friend's.
@@ -180,6 +217,14 @@ function render() {
   setButton($('offer-draw'), playing, joined && !offer && linked);
   setButton($('offer-takeback'), playing, !!st?.canTakeback?.[mine] && !offer && linked);
   visible($('seat-move'), mine !== null);
+  // The time control under what the game is; in a replay, the time the
+  // move shown took.
+  setText($('game-clock'), st?.clock ? controlText(st.clock) : '');
+  visible($('game-clock'), !!st?.clock);
+  const took = S.replay && !S.replay.record && st?.over ? tookText(st, S.replay.index) : '';
+  setText($('replay-took'), took);
+  visible($('replay-took'), !!took);
+  drawClocks();
   if (!online) { seen = null; return; }
 
   // The invitation, while the friend has not come.
@@ -196,6 +241,13 @@ function render() {
     $('invite-qr').alt = t('online.qrAlt');
     visible($('invite-share'), !!navigator.share);
   }
+  setText($('invite-clock'), inviting && st.clock ? t('clock.inInvite', { control: controlText(st.clock) }) : '');
+  visible($('invite-clock'), inviting && !!st.clock);
+  const claiming = playing && !!st.canClaim?.[mine];
+  visible($('claim'), claiming);
+  if (claiming) drawClaim(st, performance.now());
+  setButton($('claim-win'), true, linked);
+  setButton($('claim-draw'), true, linked);
 
   // Who is here: what the server last said, unless this page's own
   // connection is down (then nobody here can tell), and a player whose
@@ -238,6 +290,261 @@ function render() {
   }
 }
 
+// The clocks ------------------------------------------------------------
+
+// The clocks are counted down from the server's last figures, kept with
+// the instant they came (every state received, from turns.js
+// watchStates, through clock.js take), recomputed at every frame while
+// one runs, never added up frame by frame.
+let clk = null;
+let ticking = 0;
+let warned = ''; // the game and ply whose low-time warning was given
+// away is since when this page has seen the other player gone from the
+// game ({id, at}: performance.now()), to say how long ago they left when
+// the game may be claimed; null while they are here or not known.
+let away = null;
+
+// clockEl returns seat p's clock, beside the store's name, made once.
+function clockEl(p) {
+  let c = $('clock-' + p);
+  if (!c) {
+    // A timer: its label is read when it has the focus, never announced
+    // by itself (role timer is aria-live off).
+    c = el('span', { id: 'clock-' + p, className: 'clock', role: 'timer', tabIndex: 0, hidden: true, 'aria-live': 'off' },
+      el('span', { className: 'face', dir: 'ltr', 'aria-hidden': 'true' }));
+  }
+  const head = $('store-' + p).querySelector('.store-head');
+  if (head && c.parentNode !== head) head.append(c);
+  return c;
+}
+
+// drawClocks shows each side's clock, and the time left for a first
+// move while one is timed, as they stand now; it keeps itself called
+// every frame while a clock runs.
+function drawClocks() {
+  const snap = clk;
+  const st = game();
+  const on = !!(snap && st && snap.id === st.id && isOnline());
+  for (const p of [0, 1]) visible(clockEl(p), on);
+  visible($('first-move'), on && snap.firstMoveMs !== null && !snap.over);
+  if (!on) return;
+  const now = performance.now();
+  const { left, first } = showing(snap, now);
+  const mine = me();
+  const units = { days: t('clock.d'), hours: t('clock.h'), minutes: t('clock.m'), seconds: t('clock.s') };
+  for (const p of [0, 1]) {
+    const c = clockEl(p);
+    setText(c.firstChild, localDigits(formatTime(snap, left[p], units)));
+    const name = p === mine ? t('clock.yourTime', { time: spokenTime(left[p], snap.correspondence) })
+      : t('clock.timeOf', { name: playerName(p), time: spokenTime(left[p], snap.correspondence) });
+    if (c.getAttribute('aria-label') !== name) c.setAttribute('aria-label', name);
+    c.classList.toggle('running', snap.running === p);
+    c.classList.toggle('low', !snap.over && low(left[p], snap.correspondence));
+    c.classList.toggle('out', left[p] <= 0);
+  }
+  if (first !== null && !snap.over) {
+    const time = snap.correspondence ? formatTime(snap, first, units) : formatTime(snap, first);
+    setText($('first-move'), t(st.toMove === mine ? 'clock.firstYou' : 'clock.firstOther', { name: playerName(st.toMove), time: localDigits(time) }));
+  }
+  // Under 10 s on this player's running clock: heard (if sound is on)
+  // and said once a turn, seen as long as it lasts.
+  const key = `${snap.id}:${snap.ply}`;
+  if (mine !== null && snap.running === mine && low(left[mine], snap.correspondence) && left[mine] > 0 && warned !== key) {
+    warned = key;
+    sound.call(true);
+    announce(t('clock.lowAnnounce'));
+  }
+  if (!$('claim').hidden) drawClaim(st, now);
+  const runs = !snap.over && (snap.running !== null || snap.firstMoveMs !== null);
+  if (runs && !ticking) ticking = requestAnimationFrame(tick);
+}
+
+// drawClaim says why the game may be claimed: how long ago the other
+// player left, when this page saw them go.
+function drawClaim(st, now) {
+  const ago = away && away.id === st.id ? now - away.at : null;
+  setText($('claim-text'), ago === null ? t('clock.claimText') : t('clock.claimAgo', { time: spokenTime(ago) }));
+}
+
+function tick() {
+  ticking = 0;
+  drawClocks();
+}
+
+// clockShown returns the clock the page counts down from: the newest
+// state's figures and the instant they came (clock.js take).
+export function clockShown() { return clk; }
+
+// controlText says a time control (docs/API.md, "Clocks": {initial,
+// increment} in seconds, or {days}): "3 min + 2 s per move", "3 days
+// per move".
+function controlText(c) {
+  if (c.days) return plural('clock.daysPerMove', c.days);
+  const min = c.initial / 60;
+  return t('clock.control', { min: Number.isInteger(min) ? min : Number(min.toFixed(2)), inc: c.increment });
+}
+
+// spokenTime says a time in words ("2 minutes 41 seconds", "3 days
+// 4 hours"), for screen readers and sentences.
+function spokenTime(ms, correspondence = false) {
+  return Object.entries(spokenParts(ms, correspondence)).map(([unit, n]) => plural('clock.' + unit, n)).join(' ');
+}
+
+// localDigits writes a clock's digits in the page's (Persian ones in fa).
+function localDigits(text) {
+  return text.replace(/[0-9]/g, (d) => num(Number(d)));
+}
+
+// tookText says how long the move that led to replay position index
+// took on its player's clock, once the game is over ('' when the clock
+// cannot say: clock.js tookMs).
+function tookText(st, index) {
+  const ms = index > 0 && st?.clock ? tookMs(st.clock, st.moves.map((_, i) => moverOf(st, i)), index - 1) : null;
+  if (ms === null) return '';
+  const time = ms < 60000 ? t('clock.seconds1', { s: localDigits((Math.floor(ms / 100) / 10).toFixed(1)) }) : localDigits(formatClock(ms));
+  return t('clock.took', { time });
+}
+
+// The new game's clock -------------------------------------------------------
+
+// clockForm returns the new-game dialog's clock choice, built once
+// (before the rule options) and translated.
+function clockForm() {
+  let box = $('newgame-clock');
+  if (!box) {
+    const tpl = document.createElement('template');
+    tpl.innerHTML = CLOCK_FORM;
+    box = tpl.content.firstElementChild;
+    document.querySelector('#newgame-form .variants').before(box);
+    $('newgame-form').noValidate = true; // the server says what it takes
+    translateDOM(box);
+    box.addEventListener('input', () => clockError(''));
+  }
+  return box;
+}
+
+const CLOCK_FORM = `<fieldset class="choices clock-choice" id="newgame-clock" hidden><legend data-i18n="clock.label"></legend>
+      <label><input type="radio" name="clock" value="none"> <span data-i18n="clock.none"></span></label>
+      <label><input type="radio" name="clock" value="realtime"> <span data-i18n="clock.realtime"></span></label>
+      <label><input type="radio" name="clock" value="days"> <span data-i18n="clock.correspondence"></span></label>
+      <div class="clock-more" id="clock-realtime" hidden>
+        <label class="field"><span data-i18n="clock.preset"></span>
+          <select name="preset" id="clock-preset"><option value="60+0"></option><option value="180+2"></option><option value="300+3"></option><option value="600+5"></option><option value="900+10"></option><option value="1800+0"></option><option value="custom" data-i18n="clock.custom"></option></select></label>
+        <div class="clock-custom" id="clock-custom" hidden>
+          <label class="field"><span data-i18n="clock.minutesLabel"></span> <input type="number" name="minutes" id="clock-minutes" inputmode="decimal" step="any" aria-describedby="clock-error"></label>
+          <label class="field"><span data-i18n="clock.incrementLabel"></span> <input type="number" name="increment" id="clock-increment" inputmode="numeric" step="any" aria-describedby="clock-error"></label>
+        </div>
+      </div>
+      <div class="clock-more" id="clock-days" hidden>
+        <label class="field"><span data-i18n="clock.daysLabel"></span>
+          <select name="days" id="clock-days-select"><option value="1"></option><option value="3"></option><option value="7"></option><option value="14"></option></select></label>
+      </div>
+      <p id="clock-error" class="clock-error" role="alert" hidden></p>
+    </fieldset>`;
+
+// CLOCK is the clock's settings until the player chooses: no clock; a
+// preset "initial+increment" in seconds, or custom minutes and increment;
+// days per move.
+const CLOCK = { kind: 'none', preset: '180+2', minutes: 5, increment: 3, days: 3 };
+
+// fillClock sets the dialog's clock choice from the settings' clock c.
+export function fillClock(f, c) {
+  clockForm();
+  c = { ...CLOCK, ...c };
+  f.elements.clock.value = c.kind;
+  f.elements.preset.value = c.preset;
+  f.elements.minutes.value = c.minutes;
+  f.elements.increment.value = c.increment;
+  f.elements.days.value = String(c.days);
+  clockError('');
+}
+
+// syncClock shows the clock choice (on: a game online) and what the
+// kind chosen asks for, in the page's language.
+export function syncClock(f, on) {
+  clockForm().hidden = !on;
+  const kind = f.elements.clock.value;
+  $('clock-realtime').hidden = kind !== 'realtime';
+  $('clock-custom').hidden = kind !== 'realtime' || f.elements.preset.value !== 'custom';
+  $('clock-days').hidden = kind !== 'days';
+  for (const o of $('clock-preset').options) {
+    if (o.value === 'custom') continue;
+    const [initial, increment] = o.value.split('+').map(Number);
+    setText(o, controlText({ initial, increment }));
+  }
+  for (const o of $('clock-days-select').options) setText(o, plural('clock.daysPerMove', Number(o.value)));
+}
+
+// readClock reads the dialog's clock choice, as the settings keep it.
+export function readClock(f) {
+  clockForm();
+  return {
+    kind: f.elements.clock.value || 'none', preset: f.elements.preset.value,
+    minutes: f.elements.minutes.value, increment: f.elements.increment.value, days: Number(f.elements.days.value),
+  };
+}
+
+// clockBody is the "clock" of a new online game's request (docs/API.md,
+// "Clocks") from the settings' clock c: undefined for none, a preset or
+// the minutes and seconds as entered (the server says what it takes), or
+// days per move.
+export function clockBody(c) {
+  if (!c || c.kind === 'none') return undefined;
+  if (c.kind === 'days') return { days: Number(c.days) };
+  if (c.preset !== 'custom') {
+    const [initial, increment] = c.preset.split('+').map(Number);
+    return { initial, increment };
+  }
+  return { initial: Math.round(Number(c.minutes) * 60 * 1000) / 1000, increment: Number(c.increment) };
+}
+
+// clockError says, in the dialog, what is wrong with the clock chosen
+// ('' for nothing).
+function clockError(text) {
+  setText($('clock-error'), text);
+  $('clock-error').hidden = !text;
+}
+
+// clockProblem turns the server's refusal of a clock (400, its message
+// naming the field: "clock.initial must be 15 to 10800 seconds") into
+// the page's words and the field to fix; null for another refusal.
+function clockProblem(e) {
+  if (!(e instanceof APIError) || e.status !== 400) return null;
+  const m = /^clock\.(initial|increment|days)\b(?:.*?(\d+) to (\d+))?/.exec(e.message || '');
+  if (!m) return /^clock\b/.test(e.message || '') ? { text: t('clock.bad'), field: 'clock-preset' } : null;
+  const [, name, lo, hi] = m;
+  const field = { initial: 'clock-minutes', increment: 'clock-increment', days: 'clock-days-select' }[name];
+  if (name === 'initial' && lo) return { text: t('clock.badInitial', { min: Number(lo) / 60, max: Number(hi) / 60 }), field };
+  if (name === 'increment' && lo) return { text: t('clock.badIncrement', { min: Number(lo), max: Number(hi) }), field };
+  return { text: t(name === 'days' ? 'clock.badDays' : 'clock.whole'), field };
+}
+
+// createClocked creates the clocked game of opts (its request's body)
+// for the new-game dialog: null when the clock is refused — an empty
+// field, or the server's refusal — which is then said in the dialog by
+// the field to fix; another failure is thrown.
+export async function createClocked(opts) {
+  const f = $('newgame-form');
+  const c = readClock(f);
+  if (c.kind === 'realtime' && c.preset === 'custom') {
+    for (const [name, key] of [['minutes', 'clock.enterMinutes'], ['increment', 'clock.enterIncrement']]) {
+      if (String(c[name]).trim() === '' || !Number.isFinite(Number(c[name]))) { clockError(t(key)); $('clock-' + name).focus(); return null; }
+    }
+  }
+  const start = $('newgame-start');
+  if (start.disabled) return null;
+  start.disabled = true;
+  try {
+    return await api.create(opts);
+  } catch (e) {
+    const bad = clockProblem(e);
+    if (!bad) throw e;
+    clockError(bad.text);
+    $(bad.field).focus();
+    return null;
+  } finally { start.disabled = false; }
+}
+
 // visible shows e or hides it, writing only a change.
 function visible(e, on) { if (e.hidden === on) e.hidden = !on; }
 
@@ -256,12 +563,17 @@ function tell(st, mine, joined, p) {
     dropped: mine !== null && !!(p.dropped && p.dropped[1 - mine]),
     offer: st.offer ? `${st.offer.kind}:${st.offer.by}` : '', offerObj: st.offer,
     myTurn: mine !== null && !st.over && joined && st.toMove === mine,
+    claim: mine !== null && !st.over && !!st.canClaim?.[mine],
   };
   const was = seen && seen.id === st.id ? seen : null;
   // While this page's connection is down, who is here is not known: what
   // was last known stands until it is back.
   if (was && S.link === 'down') Object.assign(now, { here: was.here, dropped: was.dropped });
   seen = now;
+  // Since when the other player has been gone, as this page saw it.
+  if (mine === null || now.here || !now.joined || S.link === 'down') away = null;
+  else if (!away || away.id !== st.id) away = { id: st.id, at: was && was.here ? performance.now() : null };
+  if (away && away.at === null) away = null;
   if (!was) {
     if (mine !== null && !joined && !st.over) {
       announce(`${t('online.inviteHeading')}: ${t('online.inviteText')}`);
@@ -289,6 +601,13 @@ function tell(st, mine, joined, p) {
     }
   }
   if (now.myTurn && !was.myTurn) callPlayer('online.titleTurn');
+  if (now.claim && !was.claim) say.push(`${t('clock.claimText')} ${t('clock.claimHow')}`);
+  // The clock's endings, said once: the flag, the first move's limit.
+  if (now.over && !was.over && st.clock && st.result) {
+    const loser = 1 - st.result.winner;
+    if (st.end === 'timeout') say.push(t(loser === mine ? 'clock.flagYou' : 'clock.flag', { name: playerName(loser) }));
+  }
+  if (now.over && !was.over && st.clock && st.end === 'abort') say.push(t('why.abortClocked'));
   if (say.length) announce(say.join(' '));
 }
 
@@ -341,6 +660,10 @@ export async function showGames() {
   // first visit starts, say) has nothing to come back to.
   const states = (await Promise.all(ids.map((id) => api.get(id).catch(() => null))))
     .filter((g) => g && (g.moves.length > 0 || g.mode === 'online'));
+  // The most urgent first: the clocked games where it is this player's
+  // move, the least time left first (clock.js urgency); the rest as they
+  // were, the latest first.
+  states.sort((a, b) => urgency(a, seatOf(a.id)) - urgency(b, seatOf(b.id)) || 0);
   list.textContent = '';
   if (!states.length) list.append(el('li', { className: 'none' }, t('games.none')));
   for (const g of states) {
@@ -377,7 +700,15 @@ function gameTurn(g) {
     if (seat === null) return t('games.playerWon', { name: t(w === 0 ? 'player.p1' : 'player.p2'), score: `${num(pts(w))}–${num(pts(1 - w))}` });
     return t(w === seat ? 'games.won' : 'games.lost', { score });
   }
-  return t('games.standing', { turn: turnText(g, seat), score });
+  const standing = t('games.standing', { turn: turnText(g, seat), score });
+  // A clock running, or a first move timed: the time left of the side to
+  // move (days and hours in correspondence), as the server gave it.
+  const c = g.clock;
+  if (!c || !(c.running === 0 || c.running === 1 || c.firstMoveMs)) return standing;
+  const ms = c.firstMoveMs ?? c.remaining[c.running];
+  const units = { days: t('clock.d'), hours: t('clock.h'), minutes: t('clock.m'), seconds: t('clock.s') };
+  const time = localDigits(formatTime({ correspondence: !!c.days }, ms, units));
+  return `${standing}${t('games.sep')}${t('games.timeLeft', { time })}`;
 }
 
 function turnText(g, seat) {

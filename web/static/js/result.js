@@ -49,13 +49,14 @@ export function winnerText(result, you, name, ai) {
 
 // whyText explains an ending other than the capture of both mandarin
 // squares, or returns '' for that ending. result and name(p) say who
-// resigned; you is the seat of the person at this page, or null.
-export function whyText(end, result, name, you = null) {
+// lost; you is the seat of the person here, or null; clocked: an abort
+// may be the first move's limit, a draw claimed.
+export function whyText(end, result, name, you = null, clocked = false) {
   if (!end || end === 'mandarins' || end === 'none') return '';
-  if (end === 'resign') {
+  if (end === 'resign' || end === 'timeout' || end === 'abandon') {
     const loser = 1 - result.winner;
-    return loser === you ? t('why.youResign') : t('why.resign', { name: name(loser) });
+    return loser === you ? t('why.you-' + end) : t('why.' + end, { name: name(loser) });
   }
-  if (end === 'abort' || end === 'draw') return t('why.' + end);
+  if (end === 'abort' || end === 'draw') return t('why.' + end + (clocked ? 'Clocked' : ''));
   return t('why.' + end) + ' ' + t('why.mandarinsLeft');
 }

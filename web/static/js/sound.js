@@ -60,9 +60,10 @@ export function end(won) {
 }
 
 // call is two soft bells: something waits for the player (their turn, a
-// friend who joined, an offer), heard from another tab.
-export function call() {
+// friend who joined, an offer), heard from another tab; high, two short
+// high ones: their clock is under 10 seconds.
+export function call(high) {
   if (!ready()) return;
-  tone(659, 0, 0.4, 0.09, 'sine', 0.99);
-  tone(880, 0.16, 0.5, 0.09, 'sine', 0.99);
+  tone(high ? 1046 : 659, 0, high ? 0.1 : 0.4, 0.09, 'sine', 0.99);
+  tone(high ? 1046 : 880, 0.16, high ? 0.1 : 0.5, 0.09, 'sine', 0.99);
 }

@@ -28,6 +28,10 @@ const P = {
   // stands in for.
   presence: null,
 };
+let watcher = null;
+
+// watchStates has fn(state, now) see each state as it comes (clocks).
+export function watchStates(fn) { watcher = fn; }
 let wake = null;
 const observers = [];
 
@@ -56,6 +60,7 @@ export function receive(msg, fromFeed = false) {
   // feed is not up.
   const st = msg.type === 'turn' ? msg.turn.state : msg.state;
   if (st && P.state && st.id === P.state.id && st.presence && (fromFeed || S.link !== 'up')) P.presence = st.presence;
+  if (watcher && st && P.state && st.id === P.state.id) watcher(st, performance.now());
   if (msg.type === 'turn') takeTurn(msg.turn);
   else if (msg.type === 'state') takeState(msg.state);
   else if (msg.type === 'thinking') P.thinking = msg.thinking;
@@ -88,6 +93,7 @@ function takeState(state) {
 // show puts a new game on screen, forgetting everything shown.
 export function show(state) {
   Object.assign(P, { last: null, turns: [], snapshots: new Map(), presence: state.presence || null });
+  if (watcher) watcher(state, performance.now());
   Q.reset(P.q, state);
   wakeUp();
   anim.hideHand();

@@ -175,10 +175,8 @@ export const api = {
 };
 const feeds = new Set();
 
-// PING_EVERY and PONG_WITHIN (ms) are how often a feed checks that its
-// WebSocket works, and how long the server has to answer.
-const PING_EVERY = 2000;
-const PONG_WITHIN = 3000;
+// How often (ms) a feed pings its WebSocket, and how long the server has to answer.
+const PING_EVERY = 2000, PONG_WITHIN = 3000;
 
 // subscribe calls onMessage with each message of game id's feed (docs/
 // API.md, the WebSocket's messages) until the feed's close is called:
@@ -197,9 +195,8 @@ export function subscribe(id, onMessage, onLink, seen) { return new Feed(id, onM
 // with the seat's secret, so that the other player sees this one is here.
 // A game kept in the browser takes its messages from the engine instead.
 // The browser going offline counts as a drop at once: a socket on a dead
-// network may not close for minutes. A network that dies with no offline
-// event is found by the feed's own pings (beat): a ping with no word from
-// the server within PONG_WITHIN ms counts as a drop.
+// network may not close for minutes; one that dies with no offline event
+// is found by the feed's pings (ping).
 class Feed {
   constructor(id, onMessage, onLink = () => {}, seen = () => -1) {
     this.id = id;
@@ -240,18 +237,13 @@ class Feed {
     this.link(true);
   }
 
-  // ping asks the server whether the socket still works, or counts it as
-  // dropped when the last ping had no answer in time. (Timed from the
-  // ping, not from the last message: a hidden tab's timers run late.)
+  // ping pings the socket, or drops it when the last ping had no answer in
+  // time (timed from the ping: a hidden tab's timers run late).
   ping() {
     const ws = this.ws;
-    if (!ws || ws.readyState !== WebSocket.OPEN) { this.pinged = 0; return; }
-    if (this.pinged && this.heard < this.pinged) {
-      if (Date.now() - this.pinged > PONG_WITHIN) this.onOffline();
-      return;
-    }
-    this.pinged = Date.now();
-    ws.send('{"type":"ping"}');
+    if (ws?.readyState !== WebSocket.OPEN) this.pinged = 0;
+    else if (!this.pinged || this.heard >= this.pinged) { this.pinged = Date.now(); ws.send('{"type":"ping"}'); }
+    else if (Date.now() - this.pinged > PONG_WITHIN) this.onOffline();
   }
 
   // link tells onLink whether the feed is up, when that changed.
@@ -287,10 +279,7 @@ class Feed {
     this.pinged = 0;
     ws.onmessage = (e) => {
       this.heard = Date.now();
-      try {
-        const msg = JSON.parse(e.data);
-        if (msg.type !== 'pong') this.onMessage(msg);
-      } catch (err) { console.warn(err); }
+      try { const msg = JSON.parse(e.data); if (msg.type !== 'pong') this.onMessage(msg); } catch (err) { console.warn(err); }
     };
     ws.onclose = () => {
       if (this.closed || this.away || this.ws !== ws) return;

@@ -1,0 +1,231 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"oanquan/internal/store/pgtest"
+)
+
+func TestMemorySeeks(t *testing.T)   { testSeeks(t, openMemory) }
+func TestSQLiteSeeks(t *testing.T)   { testSeeks(t, openSQLiteTemp) }
+func TestPostgresSeeks(t *testing.T) { testSeeks(t, openPostgresTemp) }
+
+func testSeeks(t *testing.T, open opener) {
+	for _, tt := range []struct {
+		name string
+		f    func(t *testing.T, s Seeks)
+	}{
+		{"CreateList", testSeekCreateList},
+		{"Accept", testSeekAccept},
+		{"AcceptRace", testSeekAcceptRace},
+		{"Expire", testSeekExpire},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, ok := open(t).(Seeks)
+			if !ok {
+				t.Fatal("the store keeps no seeks")
+			}
+			tt.f(t, s)
+		})
+	}
+}
+
+var seekT0 = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+
+func newSeek(id string, created time.Time) Seek {
+	return Seek{ID: id, Key: []byte("0123456789abcdef0123456789abcdef"), Address: "192.0.2.1", Initial: 180, Increment: 2,
+		Rated: true, Min: 1400, Max: 1700, Speed: "blitz", Account: "acct-" + id, Created: created, Expires: created.Add(30 * time.Minute)}
+}
+
+func testSeekCreateList(t *testing.T, s Seeks) {
+	ctx := context.Background()
+	a, b := newSeek("a", seekT0.Add(time.Second)), newSeek("b", seekT0)
+	b.Account, b.Rated, b.Min, b.Max, b.Days, b.Initial, b.Increment, b.Speed = "", false, 0, 0, 3, 0, 0, "correspondence"
+	for _, k := range []Seek{a, b} {
+		if err := s.CreateSeek(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.CreateSeek(ctx, a); !errors.Is(err, ErrExists) {
+		t.Errorf("CreateSeek of a taken id = %v, want ErrExists", err)
+	}
+	got, err := s.OpenSeeks(ctx, seekT0.Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].ID != "b" || got[1].ID != "a" {
+		t.Fatalf("OpenSeeks = %v, want b then a", got)
+	}
+	if g := got[1]; g.Account != a.Account || string(g.Key) != string(a.Key) || g.Initial != 180 || g.Increment != 2 || !g.Rated ||
+		g.Min != 1400 || g.Max != 1700 || g.Speed != "blitz" || !g.Created.Equal(a.Created) || !g.Expires.Equal(a.Expires) || g.Game != "" {
+		t.Errorf("OpenSeeks[1] = %+v, want %+v", g, a)
+	}
+	if g := got[0]; g.Days != 3 || g.Rated || g.Account != "" {
+		t.Errorf("OpenSeeks[0] = %+v, want %+v", g, b)
+	}
+	if n, err := s.CountSeeks(ctx, "192.0.2.1", seekT0.Add(time.Minute)); err != nil || n != 2 {
+		t.Errorf("CountSeeks = %d, %v, want 2", n, err)
+	}
+	if err := s.DeleteSeek(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Seek(ctx, "a"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Seek of a deleted seek = %v, want ErrNotFound", err)
+	}
+	if err := s.DeleteSeek(ctx, "a"); err != nil {
+		t.Errorf("DeleteSeek of none = %v, want nil", err)
+	}
+}
+
+func testSeekAccept(t *testing.T, s Seeks) {
+	ctx := context.Background()
+	if err := s.CreateSeek(ctx, newSeek("a", seekT0)); err != nil {
+		t.Fatal(err)
+	}
+	now, keep := seekT0.Add(time.Minute), seekT0.Add(time.Hour)
+	if err := s.AcceptSeek(ctx, "none", "g1", 1, "", now, keep); !errors.Is(err, ErrNotFound) {
+		t.Errorf("AcceptSeek of none = %v, want ErrNotFound", err)
+	}
+	if err := s.AcceptSeek(ctx, "a", "g1", 1, "acct-x", now, keep); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AcceptSeek(ctx, "a", "g2", 0, "", now, keep); !errors.Is(err, ErrConflict) {
+		t.Errorf("AcceptSeek of an accepted seek = %v, want ErrConflict", err)
+	}
+	k, err := s.Seek(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Game != "g1" || k.Seat != 1 || k.Acceptor != "acct-x" || !k.Expires.Equal(keep) {
+		t.Errorf("Seek after accepting = %+v, want game g1, seat 1, acceptor acct-x, expires %v", k, keep)
+	}
+	if open, _ := s.OpenSeeks(ctx, now); len(open) != 0 {
+		t.Errorf("OpenSeeks lists an accepted seek: %v", open)
+	}
+	// An expired seek cannot be accepted.
+	if err := s.CreateSeek(ctx, newSeek("b", seekT0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AcceptSeek(ctx, "b", "g3", 0, "", seekT0.Add(31*time.Minute), keep); !errors.Is(err, ErrConflict) {
+		t.Errorf("AcceptSeek of an expired seek = %v, want ErrConflict", err)
+	}
+}
+
+// testSeekAcceptRace: of 20 accepting one seek at once, exactly one
+// succeeds and the seek names its game.
+func testSeekAcceptRace(t *testing.T, s Seeks) {
+	ctx := context.Background()
+	if err := s.CreateSeek(ctx, newSeek("a", seekT0)); err != nil {
+		t.Fatal(err)
+	}
+	const n = 20
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.AcceptSeek(ctx, "a", fmt.Sprintf("g%d", i), 0, "", seekT0.Add(time.Second), seekT0.Add(time.Hour))
+		}()
+	}
+	wg.Wait()
+	won := -1
+	for i, err := range errs {
+		switch {
+		case err == nil && won >= 0:
+			t.Fatalf("both %d and %d accepted the seek", won, i)
+		case err == nil:
+			won = i
+		case !errors.Is(err, ErrConflict):
+			t.Errorf("accept %d: %v, want ErrConflict", i, err)
+		}
+	}
+	if won < 0 {
+		t.Fatal("no one accepted the seek")
+	}
+	if k, err := s.Seek(ctx, "a"); err != nil || k.Game != fmt.Sprintf("g%d", won) {
+		t.Errorf("Seek = %+v, %v, want game g%d", k, err, won)
+	}
+}
+
+func testSeekExpire(t *testing.T, s Seeks) {
+	ctx := context.Background()
+	old, young := newSeek("old", seekT0), newSeek("young", seekT0.Add(20*time.Minute))
+	for _, k := range []Seek{old, young} {
+		if err := s.CreateSeek(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := seekT0.Add(40 * time.Minute)
+	if open, _ := s.OpenSeeks(ctx, now); len(open) != 1 || open[0].ID != "young" {
+		t.Errorf("OpenSeeks at %v = %v, want only young", now, open)
+	}
+	n, err := s.ExpireSeeks(ctx, now)
+	if err != nil || n != 1 {
+		t.Fatalf("ExpireSeeks = %d, %v, want 1", n, err)
+	}
+	if _, err := s.Seek(ctx, "old"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Seek(old) after expiry = %v, want ErrNotFound", err)
+	}
+	if _, err := s.Seek(ctx, "young"); err != nil {
+		t.Errorf("Seek(young) = %v", err)
+	}
+}
+
+// TestSQLiteMigrateFromV7: a file of schema v7 (before seeks) is brought
+// to v8, keeping its accounts, and keeps seeks.
+func TestSQLiteMigrateFromV7(t *testing.T) {
+	path := t.TempDir() + "/v7.db"
+	old, err := openSQLite(ctx, path, 7, sqliteMaxBatch, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustAccount(t, old, "a1", "Nam")
+	old.Close()
+	s := openSQLiteAt(t, path)
+	defer s.Close()
+	checkMigratedV7(t, s)
+	var v int
+	s.rdb.QueryRow("PRAGMA user_version").Scan(&v)
+	if v != 8 {
+		t.Errorf("user_version = %d, want 8", v)
+	}
+}
+
+// TestPostgresMigrateFromV7 is TestSQLiteMigrateFromV7 on PostgreSQL.
+func TestPostgresMigrateFromV7(t *testing.T) {
+	url := pgtest.Start(t)
+	old, err := openPostgres(ctx, url, 7, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustAccount(t, old, "a1", "Nam")
+	old.Close()
+	s := openPostgresAt(t, url)
+	checkMigratedV7(t, s)
+	var v int
+	s.pool.QueryRow(ctx, `SELECT version FROM oanquan_schema`).Scan(&v)
+	if v != 8 {
+		t.Errorf("schema version = %d, want 8", v)
+	}
+}
+
+func checkMigratedV7(t *testing.T, s Store) {
+	t.Helper()
+	if _, err := s.(Accounts).AccountByID(ctx, "a1"); err != nil {
+		t.Errorf("the v7 account after migrating: %v", err)
+	}
+	k := newSeek("s1", seekT0)
+	k.Account = "a1"
+	if err := s.(Seeks).CreateSeek(ctx, k); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.(Seeks).Seek(ctx, "s1"); err != nil || got.Account != "a1" {
+		t.Errorf("Seek after migrating = %+v, %v", got, err)
+	}
+}

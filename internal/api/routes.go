@@ -54,6 +54,11 @@ var Routes = []Route{
 	{"DELETE", "/api/me", "deleteAccount", deleteAccount, true},
 	{"GET", "/api/players/{id}", "player", playerProfile, true}, // {id}: the username
 	{"GET", "/api/games/{id}/players", "players", seats, true},
+	{"POST", "/api/seeks", "postSeek", postSeek, true},
+	{"GET", "/api/seeks", "seeks", listSeeks, true},
+	{"GET", "/api/seeks/{id}", "seek", getSeek, true},
+	{"DELETE", "/api/seeks/{id}", "cancelSeek", cancelSeek, true},
+	{"POST", "/api/seeks/{id}/accept", "acceptSeek", acceptSeek, true},
 }
 
 // Call is one request to an operation.

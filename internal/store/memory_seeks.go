@@ -118,3 +118,18 @@ func (m *Memory) CountSeeks(ctx context.Context, address string, now time.Time) 
 	}
 	return n, nil
 }
+
+// WithdrawSeek deletes seek id if it is open.
+func (m *Memory) WithdrawSeek(ctx context.Context, id string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k, ok := m.seeks[id]
+	switch {
+	case !ok:
+		return fmt.Errorf("seek %q: %w", id, ErrNotFound)
+	case k.Game != "":
+		return fmt.Errorf("seek %q: %w", id, ErrConflict)
+	}
+	delete(m.seeks, id)
+	return nil
+}

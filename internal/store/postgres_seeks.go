@@ -8,6 +8,16 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
+// lobbyChannel is the channel of the NOTIFY that every change of a seek
+// sends, its payload the store's name and the seek's id ("" for many).
+const lobbyChannel = "oanquan_lobby"
+
+// lobbyNotify announces a change of the seek whose id is the query's
+// parameter n.
+func lobbyNotify(n int) string {
+	return fmt.Sprintf(`pg_notify('%s', current_setting('application_name') || ' ' || $%d)`, lobbyChannel, n)
+}
+
 const pgSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor`
 
 func scanPgSeek(scan func(...any) error) (Seek, error) {
@@ -17,15 +27,26 @@ func scanPgSeek(scan func(...any) error) (Seek, error) {
 	return k, err
 }
 
+// changeSeek runs q, which changes at most one seek and RETURNs its
+// notice, and reports whether it changed one.
+func (p *Postgres) changeSeek(ctx context.Context, q string, args ...any) (bool, error) {
+	var ignored any
+	err := p.pool.QueryRow(ctx, q, args...).Scan(&ignored)
+	if err == pgx.ErrNoRows {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // CreateSeek saves k.
 func (p *Postgres) CreateSeek(ctx context.Context, k Seek) error {
-	tag, err := p.pool.Exec(ctx, `INSERT INTO seeks (id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING`,
+	done, err := p.changeSeek(ctx, `INSERT INTO seeks (id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING RETURNING `+lobbyNotify(1),
 		k.ID, k.Account, k.Key, k.Address, k.Initial, k.Increment, k.Days, k.Rated, k.Min, k.Max, k.Speed, k.Created, k.Expires)
 	if err != nil {
 		return fmt.Errorf("store: creating a seek: %w", err)
 	}
-	if tag.RowsAffected() == 0 {
+	if !done {
 		return fmt.Errorf("seek %q: %w", k.ID, ErrExists)
 	}
 	return nil
@@ -61,18 +82,9 @@ func (p *Postgres) OpenSeeks(ctx context.Context, now time.Time) ([]Seek, error)
 	return out, rows.Err()
 }
 
-// AcceptSeek marks seek id accepted, if it is open: one UPDATE … WHERE
-// game IS NULL, which takes the row's lock, so that of several servers
-// accepting at once one alone changes the row.
-func (p *Postgres) AcceptSeek(ctx context.Context, id, game string, seat int, acceptor string, now, keep time.Time) error {
-	tag, err := p.pool.Exec(ctx, `UPDATE seeks SET game = $1, seat = $2, acceptor = $3, expires = $4 WHERE id = $5 AND game IS NULL AND expires > $6`,
-		game, seat, acceptor, keep, id, now)
-	if err != nil {
-		return fmt.Errorf("store: accepting a seek: %w", err)
-	}
-	if tag.RowsAffected() == 1 {
-		return nil
-	}
+// missing tells, after a conditional change of seek id changed nothing,
+// whether it exists (ErrConflict) or not (ErrNotFound).
+func (p *Postgres) missing(ctx context.Context, id string) error {
 	var one int
 	if err := p.pool.QueryRow(ctx, `SELECT 1 FROM seeks WHERE id = $1`, id).Scan(&one); err == pgx.ErrNoRows {
 		return fmt.Errorf("seek %q: %w", id, ErrNotFound)
@@ -80,21 +92,59 @@ func (p *Postgres) AcceptSeek(ctx context.Context, id, game string, seat int, ac
 	return fmt.Errorf("seek %q: %w", id, ErrConflict)
 }
 
+// AcceptSeek marks seek id accepted, if it is open: one UPDATE … WHERE
+// game IS NULL, which takes the row's lock, so that of several servers
+// accepting at once one alone changes the row (the others, waiting for
+// the lock, find game set).
+func (p *Postgres) AcceptSeek(ctx context.Context, id, game string, seat int, acceptor string, now, keep time.Time) error {
+	done, err := p.changeSeek(ctx, `UPDATE seeks SET game = $1, seat = $2, acceptor = $3, expires = $4 WHERE id = $5 AND game IS NULL AND expires > $6
+		RETURNING `+lobbyNotify(5), game, seat, acceptor, keep, id, now)
+	if err != nil {
+		return fmt.Errorf("store: accepting a seek: %w", err)
+	}
+	if !done {
+		return p.missing(ctx, id)
+	}
+	return nil
+}
+
 // DeleteSeek deletes seek id.
 func (p *Postgres) DeleteSeek(ctx context.Context, id string) error {
-	if _, err := p.pool.Exec(ctx, `DELETE FROM seeks WHERE id = $1`, id); err != nil {
+	if _, err := p.changeSeek(ctx, `DELETE FROM seeks WHERE id = $1 RETURNING `+lobbyNotify(1), id); err != nil {
 		return fmt.Errorf("store: deleting a seek: %w", err)
+	}
+	return nil
+}
+
+// WithdrawSeek deletes seek id if it is open.
+func (p *Postgres) WithdrawSeek(ctx context.Context, id string) error {
+	done, err := p.changeSeek(ctx, `DELETE FROM seeks WHERE id = $1 AND game IS NULL RETURNING `+lobbyNotify(1), id)
+	if err != nil {
+		return fmt.Errorf("store: withdrawing a seek: %w", err)
+	}
+	if !done {
+		return p.missing(ctx, id)
 	}
 	return nil
 }
 
 // ExpireSeeks deletes the seeks expired before now.
 func (p *Postgres) ExpireSeeks(ctx context.Context, now time.Time) (int, error) {
-	tag, err := p.pool.Exec(ctx, `DELETE FROM seeks WHERE expires < $1`, now)
+	var n int
+	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `DELETE FROM seeks WHERE expires < $1`, now)
+		if err != nil {
+			return err
+		}
+		if n = int(tag.RowsAffected()); n > 0 {
+			_, err = tx.Exec(ctx, `SELECT `+lobbyNotify(1), "")
+		}
+		return err
+	})
 	if err != nil {
 		return 0, fmt.Errorf("store: expiring seeks: %w", err)
 	}
-	return int(tag.RowsAffected()), nil
+	return n, nil
 }
 
 // CountSeeks counts the open seeks the address posted.

@@ -29,7 +29,9 @@ type Seek struct {
 
 // Seeks keeps the lobby's seeks. The SQLite, Postgres and Memory stores
 // implement it with the same contract (seeks_test.go). Methods that
-// change something are durable when they return without error.
+// change something are durable when they return without error. On
+// PostgreSQL every change of a seek is announced to the other servers
+// (Notifier: a Notice with Lobby set).
 type Seeks interface {
 	// CreateSeek saves a new open seek (k.Game ""); ErrExists if its id
 	// is taken.
@@ -47,6 +49,10 @@ type Seeks interface {
 	AcceptSeek(ctx context.Context, id, game string, seat int, acceptor string, now, keep time.Time) error
 	// DeleteSeek deletes seek id, open or accepted; none is no error.
 	DeleteSeek(ctx context.Context, id string) error
+	// WithdrawSeek deletes seek id if it is still open (not accepted),
+	// as one conditional write: ErrConflict if it was accepted,
+	// ErrNotFound for none.
+	WithdrawSeek(ctx context.Context, id string) error
 	// ExpireSeeks deletes the seeks whose Expires is before now and
 	// returns how many.
 	ExpireSeeks(ctx context.Context, now time.Time) (int, error)

@@ -24,6 +24,7 @@ func testSeeks(t *testing.T, open opener) {
 		{"Accept", testSeekAccept},
 		{"AcceptRace", testSeekAcceptRace},
 		{"Expire", testSeekExpire},
+		{"Withdraw", testSeekWithdraw},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s, ok := open(t).(Seeks)
@@ -228,4 +229,79 @@ func checkMigratedV7(t *testing.T, s Store) {
 	if got, err := s.(Seeks).Seek(ctx, "s1"); err != nil || got.Account != "a1" {
 		t.Errorf("Seek after migrating = %+v, %v", got, err)
 	}
+}
+
+func testSeekWithdraw(t *testing.T, s Seeks) {
+	ctx := context.Background()
+	for _, id := range []string{"a", "b"} {
+		if err := s.CreateSeek(ctx, newSeek(id, seekT0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.AcceptSeek(ctx, "b", "g1", 0, "", seekT0, seekT0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WithdrawSeek(ctx, "a"); err != nil {
+		t.Errorf("WithdrawSeek of an open seek: %v", err)
+	}
+	if _, err := s.Seek(ctx, "a"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Seek after withdrawing = %v, want ErrNotFound", err)
+	}
+	if err := s.WithdrawSeek(ctx, "a"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("WithdrawSeek of none = %v, want ErrNotFound", err)
+	}
+	if err := s.WithdrawSeek(ctx, "b"); !errors.Is(err, ErrConflict) {
+		t.Errorf("WithdrawSeek of an accepted seek = %v, want ErrConflict", err)
+	}
+	if k, err := s.Seek(ctx, "b"); err != nil || k.Game != "g1" {
+		t.Errorf("the accepted seek after a withdrawal: %+v, %v", k, err)
+	}
+}
+
+// TestPostgresLobbyNotices: a seek posted, accepted or withdrawn through
+// one store is announced to another on the same database, as a lobby
+// notice naming it; the store's own changes are not.
+func TestPostgresLobbyNotices(t *testing.T) {
+	url := pgtest.Start(t)
+	a, b := openPostgresAt(t, url), openPostgresAt(t, url)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	notices := b.Changes(ctx)
+	wait := func(what, id string) {
+		t.Helper()
+		for {
+			select {
+			case n := <-notices:
+				if !n.Lobby {
+					continue
+				}
+				if n.Seek != id {
+					t.Fatalf("%s: notice %+v, want the lobby's for %s", what, n, id)
+				}
+				return
+			case <-ctx.Done():
+				t.Fatalf("%s: no notice", what)
+			}
+		}
+	}
+	now := time.Now()
+	if err := b.CreateSeek(ctx, newSeek("own", now)); err != nil { // b's own: not announced to b
+		t.Fatal(err)
+	}
+	if err := a.CreateSeek(ctx, newSeek("s1", now)); err != nil {
+		t.Fatal(err)
+	}
+	wait("posted", "s1")
+	if err := a.AcceptSeek(ctx, "s1", "g1", 0, "", now, now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	wait("accepted", "s1")
+	if err := a.CreateSeek(ctx, newSeek("s2", now)); err != nil {
+		t.Fatal(err)
+	}
+	wait("posted", "s2")
+	if err := a.WithdrawSeek(ctx, "s2"); err != nil {
+		t.Fatal(err)
+	}
+	wait("withdrawn", "s2")
 }

@@ -116,3 +116,21 @@ func (s *SQLite) CountSeeks(ctx context.Context, address string, now time.Time) 
 	err := s.rdb.QueryRowContext(ctx, `SELECT count(*) FROM seeks WHERE address = ? AND game IS NULL AND expires > ?`, address, now.UnixNano()).Scan(&n)
 	return n, err
 }
+
+// WithdrawSeek deletes seek id if it is open.
+func (s *SQLite) WithdrawSeek(ctx context.Context, id string) error {
+	return s.write(ctx, func(w *sqliteWriter) error {
+		res, err := w.exec(`DELETE FROM seeks WHERE id = ? AND game IS NULL`, id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 1 {
+			return err
+		}
+		var one int
+		if err := w.queryRow(`SELECT 1 FROM seeks WHERE id = ?`, id).Scan(&one); err == sql.ErrNoRows {
+			return fmt.Errorf("seek %q: %w", id, ErrNotFound)
+		}
+		return fmt.Errorf("seek %q: %w", id, ErrConflict)
+	})
+}

@@ -12,7 +12,8 @@ import (
 type Route struct {
 	Method, Pattern string
 	// Name names the route for the transport, which serves itself the
-	// routes that have no Op ("ws", "health", "ready", "live", "qr").
+	// routes that have no Op ("ws", "health", "ready", "live", "qr",
+	// "lobby").
 	Name string
 	// Op answers the route; nil: the transport's own.
 	Op func(*Call) (Response, error)
@@ -59,6 +60,7 @@ var Routes = []Route{
 	{"GET", "/api/seeks/{id}", "seek", getSeek, true},
 	{"DELETE", "/api/seeks/{id}", "cancelSeek", cancelSeek, true},
 	{"POST", "/api/seeks/{id}/accept", "acceptSeek", acceptSeek, true},
+	{"GET", "/api/lobby/ws", "lobby", nil, true},
 }
 
 // Call is one request to an operation.

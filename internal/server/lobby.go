@@ -355,7 +355,3 @@ func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
 	st := m.State()
 	return api.Joined{Game: wire.GameOf(&st), Seat: 1 - poster, Secret: secret}, nil
 }
-
-// lobbyChanged tells the lobby's sockets that seek id changed (posted,
-// accepted or gone).
-func (s *Server) lobbyChanged(id string) {}

@@ -191,3 +191,38 @@ func testSeekRace(t *testing.T, st store.Store) {
 		t.Errorf("the game: %v", err)
 	}
 }
+
+// TestSeekLimits: an address may have 5 seeks open at once, and post
+// no faster than Limits.Seeks: beyond, 429 with Retry-After.
+func TestSeekLimits(t *testing.T) {
+	lim := noLimits
+	lim.Seeks = Rate{PerMinute: 0.5, Burst: 7}
+	_, ts := accountServer(t, lim)
+	a := newBrowser(t, ts)
+	const body = `{"clock":{"initial":300,"increment":0}}`
+	var ks []api.SeekPosted
+	for range maxOpenSeeks {
+		ks = append(ks, a.post(body))
+	}
+	r := a.call("POST", "/api/seeks", body)
+	wantError(t, r, 429, "rate_limited")
+	if r.header.Get("Retry-After") == "" {
+		t.Error("429 without Retry-After")
+	}
+	// One cancelled, one more may be posted; then the rate's burst (7)
+	// is spent.
+	for range 2 {
+		if r := a.call("DELETE", "/api/seeks/"+ks[0].ID, nil, "Authorization", "Bearer "+ks[0].Secret); r.status != 204 {
+			t.Fatalf("cancel: %v", r)
+		}
+		ks = append(ks[1:], a.post(body))
+	}
+	if r := a.call("DELETE", "/api/seeks/"+ks[0].ID, nil, "Authorization", "Bearer "+ks[0].Secret); r.status != 204 {
+		t.Fatalf("cancel: %v", r)
+	}
+	r = a.call("POST", "/api/seeks", body)
+	wantError(t, r, 429, "rate_limited")
+	if r.header.Get("Retry-After") == "" {
+		t.Error("429 without Retry-After")
+	}
+}

@@ -133,3 +133,18 @@ func (m *Memory) WithdrawSeek(ctx context.Context, id string) error {
 	delete(m.seeks, id)
 	return nil
 }
+
+// PairSeeks pairs open seeks a and b, or neither.
+func (m *Memory) PairSeeks(ctx context.Context, a, b, game string, seatA int, now, keep time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ka, oka := m.seeks[a]
+	kb, okb := m.seeks[b]
+	if !oka || !okb || a == b || ka.Game != "" || kb.Game != "" || !ka.Expires.After(now) || !kb.Expires.After(now) {
+		return fmt.Errorf("seeks %q and %q: %w", a, b, ErrConflict)
+	}
+	ka.Game, ka.Seat, ka.Acceptor, ka.Expires = game, seatA, kb.Account, keep
+	kb.Game, kb.Seat, kb.Acceptor, kb.Expires = game, 1-seatA, ka.Account, keep
+	m.seeks[a], m.seeks[b] = ka, kb
+	return nil
+}

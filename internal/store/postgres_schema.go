@@ -138,7 +138,9 @@ var postgresMigrations = []string{
 		expires   timestamptz NOT NULL,
 		game      text,                     -- NULL while open
 		seat      integer NOT NULL DEFAULT 0,
-		acceptor  text NOT NULL DEFAULT ''
+		acceptor  text NOT NULL DEFAULT '',
+		pool      boolean NOT NULL DEFAULT false, -- a ticket of quick pairing
+		rating    double precision NOT NULL DEFAULT 0 -- its poster's rating, for pairing
 	);
 	CREATE INDEX seeks_open ON seeks (created) WHERE game IS NULL;
 	CREATE INDEX seeks_expires ON seeks (expires);`,

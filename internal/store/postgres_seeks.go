@@ -18,12 +18,12 @@ func lobbyNotify(n int) string {
 	return fmt.Sprintf(`pg_notify('%s', current_setting('application_name') || ' ' || $%d)`, lobbyChannel, n)
 }
 
-const pgSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor`
+const pgSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating`
 
 func scanPgSeek(scan func(...any) error) (Seek, error) {
 	var k Seek
 	err := scan(&k.ID, &k.Account, &k.Key, &k.Address, &k.Initial, &k.Increment, &k.Days, &k.Rated, &k.Min, &k.Max,
-		&k.Speed, &k.Created, &k.Expires, &k.Game, &k.Seat, &k.Acceptor)
+		&k.Speed, &k.Created, &k.Expires, &k.Game, &k.Seat, &k.Acceptor, &k.Pool, &k.Rating)
 	return k, err
 }
 
@@ -40,9 +40,9 @@ func (p *Postgres) changeSeek(ctx context.Context, q string, args ...any) (bool,
 
 // CreateSeek saves k.
 func (p *Postgres) CreateSeek(ctx context.Context, k Seek) error {
-	done, err := p.changeSeek(ctx, `INSERT INTO seeks (id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING RETURNING `+lobbyNotify(1),
-		k.ID, k.Account, k.Key, k.Address, k.Initial, k.Increment, k.Days, k.Rated, k.Min, k.Max, k.Speed, k.Created, k.Expires)
+	done, err := p.changeSeek(ctx, `INSERT INTO seeks (id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, pool, rating)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING RETURNING `+lobbyNotify(1),
+		k.ID, k.Account, k.Key, k.Address, k.Initial, k.Increment, k.Days, k.Rated, k.Min, k.Max, k.Speed, k.Created, k.Expires, k.Pool, k.Rating)
 	if err != nil {
 		return fmt.Errorf("store: creating a seek: %w", err)
 	}
@@ -152,4 +152,49 @@ func (p *Postgres) CountSeeks(ctx context.Context, address string, now time.Time
 	var n int
 	err := p.pool.QueryRow(ctx, `SELECT count(*) FROM seeks WHERE address = $1 AND game IS NULL AND expires > $2`, address, now).Scan(&n)
 	return n, err
+}
+
+// PairSeeks pairs open seeks a and b, or neither: in one transaction
+// that locks both rows (in the order of their ids, so that two pairings
+// never wait on each other).
+func (p *Postgres) PairSeeks(ctx context.Context, a, b, game string, seatA int, now, keep time.Time) error {
+	if a == b {
+		return fmt.Errorf("seeks %q and %q: %w", a, b, ErrConflict)
+	}
+	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		accounts := map[string]string{}
+		rows, err := tx.Query(ctx, `SELECT id, account FROM seeks WHERE id IN ($1, $2) AND game IS NULL AND expires > $3 ORDER BY id FOR UPDATE`, a, b, now)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id, acct string
+			if err := rows.Scan(&id, &acct); err != nil {
+				rows.Close()
+				return err
+			}
+			accounts[id] = acct
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(accounts) != 2 {
+			return fmt.Errorf("seeks %q and %q: %w", a, b, ErrConflict)
+		}
+		for _, x := range []struct {
+			id, other string
+			seat      int
+		}{{a, b, seatA}, {b, a, 1 - seatA}} {
+			if _, err := tx.Exec(ctx, `UPDATE seeks SET game = $1, seat = $2, acceptor = $3, expires = $4 WHERE id = $5 RETURNING `+lobbyNotify(5),
+				game, x.seat, accounts[x.other], keep, x.id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil && !refusal(err) {
+		return fmt.Errorf("store: pairing seeks: %w", err)
+	}
+	return err
 }

@@ -18,8 +18,12 @@ type Seek struct {
 	Rated                    bool
 	Min, Max                 int    // the rating range of who may accept; 0, 0: anyone
 	Speed                    string // rating.Speed's name
-	Created                  time.Time
-	Expires                  time.Time // an open seek expired is no longer listed, nor accepted
+	// Pool marks a ticket of quick pairing (not listed in the lobby):
+	// Rating is the poster's rating in Speed when it joined.
+	Pool    bool
+	Rating  float64
+	Created time.Time
+	Expires time.Time // an open seek expired is no longer listed, nor accepted
 	// Set once accepted: the game made, the poster's seat in it, and the
 	// acceptor's account ("" for none).
 	Game     string
@@ -47,6 +51,11 @@ type Seeks interface {
 	// that of many accepting at once exactly one succeeds. ErrNotFound
 	// for no such seek; ErrConflict if it was accepted or has expired.
 	AcceptSeek(ctx context.Context, id, game string, seat int, acceptor string, now, keep time.Time) error
+	// PairSeeks pairs two open seeks a and b, in one transaction: both
+	// are marked accepted for game, a's poster in seat seatA and b's in
+	// the other, each naming the other's account as acceptor, kept until
+	// keep; or neither is (ErrConflict if either is not open at now).
+	PairSeeks(ctx context.Context, a, b, game string, seatA int, now, keep time.Time) error
 	// DeleteSeek deletes seek id, open or accepted; none is no error.
 	DeleteSeek(ctx context.Context, id string) error
 	// WithdrawSeek deletes seek id if it is still open (not accepted),

@@ -25,6 +25,7 @@ func testSeeks(t *testing.T, open opener) {
 		{"AcceptRace", testSeekAcceptRace},
 		{"Expire", testSeekExpire},
 		{"Withdraw", testSeekWithdraw},
+		{"Pair", testSeekPair},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s, ok := open(t).(Seeks)
@@ -304,4 +305,68 @@ func TestPostgresLobbyNotices(t *testing.T) {
 		t.Fatal(err)
 	}
 	wait("withdrawn", "s2")
+}
+
+// testSeekPair: two open seeks are paired at once, naming each other's
+// accounts; a seek taken refuses the pairing, leaving the other open;
+// of many pairing one seek with others at once, exactly one succeeds.
+func testSeekPair(t *testing.T, s Seeks) {
+	ctx := context.Background()
+	for _, id := range []string{"a", "b", "c", "d"} {
+		k := newSeek(id, seekT0)
+		k.Pool, k.Rating = true, 1512.5
+		if err := s.CreateSeek(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now, keep := seekT0.Add(time.Second), seekT0.Add(time.Hour)
+	if err := s.PairSeeks(ctx, "a", "b", "g1", 1, now, keep); err != nil {
+		t.Fatal(err)
+	}
+	ka, _ := s.Seek(ctx, "a")
+	kb, _ := s.Seek(ctx, "b")
+	if ka.Game != "g1" || kb.Game != "g1" || ka.Seat != 1 || kb.Seat != 0 || ka.Acceptor != "acct-b" || kb.Acceptor != "acct-a" {
+		t.Errorf("paired: %+v and %+v", ka, kb)
+	}
+	if !ka.Pool || ka.Rating != 1512.5 {
+		t.Errorf("a pool ticket read back as %+v", ka)
+	}
+	if err := s.PairSeeks(ctx, "c", "a", "g2", 0, now, keep); !errors.Is(err, ErrConflict) {
+		t.Errorf("pairing with a taken seek = %v, want ErrConflict", err)
+	}
+	if kc, _ := s.Seek(ctx, "c"); kc.Game != "" {
+		t.Errorf("a refused pairing changed c: %+v", kc)
+	}
+	if err := s.PairSeeks(ctx, "c", "c", "g3", 0, now, keep); !errors.Is(err, ErrConflict) {
+		t.Errorf("pairing a seek with itself = %v, want ErrConflict", err)
+	}
+	// c and d, from both ends at once, many times: one pairing wins.
+	const n = 10
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x, y := "c", "d"
+			if i%2 == 1 {
+				x, y = y, x
+			}
+			errs[i] = s.PairSeeks(ctx, x, y, fmt.Sprintf("r%d", i), 0, now, keep)
+		}()
+	}
+	wg.Wait()
+	won := 0
+	for _, err := range errs {
+		if err == nil {
+			won++
+		} else if !errors.Is(err, ErrConflict) {
+			t.Errorf("racing pairing: %v", err)
+		}
+	}
+	kc, _ := s.Seek(ctx, "c")
+	kd, _ := s.Seek(ctx, "d")
+	if won != 1 || kc.Game == "" || kc.Game != kd.Game {
+		t.Errorf("%d pairings won; c in %q, d in %q", won, kc.Game, kd.Game)
+	}
 }

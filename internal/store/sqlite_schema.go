@@ -130,7 +130,9 @@ var sqliteMigrations = []string{
 		expires   INTEGER NOT NULL,
 		game      TEXT,             -- NULL while open
 		seat      INTEGER NOT NULL DEFAULT 0,
-		acceptor  TEXT NOT NULL DEFAULT ''
+		acceptor  TEXT NOT NULL DEFAULT '',
+		pool      INTEGER NOT NULL DEFAULT 0, -- a ticket of quick pairing
+		rating    REAL NOT NULL DEFAULT 0 -- its poster's rating, for pairing
 	) WITHOUT ROWID;
 	CREATE INDEX seeks_open ON seeks (created) WHERE game IS NULL;
 	CREATE INDEX seeks_expires ON seeks (expires);`,

@@ -7,14 +7,14 @@ import (
 	"time"
 )
 
-const sqliteSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor`
+const sqliteSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating`
 
 // scanSQLiteSeek reads one row of sqliteSeekCols.
 func scanSQLiteSeek(scan func(...any) error) (Seek, error) {
 	var k Seek
 	var created, expires int64
 	err := scan(&k.ID, &k.Account, &k.Key, &k.Address, &k.Initial, &k.Increment, &k.Days, &k.Rated, &k.Min, &k.Max,
-		&k.Speed, &created, &expires, &k.Game, &k.Seat, &k.Acceptor)
+		&k.Speed, &created, &expires, &k.Game, &k.Seat, &k.Acceptor, &k.Pool, &k.Rating)
 	k.Created, k.Expires = time.Unix(0, created), time.Unix(0, expires)
 	return k, err
 }
@@ -30,10 +30,10 @@ func (s *SQLite) CreateSeek(ctx context.Context, k Seek) error {
 		default:
 			return err
 		}
-		_, err := w.exec(`INSERT INTO seeks (id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		_, err := w.exec(`INSERT INTO seeks (id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, pool, rating)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			k.ID, k.Account, k.Key, k.Address, k.Initial, k.Increment, k.Days, k.Rated, k.Min, k.Max, k.Speed,
-			k.Created.UnixNano(), k.Expires.UnixNano())
+			k.Created.UnixNano(), k.Expires.UnixNano(), k.Pool, k.Rating)
 		return err
 	})
 }
@@ -132,5 +132,33 @@ func (s *SQLite) WithdrawSeek(ctx context.Context, id string) error {
 			return fmt.Errorf("seek %q: %w", id, ErrNotFound)
 		}
 		return fmt.Errorf("seek %q: %w", id, ErrConflict)
+	})
+}
+
+// PairSeeks pairs open seeks a and b, or neither: in one transaction of
+// the one writer.
+func (s *SQLite) PairSeeks(ctx context.Context, a, b, game string, seatA int, now, keep time.Time) error {
+	return s.write(ctx, func(w *sqliteWriter) error {
+		var accts [2]string
+		for i, id := range []string{a, b} {
+			err := w.queryRow(`SELECT account FROM seeks WHERE id = ? AND game IS NULL AND expires > ?`, id, now.UnixNano()).Scan(&accts[i])
+			if err == sql.ErrNoRows || a == b {
+				return fmt.Errorf("seeks %q and %q: %w", a, b, ErrConflict)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		for i, id := range []string{a, b} {
+			seat := seatA
+			if i == 1 {
+				seat = 1 - seatA
+			}
+			if _, err := w.exec(`UPDATE seeks SET game = ?, seat = ?, acceptor = ?, expires = ? WHERE id = ?`,
+				game, seat, accts[1-i], keep.UnixNano(), id); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }

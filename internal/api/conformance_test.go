@@ -271,6 +271,7 @@ func TestAccountsNeedServer(t *testing.T) {
 		{Method: "GET", Path: "/api/seeks/abc"},
 		{Method: "DELETE", Path: "/api/seeks/abc"},
 		{Method: "POST", Path: "/api/seeks/abc/accept"},
+		{Method: "POST", Path: "/api/pairing", Body: json.RawMessage(`{"clock":{"initial":180,"increment":2},"rated":false}`)},
 	} {
 		status, body := c.send(t, s, s.Path)
 		if status != 501 || !strings.Contains(string(body), `"not_offline"`) {

@@ -61,6 +61,7 @@ var Routes = []Route{
 	{"DELETE", "/api/seeks/{id}", "cancelSeek", cancelSeek, true},
 	{"POST", "/api/seeks/{id}/accept", "acceptSeek", acceptSeek, true},
 	{"GET", "/api/lobby/ws", "lobby", nil, true},
+	{"POST", "/api/pairing", "pairing", joinPool, true},
 }
 
 // Call is one request to an operation.

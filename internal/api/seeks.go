@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"oanquan/internal/wire"
 )
 
 // The lobby (issue 21, docs/API.md "Lobby"): seeks that anyone may
@@ -30,6 +32,49 @@ type SeekHost interface {
 	// and a secret. Of many accepting one seek at once, one gets it; the
 	// others ErrSeekTaken.
 	AcceptSeek(ctx context.Context, id string) (Joined, error)
+	// JoinPool puts a ticket of the caller's in the pool of quick
+	// pairing for q's clock (q.Range unused), paired at once if it can
+	// be. A rated ticket needs a session (ErrSignedOut).
+	JoinPool(ctx context.Context, q SeekRequest) (Ticket, error)
+}
+
+// Ticket answers POST /api/pairing: the ticket's id and secret (which
+// leaves the pool, by DELETE /api/seeks/{id}, and acts for the player's
+// seat of the game it makes); when paired at once, the game and the
+// player's seat.
+type Ticket struct {
+	ID     string     `json:"id"`
+	Secret string     `json:"secret"`
+	Speed  string     `json:"speed"`
+	Game   *wire.Game `json:"game,omitempty"`
+	Seat   *int       `json:"seat,omitempty"`
+}
+
+// joinPool answers POST /api/pairing {"clock", "rated"}.
+func joinPool(c *Call) (Response, error) {
+	h, err := seekHost(c)
+	if err != nil {
+		return Response{}, err
+	}
+	var b seekBody
+	if err := decode(c.Body, &b, false); err != nil {
+		return Response{}, err
+	}
+	if b.Clock == nil {
+		return Response{}, &FieldError{"clock", "missing", `missing: the pool of a clock, {"initial": SECONDS, "increment": SECONDS} or {"days": N}`}
+	}
+	if b.Range != nil {
+		return Response{}, &FieldError{"range", "unknown", "quick pairing takes no range: it widens with the wait"}
+	}
+	q := SeekRequest{Clock: *b.Clock}
+	if b.Rated != nil {
+		q.Rated = *b.Rated
+	}
+	t, err := h.JoinPool(c.Ctx, q)
+	if err != nil {
+		return Response{}, err
+	}
+	return Response{Status: 201, Body: t, Header: map[string]string{"Location": "/api/seeks/" + t.ID}}, nil
 }
 
 // The refusals of the lobby.

@@ -106,33 +106,54 @@ func (s *Server) seekView(ctx context.Context, k store.Seek) (api.SeekView, erro
 
 // PostSeek saves a new seek of the caller's.
 func (h host) PostSeek(ctx context.Context, q api.SeekRequest) (api.SeekPosted, error) {
-	ks, err := h.seeks()
+	k, secret, err := h.newSeek(ctx, q, false)
 	if err != nil {
 		return api.SeekPosted{}, err
 	}
-	acct, err := h.caller(ctx, q.Rated)
+	v, err := h.s.seekView(ctx, k)
 	if err != nil {
 		return api.SeekPosted{}, err
+	}
+	return api.SeekPosted{SeekView: v, Secret: secret}, nil
+}
+
+// newSeek saves a new seek of the caller's (pool: a ticket of quick
+// pairing), within the address's limits, and returns it and its secret.
+func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.Seek, string, error) {
+	ks, err := h.seeks()
+	if err != nil {
+		return store.Seek{}, "", err
+	}
+	acct, err := h.caller(ctx, q.Rated)
+	if err != nil {
+		return store.Seek{}, "", err
 	}
 	now := time.Now()
 	addr := h.s.limits.client(h.r)
 	n, err := ks.CountSeeks(ctx, addr, now)
 	if err != nil {
-		return api.SeekPosted{}, err
+		return store.Seek{}, "", err
 	}
 	if n >= maxOpenSeeks {
-		return api.SeekPosted{}, &retryError{limit: "open seeks", retry: time.Minute,
+		return store.Seek{}, "", &retryError{limit: "open seeks", retry: time.Minute,
 			err: api.Fail(api.ErrRate, "your address has %d seeks open, the most it may: wait for one to be accepted or cancel one", n)}
 	}
 	if err := h.s.limits.allow(h.r, "seek", h.s.limits.cfg.Seeks); err != nil {
-		return api.SeekPosted{}, err
+		return store.Seek{}, "", err
 	}
 	secret := newSecret()
 	tc := match.TimeControl{Initial: time.Duration(q.Clock.Initial) * time.Second, Increment: time.Duration(q.Clock.Increment) * time.Second, Days: q.Clock.Days}
 	k := store.Seek{Account: acct, Key: hashSecret(secret), Address: addr, Initial: q.Clock.Initial, Increment: q.Clock.Increment,
-		Days: q.Clock.Days, Rated: q.Rated, Speed: speedOf(tc).String(), Created: now, Expires: now.Add(seekTTL)}
+		Days: q.Clock.Days, Rated: q.Rated, Speed: speedOf(tc).String(), Created: now, Expires: now.Add(seekTTL), Pool: pool}
 	if q.Range != nil {
 		k.Min, k.Max = q.Range[0], q.Range[1]
+	}
+	if pool {
+		r, err := h.s.ratingIn(ctx, acct, k.Speed)
+		if err != nil {
+			return store.Seek{}, "", err
+		}
+		k.Rating = r.Rating
 	}
 	for tries := 0; ; tries++ {
 		k.ID = newID()
@@ -141,16 +162,12 @@ func (h host) PostSeek(ctx context.Context, q api.SeekRequest) (api.SeekPosted, 
 			break
 		}
 		if !errors.Is(err, store.ErrExists) || tries == 5 {
-			return api.SeekPosted{}, err
+			return store.Seek{}, "", err
 		}
 	}
-	v, err := h.s.seekView(ctx, k)
-	if err != nil {
-		return api.SeekPosted{}, err
-	}
-	h.s.log.Info("seek posted", "seek", k.ID, "speed", k.Speed, "rated", k.Rated)
+	h.s.log.Info("seek posted", "seek", k.ID, "speed", k.Speed, "rated", k.Rated, "pool", pool)
 	h.s.lobbyChanged(k.ID)
-	return api.SeekPosted{SeekView: v, Secret: secret}, nil
+	return k, secret, nil
 }
 
 // OpenSeeks returns the open seeks the caller may accept.
@@ -176,7 +193,7 @@ func (s *Server) acceptable(ctx context.Context, open []store.Seek, account stri
 	out := []api.SeekView{}
 	ratings := map[string]rating.Rating{} // the caller's, by speed
 	for _, k := range open {
-		if (account != "" && k.Account == account) || mine(k) || (k.Rated && account == "") {
+		if k.Pool || (account != "" && k.Account == account) || mine(k) || (k.Rated && account == "") {
 			continue
 		}
 		if k.Min != 0 || k.Max != 0 {
@@ -298,6 +315,9 @@ func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
 	k, err := h.seekFor(ctx, ks, id)
 	if err != nil {
 		return api.Joined{}, err
+	}
+	if k.Pool {
+		return api.Joined{}, api.Fail(api.ErrNotFound, "no such seek: this is a ticket of quick pairing (POST /api/pairing)")
 	}
 	if k.Game != "" {
 		return api.Joined{}, api.ErrSeekTaken

@@ -40,7 +40,9 @@ const lobbyExpireEvery = time.Minute
 type lobbyHub struct {
 	s     *Server
 	grace time.Duration // lobbyGrace; tests shorten it
-	kick  chan struct{} // something changed: refresh every socket (coalesced)
+	// pairEvery is pairEvery: how often the tickets held here are tried.
+	pairEvery time.Duration
+	kick      chan struct{} // something changed: refresh every socket (coalesced)
 
 	mu      sync.Mutex
 	socks   map[*lobbySock]struct{}
@@ -68,7 +70,7 @@ func (c *lobbySock) send(msg []byte) {
 }
 
 func newLobbyHub(s *Server) *lobbyHub {
-	return &lobbyHub{s: s, grace: lobbyGrace, kick: make(chan struct{}, 1),
+	return &lobbyHub{s: s, grace: lobbyGrace, pairEvery: pairEvery, kick: make(chan struct{}, 1),
 		socks: map[*lobbySock]struct{}{}, holders: map[string]map[*lobbySock]string{}}
 }
 
@@ -93,10 +95,27 @@ func (l *lobbyHub) run() {
 	}
 	expire := time.NewTicker(lobbyExpireEvery)
 	defer expire.Stop()
+	pairs := time.NewTicker(l.pairEvery)
+	defer pairs.Stop()
 	for {
 		select {
 		case <-l.s.ctx.Done():
 			return
+		case <-pairs.C:
+			l.mu.Lock()
+			waiting := len(l.holders) > 0
+			l.mu.Unlock()
+			if !waiting {
+				continue
+			}
+			ctx, cancel := context.WithTimeout(l.s.ctx, storeTimeout)
+			open, err := ks.OpenSeeks(ctx, time.Now())
+			cancel()
+			if err != nil {
+				l.s.log.Warn("reading the pool", "err", err)
+				continue
+			}
+			l.pairHeld(open)
 		case <-l.kick:
 			l.refresh(ks)
 		case <-expire.C:
@@ -179,7 +198,7 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 
 // mayAccept reports whether a socket of account may accept k.
 func (l *lobbyHub) mayAccept(ctx context.Context, account string, k store.Seek, mine func(store.Seek) bool, ratings map[string]map[string]rating.Rating) bool {
-	if (account != "" && k.Account == account) || mine(k) || (k.Rated && account == "") {
+	if k.Pool || (account != "" && k.Account == account) || mine(k) || (k.Rated && account == "") {
 		return false
 	}
 	if k.Min == 0 && k.Max == 0 {

@@ -295,7 +295,13 @@ func (h host) CancelSeek(ctx context.Context, id string) error {
 	if k.Game != "" {
 		return api.ErrSeekTaken
 	}
-	if err := ks.DeleteSeek(ctx, id); err != nil {
+	// Only while open: a cancel racing an accept loses to it, or wins.
+	switch err := ks.WithdrawSeek(ctx, id); {
+	case errors.Is(err, store.ErrConflict):
+		return api.ErrSeekTaken
+	case errors.Is(err, store.ErrNotFound):
+		return api.Fail(api.ErrNotFound, "no such seek: it was cancelled, taken or expired")
+	case err != nil:
 		return err
 	}
 	h.s.lobbyChanged(id)

@@ -1,11 +1,15 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"math"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"oanquan/internal/api"
 	"oanquan/internal/store"
@@ -225,4 +229,53 @@ func TestSeekLimits(t *testing.T) {
 	if r.header.Get("Retry-After") == "" {
 		t.Error("429 without Retry-After")
 	}
+}
+
+// FuzzSeekRequests: any body of POST /api/seeks or /api/pairing is
+// answered without a fault; a refused one leaves the lobby unchanged.
+func FuzzSeekRequests(f *testing.F) {
+	for _, seed := range []string{
+		`{"clock":{"initial":180,"increment":2},"rated":false,"range":[1400,1700]}`,
+		`{"clock":{"days":3}}`,
+		`{"clock":{"initial":180,"increment":2},"range":[1700,1400]}`,
+		`{"clock":{"initial":180,"increment":2},"range":[1.5,2e3]}`,
+		`{"clock":{"initial":180,"increment":2},"range":null}`,
+		`{"clock":null,"rated":"yes"}`,
+		`{"range":[0,4001]}`,
+		"\xff\xfe",
+	} {
+		f.Add(false, []byte(seed))
+		f.Add(true, []byte(seed))
+	}
+	lim := noLimits
+	lim.Seeks = Rate{PerMinute: math.Inf(1)}
+	s := New(Config{Engine: first{}, Limits: lim, Accounts: Accounts{Hashing: fastHashing}})
+	f.Cleanup(s.Close)
+	ks := s.store.(store.Seeks)
+	f.Fuzz(func(t *testing.T, pool bool, body []byte) {
+		path := "/api/seeks"
+		if pool {
+			path = "/api/pairing"
+		}
+		before, err := ks.OpenSeeks(context.Background(), time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := httptest.NewRequest("POST", path, bytes.NewReader(body))
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, req)
+		if w.Code >= 500 {
+			t.Fatalf("POST %s %q: %d %s", path, body, w.Code, w.Body)
+		}
+		after, err := ks.OpenSeeks(context.Background(), time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Code >= 400 && len(after) != len(before) {
+			t.Fatalf("POST %s %q refused (%d), and the lobby changed: %d seeks, then %d", path, body, w.Code, len(before), len(after))
+		}
+		for _, k := range after { // the open seeks an address may have: cancel them all
+			ks.DeleteSeek(context.Background(), k.ID)
+		}
+	})
 }

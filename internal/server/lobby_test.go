@@ -139,7 +139,7 @@ func TestSeekRace(t *testing.T) {
 }
 
 // openSQLiteFile opens a new SQLite file, closed when t ends.
-func openSQLiteFile(t *testing.T) store.Store {
+func openSQLiteFile(t testing.TB) store.Store {
 	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +149,7 @@ func openSQLiteFile(t *testing.T) store.Store {
 }
 
 // openPostgresURL opens the database at url, closed when t ends.
-func openPostgresURL(t *testing.T, url string) store.Store {
+func openPostgresURL(t testing.TB, url string) store.Store {
 	st, err := store.OpenPostgres(context.Background(), url, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -28,8 +28,9 @@ import (
 // lobbyGrace is how long a seek outlives the last socket that held it.
 const lobbyGrace = 5 * time.Second
 
-// lobbyOutbox is how many messages a lobby socket may fall behind by
-// before it is dropped (it may reconnect for a fresh list).
+// lobbyOutbox is how many messages other than lists ("held", "paired",
+// "pong", …) a lobby socket may fall behind by before it is dropped (it
+// may reconnect). Of the lists, only the latest waits to be sent.
 const lobbyOutbox = 16
 
 // lobbyExpireEvery is how often the expired seeks are deleted.
@@ -52,15 +53,40 @@ type lobbyHub struct {
 // lobbySock is one lobby WebSocket.
 type lobbySock struct {
 	account string      // its session's account; "" for none
-	out     chan []byte // the messages to send; closed never (done ends the writer)
+	out     chan []byte // the messages to send but lists; closed never (done ends the writer)
 	done    chan struct{}
 	once    sync.Once
+	// The list to send: only the latest matters, so a client slower
+	// than the changes gets fewer lists, never a queue of stale ones.
+	listMu    sync.Mutex
+	list      []byte
+	listReady chan struct{} // cap 1: list is new
+}
+
+// setList makes msg the list to send next, replacing one not sent yet.
+func (c *lobbySock) setList(msg []byte) {
+	c.listMu.Lock()
+	c.list = msg
+	c.listMu.Unlock()
+	select {
+	case c.listReady <- struct{}{}:
+	default:
+	}
+}
+
+// takeList returns the list to send.
+func (c *lobbySock) takeList() []byte {
+	c.listMu.Lock()
+	defer c.listMu.Unlock()
+	msg := c.list
+	c.list = nil
+	return msg
 }
 
 // drop ends the socket, as too slow.
 func (c *lobbySock) drop() { c.once.Do(func() { close(c.done) }) }
 
-// sendLocked queues msg for c, dropping c if it has fallen behind.
+// send queues msg for c, dropping c if it has fallen behind.
 func (c *lobbySock) send(msg []byte) {
 	select {
 	case c.out <- msg:
@@ -192,7 +218,7 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 			Type  string            `json:"type"`
 			Seeks []json.RawMessage `json:"seeks"`
 		}{"seeks", list})
-		c.send(msg)
+		c.setList(msg)
 	}
 }
 
@@ -364,7 +390,7 @@ func (s *Server) lobbySocket(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer conn.CloseNow()
 	conn.SetReadLimit(wsReadLimit)
-	c := &lobbySock{account: account, out: make(chan []byte, lobbyOutbox), done: make(chan struct{})}
+	c := &lobbySock{account: account, out: make(chan []byte, lobbyOutbox), done: make(chan struct{}), listReady: make(chan struct{}, 1)}
 	l := s.lobby
 	l.mu.Lock()
 	l.socks[c] = struct{}{}
@@ -423,6 +449,10 @@ func (s *Server) lobbySocket(w http.ResponseWriter, r *http.Request) error {
 			}
 		case msg := <-c.out:
 			if !send(func(ctx context.Context) error { return conn.Write(ctx, websocket.MessageText, msg) }) {
+				return nil
+			}
+		case <-c.listReady:
+			if msg := c.takeList(); msg != nil && !send(func(ctx context.Context) error { return conn.Write(ctx, websocket.MessageText, msg) }) {
 				return nil
 			}
 		}

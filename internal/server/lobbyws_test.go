@@ -186,7 +186,7 @@ func TestLobbyTwoServers(t *testing.T) {
 }
 
 // waitSockets waits until s has n lobby sockets.
-func waitSockets(t *testing.T, s *Server, n int) {
+func waitSockets(t testing.TB, s *Server, n int) {
 	t.Helper()
 	deadline := time.Now().Add(guard)
 	for {

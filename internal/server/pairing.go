@@ -52,6 +52,22 @@ func pairable(a, b store.Seek, now time.Time) bool {
 // JoinPool puts the caller's ticket in the pool of q's time control and
 // pairs it at once if it can.
 func (h host) JoinPool(ctx context.Context, q api.SeekRequest) (api.Ticket, error) {
+	// A caller who sends the secret of its ticket waiting in this pool
+	// gets it back: a second click never makes a second ticket, which
+	// could be paired with the first.
+	if b := bearer(h.r); b != "" {
+		if ks, err := h.seeks(); err == nil {
+			open, err := ks.OpenSeeks(ctx, time.Now())
+			if err != nil {
+				return api.Ticket{}, err
+			}
+			for _, k := range open {
+				if k.Pool && h.posted(k) && k.Initial == q.Clock.Initial && k.Increment == q.Clock.Increment && k.Days == q.Clock.Days && k.Rated == q.Rated {
+					return api.Ticket{ID: k.ID, Secret: b, Speed: k.Speed}, nil
+				}
+			}
+		}
+	}
 	k, secret, err := h.newSeek(ctx, q, true)
 	if err != nil {
 		return api.Ticket{}, err

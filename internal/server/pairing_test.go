@@ -53,6 +53,12 @@ func TestQuickPairing(t *testing.T) {
 	if ta.Game != nil || ta.ID == "" || ta.Secret == "" || ta.Speed != "blitz" {
 		t.Fatalf("the first ticket: %+v", ta)
 	}
+	// A second click, with the ticket's secret: the same ticket, not
+	// a second one to be paired with.
+	again := must[api.Ticket](t, a.call("POST", "/api/pairing", `{"clock":{"initial":180,"increment":2}}`, "Authorization", "Bearer "+ta.Secret), 201)
+	if again.ID != ta.ID || again.Game != nil {
+		t.Fatalf("joining again with the ticket's secret: %+v, want ticket %s", again, ta.ID)
+	}
 	la.hold(api.SeekPosted{SeekView: api.SeekView{ID: ta.ID}, Secret: ta.Secret})
 	if listed(b.seeks(), ta.ID) {
 		t.Error("a ticket of the pool is listed in the lobby")

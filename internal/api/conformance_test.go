@@ -252,7 +252,7 @@ func TestClockNeedsServer(t *testing.T) {
 	}
 }
 
-// TestAccountsNeedServer: accounts and sessions are the server's; the
+// TestAccountsNeedServer: accounts, sessions and the lobby are the server's; the
 // engine in the browser answers every route of them 501 not_offline.
 func TestAccountsNeedServer(t *testing.T) {
 	c := &engineClient{e: offline.New(func(offline.Update) {})}
@@ -266,6 +266,12 @@ func TestAccountsNeedServer(t *testing.T) {
 		{Method: "DELETE", Path: "/api/me", Body: json.RawMessage(`{"password":"a"}`)},
 		{Method: "GET", Path: "/api/players/Nam"},
 		{Method: "GET", Path: "/api/games/abc/players"},
+		{Method: "POST", Path: "/api/seeks", Body: json.RawMessage(`{"clock":{"initial":180,"increment":2},"rated":false}`)},
+		{Method: "GET", Path: "/api/seeks"},
+		{Method: "GET", Path: "/api/seeks/abc"},
+		{Method: "DELETE", Path: "/api/seeks/abc"},
+		{Method: "POST", Path: "/api/seeks/abc/accept"},
+		{Method: "POST", Path: "/api/pairing", Body: json.RawMessage(`{"clock":{"initial":180,"increment":2},"rated":false}`)},
 	} {
 		status, body := c.send(t, s, s.Path)
 		if status != 501 || !strings.Contains(string(body), `"not_offline"`) {

@@ -12,7 +12,8 @@ import (
 type Route struct {
 	Method, Pattern string
 	// Name names the route for the transport, which serves itself the
-	// routes that have no Op ("ws", "health", "ready", "live", "qr").
+	// routes that have no Op ("ws", "health", "ready", "live", "qr",
+	// "lobby").
 	Name string
 	// Op answers the route; nil: the transport's own.
 	Op func(*Call) (Response, error)
@@ -54,6 +55,13 @@ var Routes = []Route{
 	{"DELETE", "/api/me", "deleteAccount", deleteAccount, true},
 	{"GET", "/api/players/{id}", "player", playerProfile, true}, // {id}: the username
 	{"GET", "/api/games/{id}/players", "players", seats, true},
+	{"POST", "/api/seeks", "postSeek", postSeek, true},
+	{"GET", "/api/seeks", "seeks", listSeeks, true},
+	{"GET", "/api/seeks/{id}", "seek", getSeek, true},
+	{"DELETE", "/api/seeks/{id}", "cancelSeek", cancelSeek, true},
+	{"POST", "/api/seeks/{id}/accept", "acceptSeek", acceptSeek, true},
+	{"GET", "/api/lobby/ws", "lobby", nil, true},
+	{"POST", "/api/pairing", "pairing", joinPool, true},
 }
 
 // Call is one request to an operation.

@@ -100,7 +100,10 @@ func (s *Server) resume() {
 func (s *Server) follow(notices <-chan store.Notice) {
 	for n := range notices {
 		switch {
+		case n.Lobby:
+			s.lobby.changed()
 		case n.Game == "":
+			s.lobby.changed()
 			// Notices may have been lost: re-read every live game.
 			for _, g := range s.liveGames() {
 				s.resync(g.m.ID())

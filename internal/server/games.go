@@ -70,6 +70,12 @@ func (s *Server) newMatchSeats(ctx context.Context, cfg match.Config, seats [2][
 // newMatchAs is newMatchSeats, with the accounts that play the seats
 // ("" for none).
 func (s *Server) newMatchAs(ctx context.Context, cfg match.Config, seats [2][]byte, accounts [2]string) (*match.Match, error) {
+	return s.newMatchID(ctx, "", cfg, seats, accounts)
+}
+
+// newMatchID is newMatchAs with the game's id chosen by the caller (a
+// lobby's seek names its game before the game is made); "": a new one.
+func (s *Server) newMatchID(ctx context.Context, id string, cfg match.Config, seats [2][]byte, accounts [2]string) (*match.Match, error) {
 	if cfg.Start == nil {
 		start := cfg.Rules.Start()
 		cfg.Start = &start
@@ -94,12 +100,15 @@ func (s *Server) newMatchAs(ctx context.Context, cfg match.Config, seats [2][]by
 	pol, _ := match.PolicyOf(cfg.Mode)
 	g.Waiting = store.Waiting(pol.ComputerPlays(cfg.Start.ToMove, cfg.Human) && !game.Over())
 	for tries := 0; ; tries++ {
-		g.ID = newID()
+		g.ID = id
+		if id == "" {
+			g.ID = newID()
+		}
 		err := s.store.Create(ctx, g)
 		if err == nil {
 			break
 		}
-		if !errors.Is(err, store.ErrExists) || tries == 5 {
+		if !errors.Is(err, store.ErrExists) || tries == 5 || id != "" {
 			return nil, fmt.Errorf("saving a new game: %w", err)
 		}
 	}

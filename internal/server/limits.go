@@ -34,6 +34,10 @@ type Limits struct {
 	// tells nothing). A zero Rate of these three is their default
 	// (DefaultLimits); an infinite PerMinute, no limit.
 	SignIns, SignUps, SignInFailures Rate
+	// Seeks bounds the seeks a client address posts in the lobby
+	// (beside the few it may have open at once, maxOpenSeeks). A zero
+	// Rate is the default; an infinite PerMinute, no limit.
+	Seeks Rate
 	// Sockets is how many WebSockets one client may have open at once;
 	// beyond it the next is refused (429) before the upgrade. 0: no
 	// limit.
@@ -75,13 +79,16 @@ var DefaultLimits = Limits{
 	// (five in fifteen): a player who forgot waits, a guesser gets
 	// some 480 tries a day, against passwords that are not common ones.
 	SignInFailures: Rate{PerMinute: 1.0 / 3, Burst: 5},
+	// Thirty seeks an hour, ten at once: a player who posts, cancels
+	// and posts again, not a flood of the lobby.
+	Seeks: Rate{PerMinute: 30.0 / 60, Burst: 10},
 }
 
 func (l Limits) orDefault() Limits {
 	if l.Creates == (Rate{}) && l.Hints == (Rate{}) && l.Reviews == (Rate{}) && l.Unknown == (Rate{}) && l.Sockets == 0 {
 		l.Creates, l.Hints, l.Reviews, l.Unknown, l.Sockets = DefaultLimits.Creates, DefaultLimits.Hints, DefaultLimits.Reviews, DefaultLimits.Unknown, DefaultLimits.Sockets
 	}
-	for _, r := range []struct{ rt, def *Rate }{{&l.SignIns, &DefaultLimits.SignIns}, {&l.SignUps, &DefaultLimits.SignUps}, {&l.SignInFailures, &DefaultLimits.SignInFailures}} {
+	for _, r := range []struct{ rt, def *Rate }{{&l.SignIns, &DefaultLimits.SignIns}, {&l.SignUps, &DefaultLimits.SignUps}, {&l.SignInFailures, &DefaultLimits.SignInFailures}, {&l.Seeks, &DefaultLimits.Seeks}} {
 		if *r.rt == (Rate{}) {
 			*r.rt = *r.def
 		}

@@ -67,9 +67,9 @@ func (s *Server) MetricsHandler() http.Handler {
 }
 
 // instrument counts h's answers under route, and times them unless the
-// route is the WebSocket's.
+// route is a WebSocket's (a game's, the lobby's).
 func (s *Server) instrument(route string, h http.Handler) http.Handler {
-	timed := route != "ws"
+	timed := route != "ws" && route != "lobby" // the WebSockets live on
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}

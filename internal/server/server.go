@@ -153,6 +153,8 @@ type Server struct {
 	started  time.Time // when New ran: clocks charge no time before it
 	// accounts keeps players' accounts (accounts.go).
 	accounts *accountKeeper
+	// lobby holds the lobby's WebSockets (lobbyws.go).
+	lobby *lobbyHub
 
 	mu     sync.Mutex
 	live   map[string]*liveGame
@@ -200,6 +202,7 @@ func New(cfg Config) *Server {
 	}
 	s.limits = newLimiter(s.cfg.Limits.orDefault())
 	s.accounts = newAccountKeeper(s.cfg.Accounts, s.store)
+	s.lobby = newLobbyHub(s)
 	if s.cfg.MaxSockets <= 0 {
 		s.cfg.MaxSockets = DefaultMaxSockets
 	}
@@ -226,6 +229,7 @@ func New(cfg Config) *Server {
 	s.goBackground(s.retentionLoop)
 	s.goBackground(s.sessionsLoop)
 	s.goBackground(s.sweepLoop)
+	s.goBackground(s.lobby.run)
 	if n, ok := s.store.(store.Notifier); ok {
 		// Listening before New returns: no change made after it is missed.
 		notices := n.Changes(s.ctx)
@@ -312,6 +316,7 @@ func (s *Server) routes() http.Handler {
 		"ready":  s.health,
 		"live":   s.liveness,
 		"qr":     s.qrCode,
+		"lobby":  s.lobbySocket,
 	}
 	for _, rt := range api.Routes {
 		h := own[rt.Name]

@@ -19,6 +19,7 @@ type Memory struct {
 	leases   map[string]lease
 	finished map[string]time.Time // by game: when it ended (Finish)
 	accts    memAccounts
+	seeks    map[string]Seek // the lobby's, by id
 	now      func() time.Time
 }
 

@@ -26,7 +26,7 @@ const (
 
 // Changes sends a notice of each change made through any other Postgres
 // store on this database (its own changes, its server knows of) to a
-// game or to the presence board, until ctx is done or p is closed; then
+// game, to the presence board or to the lobby's seeks, until ctx is done or p is closed; then
 // it closes the channel. It listens on a connection of its own, outside
 // the pool. The first connection is made before Changes returns, so
 // every change committed after that is sent (unless the connection is
@@ -62,7 +62,7 @@ func (p *Postgres) listen(ctx context.Context) (*pgx.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, channel := range []string{notifyChannel, presenceChannel} {
+	for _, channel := range []string{notifyChannel, presenceChannel, lobbyChannel} {
 		if _, err := conn.Exec(ctx, "LISTEN "+channel); err != nil {
 			conn.Close(context.Background())
 			return nil, err
@@ -114,7 +114,11 @@ func (p *Postgres) relay(ctx context.Context, conn *pgx.Conn, ch chan<- Notice) 
 		if own {
 			continue // this store's own change: its server knows of it
 		}
-		if !send(ctx, ch, Notice{Game: id, Presence: n.Channel == presenceChannel}) {
+		notice := Notice{Game: id, Presence: n.Channel == presenceChannel}
+		if n.Channel == lobbyChannel {
+			notice = Notice{Lobby: true, Seek: id}
+		}
+		if !send(ctx, ch, notice) {
 			conn.Close(context.Background())
 			return
 		}

@@ -119,6 +119,31 @@ var postgresMigrations = []string{
 	CREATE INDEX rating_history_account ON rating_history (account, speed, at);
 	ALTER TABLE games ADD COLUMN account0 text, ADD COLUMN account1 text,
 		ADD COLUMN rated text NOT NULL DEFAULT '', ADD COLUMN rating_change text NOT NULL DEFAULT '';`,
+
+	// v8: the lobby's seeks (issue 21). A seek is accepted by one
+	// conditional UPDATE … WHERE game IS NULL (Seeks.AcceptSeek).
+	`CREATE TABLE seeks (
+		id        text PRIMARY KEY,
+		account   text NOT NULL DEFAULT '', -- the poster's; '' anonymous
+		key       bytea NOT NULL,           -- SHA-256 of the poster's secret
+		address   text NOT NULL,
+		initial   integer NOT NULL,
+		increment integer NOT NULL,
+		days      integer NOT NULL,
+		rated     boolean NOT NULL,
+		min       integer NOT NULL,
+		max       integer NOT NULL,
+		speed     text NOT NULL,
+		created   timestamptz NOT NULL,
+		expires   timestamptz NOT NULL,
+		game      text,                     -- NULL while open
+		seat      integer NOT NULL DEFAULT 0,
+		acceptor  text NOT NULL DEFAULT '',
+		pool      boolean NOT NULL DEFAULT false, -- a ticket of quick pairing
+		rating    double precision NOT NULL DEFAULT 0 -- its poster's rating, for pairing
+	);
+	CREATE INDEX seeks_open ON seeks (created) WHERE game IS NULL;
+	CREATE INDEX seeks_expires ON seeks (expires);`,
 }
 
 // postgresMigrationLock is the pg_advisory_xact_lock key that servers

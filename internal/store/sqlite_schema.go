@@ -111,6 +111,31 @@ var sqliteMigrations = []string{
 	ALTER TABLE games ADD COLUMN account1 TEXT;
 	ALTER TABLE games ADD COLUMN rated TEXT NOT NULL DEFAULT ''; -- the speed; '' casual
 	ALTER TABLE games ADD COLUMN rating_change TEXT NOT NULL DEFAULT ''; -- RatingChange as JSON once rated`,
+
+	// v8: the lobby's seeks (issue 21). A seek is accepted by one
+	// conditional UPDATE … WHERE game IS NULL (Seeks.AcceptSeek).
+	`CREATE TABLE seeks (
+		id        TEXT PRIMARY KEY,
+		account   TEXT NOT NULL DEFAULT '', -- the poster's; '' anonymous
+		key       BLOB NOT NULL,            -- SHA-256 of the poster's secret
+		address   TEXT NOT NULL,
+		initial   INTEGER NOT NULL,
+		increment INTEGER NOT NULL,
+		days      INTEGER NOT NULL,
+		rated     INTEGER NOT NULL,
+		min       INTEGER NOT NULL,
+		max       INTEGER NOT NULL,
+		speed     TEXT NOT NULL,
+		created   INTEGER NOT NULL, -- Unix nanoseconds
+		expires   INTEGER NOT NULL,
+		game      TEXT,             -- NULL while open
+		seat      INTEGER NOT NULL DEFAULT 0,
+		acceptor  TEXT NOT NULL DEFAULT '',
+		pool      INTEGER NOT NULL DEFAULT 0, -- a ticket of quick pairing
+		rating    REAL NOT NULL DEFAULT 0 -- its poster's rating, for pairing
+	) WITHOUT ROWID;
+	CREATE INDEX seeks_open ON seeks (created) WHERE game IS NULL;
+	CREATE INDEX seeks_expires ON seeks (expires);`,
 }
 
 // migrateSQLite brings the database on conn to schema version upTo, one

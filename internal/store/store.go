@@ -260,6 +260,10 @@ type Notice struct {
 	// Presence says that what changed is who is connected to the game
 	// through another server (PresenceBoard), not the game itself.
 	Presence bool
+	// Lobby says that what changed is the lobby's seeks (Seeks): seek
+	// Seek, or several ("").
+	Lobby bool
+	Seek  string
 }
 
 // moveClocks returns the clocks read with a game's moves, nil if no move

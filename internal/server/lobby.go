@@ -1,0 +1,383 @@
+package server
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"oanquan/internal/api"
+	"oanquan/internal/match"
+	"oanquan/internal/rating"
+	"oanquan/internal/store"
+	"oanquan/internal/wire"
+	"oanquan/rules"
+)
+
+// The lobby (issue 21, docs/API.md "Lobby"): seeks that anyone may
+// accept, kept in the store (store.Seeks) so that every server sharing
+// it shows the same lobby. A seek's poster holds a secret, given when it
+// posts: it cancels the seek, and acts for the poster's seat in the game
+// the seek makes. Accepting is one conditional write in the store, so
+// that of many accepting at once exactly one gets the game.
+
+// The lobby's bounds.
+const (
+	// seekTTL is how long an open seek stays, at most.
+	seekTTL = 30 * time.Minute
+	// seekKeep is how long an accepted seek stays, for its poster to
+	// learn of the game.
+	seekKeep = 10 * time.Minute
+	// maxOpenSeeks is how many open seeks one address may have at once.
+	maxOpenSeeks = 5
+)
+
+// seeks returns the server's store of seeks, or refuses.
+func (h host) seeks() (store.Seeks, error) {
+	k, ok := h.s.store.(store.Seeks)
+	if !ok {
+		return nil, api.Fail(api.ErrNotOffline, "this server keeps no lobby")
+	}
+	return k, nil
+}
+
+// caller returns the caller's account ("" for none), refusing a caller
+// with no session when need.
+func (h host) caller(ctx context.Context, need bool) (string, error) {
+	_, a, err := h.session(ctx)
+	switch {
+	case err == nil:
+		return a.ID, nil
+	case need:
+		return "", err
+	case errors.Is(err, api.ErrSignedOut) || errors.Is(err, errNoAccounts):
+		return "", nil
+	}
+	return "", err
+}
+
+// posted reports whether the caller sends the secret of seek k.
+func (h host) posted(k store.Seek) bool {
+	b := bearer(h.r)
+	return b != "" && subtle.ConstantTimeCompare(hashSecret(b), k.Key) == 1
+}
+
+// ratingIn returns account's rating in speed as it stands now: a new
+// player's for none (or no account).
+func (s *Server) ratingIn(ctx context.Context, account, speed string) (rating.Rating, error) {
+	if account == "" || s.accounts.store == nil {
+		return rating.New(), nil
+	}
+	rs, err := s.accounts.store.Ratings(ctx, account)
+	if err != nil {
+		return rating.Rating{}, err
+	}
+	r, ok := rs[speed]
+	if !ok {
+		return rating.New(), nil
+	}
+	return rating.System{}.AsOf(r, time.Now()), nil
+}
+
+// seekView returns k as the lobby shows it.
+func (s *Server) seekView(ctx context.Context, k store.Seek) (api.SeekView, error) {
+	v := api.SeekView{ID: k.ID, Poster: "anonymous", Clock: api.ClockSetting{Initial: k.Initial, Increment: k.Increment, Days: k.Days},
+		Rated: k.Rated, Speed: k.Speed, Created: k.Created.UTC()}
+	if k.Min != 0 || k.Max != 0 {
+		v.Range = &[2]int{k.Min, k.Max}
+	}
+	if k.Account != "" && s.accounts.store != nil {
+		a, err := s.accounts.store.AccountByID(ctx, k.Account)
+		switch {
+		case errors.Is(err, store.ErrNoAccount): // deleted since: anonymous
+		case err != nil:
+			return v, err
+		default:
+			r, err := s.ratingIn(ctx, k.Account, k.Speed)
+			if err != nil {
+				return v, err
+			}
+			v.Poster, v.Rating = a.Username, ratingOf(r)
+		}
+	}
+	return v, nil
+}
+
+// PostSeek saves a new seek of the caller's.
+func (h host) PostSeek(ctx context.Context, q api.SeekRequest) (api.SeekPosted, error) {
+	k, secret, err := h.newSeek(ctx, q, false)
+	if err != nil {
+		return api.SeekPosted{}, err
+	}
+	v, err := h.s.seekView(ctx, k)
+	if err != nil {
+		return api.SeekPosted{}, err
+	}
+	return api.SeekPosted{SeekView: v, Secret: secret}, nil
+}
+
+// newSeek saves a new seek of the caller's (pool: a ticket of quick
+// pairing), within the address's limits, and returns it and its secret.
+func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.Seek, string, error) {
+	ks, err := h.seeks()
+	if err != nil {
+		return store.Seek{}, "", err
+	}
+	acct, err := h.caller(ctx, q.Rated)
+	if err != nil {
+		return store.Seek{}, "", err
+	}
+	now := time.Now()
+	addr := h.s.limits.client(h.r)
+	n, err := ks.CountSeeks(ctx, addr, now)
+	if err != nil {
+		return store.Seek{}, "", err
+	}
+	if n >= maxOpenSeeks {
+		return store.Seek{}, "", &retryError{limit: "open seeks", retry: time.Minute,
+			err: api.Fail(api.ErrRate, "your address has %d seeks open, the most it may: wait for one to be accepted or cancel one", n)}
+	}
+	if err := h.s.limits.allow(h.r, "seek", h.s.limits.cfg.Seeks); err != nil {
+		return store.Seek{}, "", err
+	}
+	secret := newSecret()
+	tc := match.TimeControl{Initial: time.Duration(q.Clock.Initial) * time.Second, Increment: time.Duration(q.Clock.Increment) * time.Second, Days: q.Clock.Days}
+	k := store.Seek{Account: acct, Key: hashSecret(secret), Address: addr, Initial: q.Clock.Initial, Increment: q.Clock.Increment,
+		Days: q.Clock.Days, Rated: q.Rated, Speed: speedOf(tc).String(), Created: now, Expires: now.Add(seekTTL), Pool: pool}
+	if q.Range != nil {
+		k.Min, k.Max = q.Range[0], q.Range[1]
+	}
+	if pool {
+		r, err := h.s.ratingIn(ctx, acct, k.Speed)
+		if err != nil {
+			return store.Seek{}, "", err
+		}
+		k.Rating = r.Rating
+	}
+	for tries := 0; ; tries++ {
+		k.ID = newID()
+		err := ks.CreateSeek(ctx, k)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, store.ErrExists) || tries == 5 {
+			return store.Seek{}, "", err
+		}
+	}
+	h.s.log.Info("seek posted", "seek", k.ID, "speed", k.Speed, "rated", k.Rated, "pool", pool)
+	h.s.lobbyChanged(k.ID)
+	return k, secret, nil
+}
+
+// OpenSeeks returns the open seeks the caller may accept.
+func (h host) OpenSeeks(ctx context.Context) ([]api.SeekView, error) {
+	ks, err := h.seeks()
+	if err != nil {
+		return nil, err
+	}
+	acct, err := h.caller(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	open, err := ks.OpenSeeks(ctx, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	return h.s.acceptable(ctx, open, acct, h.posted)
+}
+
+// acceptable returns the seeks of open that account (with mine telling
+// the caller's own anonymous seeks) may accept, as the lobby shows them.
+func (s *Server) acceptable(ctx context.Context, open []store.Seek, account string, mine func(store.Seek) bool) ([]api.SeekView, error) {
+	out := []api.SeekView{}
+	ratings := map[string]rating.Rating{} // the caller's, by speed
+	for _, k := range open {
+		if k.Pool || (account != "" && k.Account == account) || mine(k) || (k.Rated && account == "") {
+			continue
+		}
+		if k.Min != 0 || k.Max != 0 {
+			r, ok := ratings[k.Speed]
+			if !ok {
+				var err error
+				if r, err = s.ratingIn(ctx, account, k.Speed); err != nil {
+					return nil, err
+				}
+				ratings[k.Speed] = r
+			}
+			if !inRange(r, k) {
+				continue
+			}
+		}
+		v, err := s.seekView(ctx, k)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// inRange reports whether a player rated r may accept k.
+func inRange(r rating.Rating, k store.Seek) bool {
+	if k.Min == 0 && k.Max == 0 {
+		return true
+	}
+	return r.Rating >= float64(k.Min) && r.Rating <= float64(k.Max)
+}
+
+// Seek returns seek id; to its poster, the game it made once accepted.
+func (h host) Seek(ctx context.Context, id string) (api.SeekView, error) {
+	ks, err := h.seeks()
+	if err != nil {
+		return api.SeekView{}, err
+	}
+	k, err := h.seekFor(ctx, ks, id)
+	if err != nil {
+		return api.SeekView{}, err
+	}
+	mine := h.posted(k)
+	if k.Game != "" && !mine {
+		return api.SeekView{}, api.Fail(api.ErrNotFound, "no such seek: it was taken")
+	}
+	v, err := h.s.seekView(ctx, k)
+	if err == nil && mine && k.Game != "" {
+		seat := k.Seat
+		v.Game, v.Seat = k.Game, &seat
+	}
+	return v, err
+}
+
+// seekFor reads seek id, refusing with ErrNotFound an id it has not (or
+// an open seek expired), counted against the caller's limit of requests
+// naming what does not exist.
+func (h host) seekFor(ctx context.Context, ks store.Seeks, id string) (store.Seek, error) {
+	client := h.s.limits.client(h.r)
+	if err := h.s.limits.allowGame(client); err != nil {
+		return store.Seek{}, err
+	}
+	var k store.Seek
+	err := store.ErrNotFound
+	if validID(id) {
+		k, err = ks.Seek(ctx, id)
+	}
+	if err == nil && k.Game == "" && !k.Expires.After(time.Now()) {
+		err = store.ErrNotFound
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		if h.s.limits.unknownGame(client) {
+			h.s.log.Warn("a client names many seeks or games that do not exist", "client", client)
+		}
+		return store.Seek{}, api.Fail(api.ErrNotFound, "no such seek: it was cancelled, taken or expired")
+	}
+	return k, err
+}
+
+// CancelSeek removes seek id, if the caller posted it.
+func (h host) CancelSeek(ctx context.Context, id string) error {
+	ks, err := h.seeks()
+	if err != nil {
+		return err
+	}
+	k, err := h.seekFor(ctx, ks, id)
+	if err != nil {
+		return err
+	}
+	if !h.posted(k) {
+		acct, err := h.caller(ctx, false)
+		if err != nil {
+			return err
+		}
+		if acct == "" || acct != k.Account {
+			return api.Fail(api.ErrSeat, "this seek is not yours: send its secret")
+		}
+	}
+	if k.Game != "" {
+		return api.ErrSeekTaken
+	}
+	// Only while open: a cancel racing an accept loses to it, or wins.
+	switch err := ks.WithdrawSeek(ctx, id); {
+	case errors.Is(err, store.ErrConflict):
+		return api.ErrSeekTaken
+	case errors.Is(err, store.ErrNotFound):
+		return api.Fail(api.ErrNotFound, "no such seek: it was cancelled, taken or expired")
+	case err != nil:
+		return err
+	}
+	h.s.lobbyChanged(id)
+	return nil
+}
+
+// AcceptSeek makes seek id's game, the caller in the seat the poster
+// does not hold, drawn at random.
+func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
+	ks, err := h.seeks()
+	if err != nil {
+		return api.Joined{}, err
+	}
+	if err := h.Allow("join"); err != nil {
+		return api.Joined{}, err
+	}
+	k, err := h.seekFor(ctx, ks, id)
+	if err != nil {
+		return api.Joined{}, err
+	}
+	if k.Pool {
+		return api.Joined{}, api.Fail(api.ErrNotFound, "no such seek: this is a ticket of quick pairing (POST /api/pairing)")
+	}
+	if k.Game != "" {
+		return api.Joined{}, api.ErrSeekTaken
+	}
+	acct, err := h.caller(ctx, k.Rated)
+	if err != nil {
+		return api.Joined{}, err
+	}
+	if h.posted(k) || (acct != "" && acct == k.Account) {
+		return api.Joined{}, api.ErrOwnSeek
+	}
+	r, err := h.s.ratingIn(ctx, acct, k.Speed)
+	if err != nil {
+		return api.Joined{}, err
+	}
+	if !inRange(r, k) {
+		return api.Joined{}, api.ErrOutOfRange
+	}
+	settings := api.Settings{Mode: "online", Clock: &api.ClockSetting{Initial: k.Initial, Increment: k.Increment, Days: k.Days},
+		Rated: k.Rated && acct != "" && k.Account != ""}
+	cfg, err := settings.Config()
+	if err != nil {
+		return api.Joined{}, err
+	}
+	poster := rand.IntN(2)
+	cfg.Human = rules.Player(poster)
+	cfg.Seed, cfg.Created = newSeed(), time.Now()
+	gameID, secret := newID(), newSecret()
+	now := time.Now()
+	if err := ks.AcceptSeek(ctx, id, gameID, poster, acct, now, now.Add(seekKeep)); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return api.Joined{}, api.ErrSeekTaken
+		}
+		if errors.Is(err, store.ErrNotFound) {
+			return api.Joined{}, api.Fail(api.ErrNotFound, "no such seek: it was cancelled, or expired")
+		}
+		return api.Joined{}, err
+	}
+	var seats [2][]byte
+	var accounts [2]string
+	seats[poster], seats[1-poster] = k.Key, hashSecret(secret)
+	accounts[poster], accounts[1-poster] = k.Account, acct
+	m, err := h.s.newMatchID(ctx, gameID, cfg, seats, accounts)
+	if err != nil {
+		// The seek names a game that was not made: it goes, and its
+		// poster learns it is gone.
+		if derr := ks.DeleteSeek(context.WithoutCancel(ctx), id); derr != nil {
+			h.s.log.Error("deleting a seek whose game failed", "seek", id, "err", derr)
+		}
+		h.s.lobbyChanged(id)
+		return api.Joined{}, err
+	}
+	h.s.log.Info("seek accepted", "seek", id, "id", gameID, "rated", cfg.Rated)
+	h.s.lobbyChanged(id)
+	st := m.State()
+	return api.Joined{Game: wire.GameOf(&st), Seat: 1 - poster, Secret: secret}, nil
+}

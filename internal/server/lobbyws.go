@@ -1,0 +1,460 @@
+package server
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"oanquan/internal/api"
+	"oanquan/internal/rating"
+	"oanquan/internal/store"
+)
+
+// The lobby's WebSocket (GET /api/lobby/ws, docs/API.md "Lobby"): it
+// sends the open seeks its client may accept, and again whenever they
+// change, here or (through the store's notices) on another server. A
+// poster holds its seeks through it ({"type":"hold"} with a seek's
+// secret): it is told "paired" when someone accepts one, and when its
+// last socket holding a seek closes, the seek is withdrawn after
+// lobbyGrace (a reload comes back within it).
+
+// lobbyGrace is how long a seek outlives the last socket that held it.
+const lobbyGrace = 5 * time.Second
+
+// lobbyOutbox is how many messages other than lists ("held", "paired",
+// "pong", …) a lobby socket may fall behind by before it is dropped (it
+// may reconnect). Of the lists, only the latest waits to be sent.
+const lobbyOutbox = 16
+
+// lobbyExpireEvery is how often the expired seeks are deleted.
+const lobbyExpireEvery = time.Minute
+
+// lobbyHub is the server's lobby sockets. Its zero value is not usable:
+// see newLobbyHub. Safe for concurrent use.
+type lobbyHub struct {
+	s     *Server
+	grace time.Duration // lobbyGrace; tests shorten it
+	// pairEvery is pairEvery: how often the tickets held here are tried.
+	pairEvery time.Duration
+	kick      chan struct{} // something changed: refresh every socket (coalesced)
+
+	mu      sync.Mutex
+	socks   map[*lobbySock]struct{}
+	holders map[string]map[*lobbySock]string // by seek id: the sockets that hold it, and its secret
+}
+
+// lobbySock is one lobby WebSocket.
+type lobbySock struct {
+	account string      // its session's account; "" for none
+	out     chan []byte // the messages to send but lists; closed never (done ends the writer)
+	done    chan struct{}
+	once    sync.Once
+	// The list to send: only the latest matters, so a client slower
+	// than the changes gets fewer lists, never a queue of stale ones.
+	listMu    sync.Mutex
+	list      []byte
+	listReady chan struct{} // cap 1: list is new
+}
+
+// setList makes msg the list to send next, replacing one not sent yet.
+func (c *lobbySock) setList(msg []byte) {
+	c.listMu.Lock()
+	c.list = msg
+	c.listMu.Unlock()
+	select {
+	case c.listReady <- struct{}{}:
+	default:
+	}
+}
+
+// takeList returns the list to send.
+func (c *lobbySock) takeList() []byte {
+	c.listMu.Lock()
+	defer c.listMu.Unlock()
+	msg := c.list
+	c.list = nil
+	return msg
+}
+
+// drop ends the socket, as too slow.
+func (c *lobbySock) drop() { c.once.Do(func() { close(c.done) }) }
+
+// send queues msg for c, dropping c if it has fallen behind.
+func (c *lobbySock) send(msg []byte) {
+	select {
+	case c.out <- msg:
+	default:
+		c.drop()
+	}
+}
+
+func newLobbyHub(s *Server) *lobbyHub {
+	return &lobbyHub{s: s, grace: lobbyGrace, pairEvery: pairEvery, kick: make(chan struct{}, 1),
+		socks: map[*lobbySock]struct{}{}, holders: map[string]map[*lobbySock]string{}}
+}
+
+// changed asks for every socket to be brought up to date.
+func (l *lobbyHub) changed() {
+	select {
+	case l.kick <- struct{}{}:
+	default: // a refresh is due already: it will read this change too
+	}
+}
+
+// lobbyChanged tells the lobby's sockets that seek id changed (posted,
+// accepted or gone).
+func (s *Server) lobbyChanged(string) { s.lobby.changed() }
+
+// run refreshes the sockets after each change and deletes the expired
+// seeks now and then, until the server closes.
+func (l *lobbyHub) run() {
+	ks, ok := l.s.store.(store.Seeks)
+	if !ok {
+		return
+	}
+	expire := time.NewTicker(lobbyExpireEvery)
+	defer expire.Stop()
+	pairs := time.NewTicker(l.pairEvery)
+	defer pairs.Stop()
+	for {
+		select {
+		case <-l.s.ctx.Done():
+			return
+		case <-pairs.C:
+			l.mu.Lock()
+			waiting := len(l.holders) > 0
+			l.mu.Unlock()
+			if !waiting {
+				continue
+			}
+			ctx, cancel := context.WithTimeout(l.s.ctx, storeTimeout)
+			open, err := ks.OpenSeeks(ctx, time.Now())
+			cancel()
+			if err != nil {
+				l.s.log.Warn("reading the pool", "err", err)
+				continue
+			}
+			l.pairHeld(open)
+		case <-l.kick:
+			l.refresh(ks)
+		case <-expire.C:
+			ctx, cancel := context.WithTimeout(l.s.ctx, storeTimeout)
+			n, err := ks.ExpireSeeks(ctx, time.Now())
+			cancel()
+			if err != nil {
+				l.s.log.Warn("expiring seeks", "err", err)
+			}
+			if n > 0 {
+				l.refresh(ks)
+			}
+		}
+	}
+}
+
+// storeTimeout bounds the lobby's reads and writes of its own.
+const storeTimeout = 5 * time.Second
+
+// refresh sends every socket the seeks it may accept, and the poster's
+// sockets the news of their seeks accepted or gone.
+func (l *lobbyHub) refresh(ks store.Seeks) {
+	ctx, cancel := context.WithTimeout(l.s.ctx, storeTimeout)
+	defer cancel()
+	open, err := ks.OpenSeeks(ctx, time.Now())
+	if err != nil {
+		l.s.log.Warn("reading the lobby's seeks", "err", err)
+		return
+	}
+	isOpen := make(map[string]bool, len(open))
+	views := make(map[string]json.RawMessage, len(open))
+	for _, k := range open {
+		isOpen[k.ID] = true
+		v, err := l.s.seekView(ctx, k)
+		if err != nil {
+			l.s.log.Warn("reading the lobby's seeks", "err", err)
+			return
+		}
+		views[k.ID], _ = json.Marshal(v)
+	}
+	l.mu.Lock()
+	socks := make([]*lobbySock, 0, len(l.socks))
+	for c := range l.socks {
+		socks = append(socks, c)
+	}
+	held := map[*lobbySock]map[string]bool{}
+	var gone []string // held seeks no longer open
+	for id, hs := range l.holders {
+		for c := range hs {
+			if held[c] == nil {
+				held[c] = map[string]bool{}
+			}
+			held[c][id] = true
+		}
+		if !isOpen[id] {
+			gone = append(gone, id)
+		}
+	}
+	l.mu.Unlock()
+	for _, id := range gone {
+		l.settle(ctx, ks, id)
+	}
+	ratings := map[string]map[string]rating.Rating{} // by account, by speed
+	for _, c := range socks {
+		mine := func(k store.Seek) bool { return held[c][k.ID] }
+		list := make([]json.RawMessage, 0, len(open))
+		for _, k := range open {
+			if !l.mayAccept(ctx, c.account, k, mine, ratings) {
+				continue
+			}
+			list = append(list, views[k.ID])
+		}
+		msg, _ := json.Marshal(struct {
+			Type  string            `json:"type"`
+			Seeks []json.RawMessage `json:"seeks"`
+		}{"seeks", list})
+		c.setList(msg)
+	}
+}
+
+// mayAccept reports whether a socket of account may accept k.
+func (l *lobbyHub) mayAccept(ctx context.Context, account string, k store.Seek, mine func(store.Seek) bool, ratings map[string]map[string]rating.Rating) bool {
+	if k.Pool || (account != "" && k.Account == account) || mine(k) || (k.Rated && account == "") {
+		return false
+	}
+	if k.Min == 0 && k.Max == 0 {
+		return true
+	}
+	if ratings[account] == nil {
+		ratings[account] = map[string]rating.Rating{}
+	}
+	r, ok := ratings[account][k.Speed]
+	if !ok {
+		var err error
+		if r, err = l.s.ratingIn(ctx, account, k.Speed); err != nil {
+			return false
+		}
+		ratings[account][k.Speed] = r
+	}
+	return inRange(r, k)
+}
+
+// settle tells the sockets holding seek id, no longer open, what became
+// of it: "paired" with its game, or "gone"; they hold it no more.
+func (l *lobbyHub) settle(ctx context.Context, ks store.Seeks, id string) {
+	k, err := ks.Seek(ctx, id)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		l.s.log.Warn("reading a seek", "seek", id, "err", err)
+		return
+	}
+	l.mu.Lock()
+	hs := l.holders[id]
+	delete(l.holders, id)
+	l.mu.Unlock()
+	for c, secret := range hs {
+		var msg []byte
+		if err == nil && k.Game != "" {
+			msg, _ = json.Marshal(lobbyPaired{Type: "paired", Seek: id, Game: k.Game, Seat: k.Seat, Secret: secret})
+		} else {
+			msg, _ = json.Marshal(lobbyNote{Type: "gone", Seek: id})
+		}
+		c.send(msg)
+	}
+}
+
+// lobbyPaired tells a poster's socket that its seek made a game.
+type lobbyPaired struct {
+	Type   string `json:"type"`
+	Seek   string `json:"seek"`
+	Game   string `json:"game"`
+	Seat   int    `json:"seat"`
+	Secret string `json:"secret"`
+}
+
+// lobbyNote is a short message of the lobby's: "held", "gone", "error".
+type lobbyNote struct {
+	Type    string `json:"type"`
+	Seek    string `json:"seek,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// lobbyIn is a message a lobby client sends: {"type":"hold","seek",
+// "secret"} or {"type":"ping"}.
+type lobbyIn struct {
+	Type   string `json:"type"`
+	Seek   string `json:"seek"`
+	Secret string `json:"secret"`
+}
+
+// hold has c hold seek id, if secret is its poster's.
+func (l *lobbyHub) hold(ctx context.Context, c *lobbySock, id, secret string) {
+	ks, ok := l.s.store.(store.Seeks)
+	if !ok {
+		return
+	}
+	k, err := store.Seek{}, store.ErrNotFound
+	if validID(id) {
+		k, err = ks.Seek(ctx, id)
+	}
+	if err != nil || subtle.ConstantTimeCompare(hashSecret(secret), k.Key) != 1 {
+		msg, _ := json.Marshal(lobbyNote{Type: "error", Seek: id, Message: "no seek of yours has that id and secret"})
+		c.send(msg)
+		return
+	}
+	l.mu.Lock()
+	if l.holders[id] == nil {
+		l.holders[id] = map[*lobbySock]string{}
+	}
+	l.holders[id][c] = secret
+	l.mu.Unlock()
+	msg, _ := json.Marshal(lobbyNote{Type: "held", Seek: id})
+	c.send(msg)
+	l.changed() // accepted meanwhile: settle says so; and the list leaves it out
+}
+
+// leave forgets c; each seek it alone held is withdrawn after the grace,
+// unless a socket holds it again by then.
+func (l *lobbyHub) leave(c *lobbySock) {
+	l.mu.Lock()
+	delete(l.socks, c)
+	var orphans []string
+	for id, hs := range l.holders {
+		if _, ok := hs[c]; !ok {
+			continue
+		}
+		delete(hs, c)
+		if len(hs) == 0 {
+			delete(l.holders, id)
+			orphans = append(orphans, id)
+		}
+	}
+	l.mu.Unlock()
+	for _, id := range orphans {
+		time.AfterFunc(l.grace, func() { l.withdraw(id) })
+	}
+}
+
+// withdraw withdraws seek id if it is still open and no socket holds it.
+func (l *lobbyHub) withdraw(id string) {
+	l.mu.Lock()
+	held := len(l.holders[id]) > 0
+	l.mu.Unlock()
+	ks, ok := l.s.store.(store.Seeks)
+	if held || !ok || l.s.ctx.Err() != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	switch err := ks.WithdrawSeek(ctx, id); {
+	case err == nil:
+		l.s.log.Info("seek withdrawn: its poster left", "seek", id)
+		l.changed()
+	case errors.Is(err, store.ErrConflict), errors.Is(err, store.ErrNotFound):
+	default:
+		l.s.log.Warn("withdrawing a seek", "seek", id, "err", err)
+	}
+}
+
+// lobbySocket serves GET /api/lobby/ws.
+func (s *Server) lobbySocket(w http.ResponseWriter, r *http.Request) error {
+	if _, ok := s.store.(store.Seeks); !ok {
+		return api.Fail(api.ErrNotOffline, "this server keeps no lobby")
+	}
+	if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+		return api.Fail(api.ErrBadRequest, "this is a WebSocket: connect with a WebSocket client")
+	}
+	account, err := host{s: s, r: r}.caller(r.Context(), false)
+	if err != nil {
+		return err
+	}
+	done, err := s.addSocketOf(r) // the caps, before the upgrade
+	if err != nil {
+		return err
+	}
+	defer done()
+	if err := s.addSocket(); err != nil {
+		return err
+	}
+	defer s.sockets.Done()
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
+	conn, err := websocket.Accept(w, r, nil) // same origin only
+	if err != nil {
+		return nil // Accept has answered
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(wsReadLimit)
+	c := &lobbySock{account: account, out: make(chan []byte, lobbyOutbox), done: make(chan struct{}), listReady: make(chan struct{}, 1)}
+	l := s.lobby
+	l.mu.Lock()
+	l.socks[c] = struct{}{}
+	l.mu.Unlock()
+	defer l.leave(c)
+	l.changed() // its first list
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		defer c.drop()
+		for {
+			_, data, err := conn.Read(ctx)
+			if err != nil {
+				return
+			}
+			var m lobbyIn
+			if json.Unmarshal(data, &m) != nil {
+				continue
+			}
+			switch m.Type {
+			case "ping":
+				c.send(pongJSON)
+			case "hold":
+				hctx, hcancel := context.WithTimeout(ctx, storeTimeout)
+				l.hold(hctx, c, m.Seek, m.Secret)
+				hcancel()
+			}
+		}
+	}()
+	defer func() {
+		cancel()
+		conn.CloseNow()
+		<-read
+	}()
+	ping := time.NewTicker(s.wsPing)
+	defer ping.Stop()
+	send := func(f func(context.Context) error) bool {
+		wctx, wcancel := context.WithTimeout(ctx, s.wsWrite)
+		defer wcancel()
+		return f(wctx) == nil
+	}
+	for {
+		select {
+		case <-s.ctx.Done():
+			conn.Close(websocket.StatusGoingAway, "the server is shutting down")
+			return nil
+		case <-c.done:
+			conn.Close(websocket.StatusTryAgainLater, "too slow: reconnect for a fresh list")
+			return nil
+		case <-ping.C:
+			if !send(conn.Ping) {
+				return nil
+			}
+		case msg := <-c.out:
+			if !send(func(ctx context.Context) error { return conn.Write(ctx, websocket.MessageText, msg) }) {
+				return nil
+			}
+		case <-c.listReady:
+			if msg := c.takeList(); msg != nil && !send(func(ctx context.Context) error { return conn.Write(ctx, websocket.MessageText, msg) }) {
+				return nil
+			}
+		}
+	}
+}

@@ -1,0 +1,204 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"oanquan/internal/api"
+	"oanquan/internal/store/pgtest"
+	"oanquan/internal/wire"
+)
+
+// lobbyClient is one lobby WebSocket over loopback.
+type lobbyClient struct {
+	t *testing.T
+	c *websocket.Conn
+}
+
+// lobbyMsg is any message of the lobby's socket.
+type lobbyMsg struct {
+	Type    string         `json:"type"`
+	Seeks   []api.SeekView `json:"seeks"`
+	Seek    string         `json:"seek"`
+	Game    string         `json:"game"`
+	Seat    int            `json:"seat"`
+	Secret  string         `json:"secret"`
+	Message string         `json:"message"`
+}
+
+// dialLobby opens the lobby's socket as browser b.
+func dialLobby(t *testing.T, b *browser) *lobbyClient {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(b.base, "http")+"/api/lobby/ws", &websocket.DialOptions{HTTPClient: b.c})
+	if err != nil {
+		t.Fatalf("dialling the lobby: %v", err)
+	}
+	t.Cleanup(func() { c.CloseNow() })
+	return &lobbyClient{t, c}
+}
+
+// until reads messages until one satisfies ok, and returns it; it fails
+// the test after guard.
+func (l *lobbyClient) until(what string, ok func(lobbyMsg) bool) lobbyMsg {
+	l.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	for {
+		_, data, err := l.c.Read(ctx)
+		if err != nil {
+			l.t.Fatalf("waiting for %s: %v", what, err)
+		}
+		var m lobbyMsg
+		if err := json.Unmarshal(data, &m); err != nil {
+			l.t.Fatalf("decoding %s: %v", data, err)
+		}
+		if ok(m) {
+			return m
+		}
+	}
+}
+
+// hold has the socket hold seek k.
+func (l *lobbyClient) hold(k api.SeekPosted) {
+	l.t.Helper()
+	msg, _ := json.Marshal(map[string]string{"type": "hold", "seek": k.ID, "secret": k.Secret})
+	if err := l.c.Write(context.Background(), websocket.MessageText, msg); err != nil {
+		l.t.Fatal(err)
+	}
+	l.until("held", func(m lobbyMsg) bool { return m.Type == "held" && m.Seek == k.ID })
+}
+
+// lists waits for a list that has seek id (or, if !has, lacks it).
+func (l *lobbyClient) lists(id string, has bool) {
+	l.t.Helper()
+	l.until("the list", func(m lobbyMsg) bool { return m.Type == "seeks" && listed(m.Seeks, id) == has })
+}
+
+// TestLobbyPaired: the poster's lobby socket holds its seek and is told
+// "paired" with the game, its seat and its secret when another accepts;
+// the other's socket lists the seek, then no longer; both play the game
+// to its end with their secrets. On a SQLite file, over loopback.
+func TestLobbyPaired(t *testing.T) {
+	_, ts := accountServer(t, noLimits)
+	a, b := newBrowser(t, ts), newBrowser(t, ts)
+	la, lb := dialLobby(t, a), dialLobby(t, b)
+	k := a.post(`{"clock":{"initial":300,"increment":0}}`)
+	la.hold(k)
+	lb.lists(k.ID, true)
+	j := must[api.Joined](t, b.call("POST", "/api/seeks/"+k.ID+"/accept", ""), 200)
+	p := la.until("paired", func(m lobbyMsg) bool { return m.Type == "paired" })
+	if p.Seek != k.ID || p.Game != j.Game.ID || p.Seat != 1-j.Seat || p.Secret != k.Secret {
+		t.Fatalf("paired %+v, want seek %s, game %s, seat %d and the seek's secret", p, k.ID, j.Game.ID, 1-j.Seat)
+	}
+	lb.lists(k.ID, false)
+	var ps [2]player
+	ps[p.Seat] = player{p.Secret, p.Seat}
+	ps[j.Seat] = player{j.Secret, j.Seat}
+	if st := playOut(t, a, j.Game.ID, ps); !st.Over {
+		t.Errorf("not over: %+v", st)
+	}
+}
+
+// TestLobbyPosterLeaves: when the poster's socket closes, its seek is
+// withdrawn after the grace, and the others' sockets and GET /api/seeks
+// no longer list it; a socket that holds it again within the grace (a
+// reload) keeps it.
+func TestLobbyPosterLeaves(t *testing.T) {
+	s, ts := accountServer(t, noLimits)
+	s.lobby.grace = 300 * time.Millisecond
+	a, b := newBrowser(t, ts), newBrowser(t, ts)
+	k := a.post(`{"clock":{"initial":300,"increment":0}}`)
+
+	// A reload: closed, and held again within the grace.
+	la := dialLobby(t, a)
+	la.hold(k)
+	la.c.Close(websocket.StatusNormalClosure, "")
+	waitSockets(t, s, 0) // the server has seen it go
+	la = dialLobby(t, a)
+	la.hold(k)
+	time.Sleep(3 * s.lobby.grace)
+	if !listed(b.seeks(), k.ID) {
+		t.Fatal("a seek held again within the grace was withdrawn")
+	}
+
+	lb := dialLobby(t, b)
+	lb.lists(k.ID, true)
+	la.c.Close(websocket.StatusNormalClosure, "")
+	lb.lists(k.ID, false)
+	if listed(b.seeks(), k.ID) {
+		t.Error("a seek whose poster left is still listed")
+	}
+	wantError(t, b.call("POST", "/api/seeks/"+k.ID+"/accept", ""), 404, "not_found")
+}
+
+// TestLobbyHoldRefused: a socket cannot hold a seek without its secret.
+func TestLobbyHoldRefused(t *testing.T) {
+	_, ts := accountServer(t, noLimits)
+	a, b := newBrowser(t, ts), newBrowser(t, ts)
+	k := a.post(`{"clock":{"initial":300,"increment":0}}`)
+	lb := dialLobby(t, b)
+	msg, _ := json.Marshal(map[string]string{"type": "hold", "seek": k.ID, "secret": "not-the-secret"})
+	if err := lb.c.Write(context.Background(), websocket.MessageText, msg); err != nil {
+		t.Fatal(err)
+	}
+	m := lb.until("an answer", func(m lobbyMsg) bool { return m.Type == "held" || m.Type == "error" })
+	if m.Type != "error" {
+		t.Fatalf("holding with a wrong secret: %+v", m)
+	}
+}
+
+// TestLobbyTwoServers: two servers on one PostgreSQL share the lobby: a
+// seek posted and held on A is listed on B (by GET and by B's socket,
+// through the store's notices), accepted on B, and A's poster socket is
+// told "paired"; A's poster then plays through A.
+func TestLobbyTwoServers(t *testing.T) {
+	url := pgtest.Start(t)
+	_, tsA := accountServerOn(t, openPostgresURL(t, url), noLimits)
+	_, tsB := accountServerOn(t, openPostgresURL(t, url), noLimits)
+	a, b := newBrowser(t, tsA), newBrowser(t, tsB)
+	la, lb := dialLobby(t, a), dialLobby(t, b)
+	lb.until("the first list", func(m lobbyMsg) bool { return m.Type == "seeks" })
+	k := a.post(`{"clock":{"initial":300,"increment":0}}`)
+	la.hold(k)
+	lb.lists(k.ID, true)
+	if !listed(b.seeks(), k.ID) {
+		t.Fatal("B's GET /api/seeks does not list A's seek")
+	}
+	j := must[api.Joined](t, b.call("POST", "/api/seeks/"+k.ID+"/accept", ""), 200)
+	p := la.until("paired", func(m lobbyMsg) bool { return m.Type == "paired" })
+	if p.Game != j.Game.ID || p.Seat != 1-j.Seat || p.Secret != k.Secret {
+		t.Fatalf("paired on A: %+v, want game %s, seat %d", p, j.Game.ID, 1-j.Seat)
+	}
+	st := must[wire.Game](t, a.call("GET", "/api/games/"+p.Game, nil), 200)
+	mover := player{j.Secret, j.Seat}
+	who := b
+	if st.ToMove == p.Seat {
+		mover, who = player{p.Secret, p.Seat}, a
+	}
+	must[wire.Turn](t, who.act(mover, "POST", "/api/games/"+p.Game+"/moves", `{"move":"`+st.Legal[0]+`"}`), 200)
+}
+
+// waitSockets waits until s has n lobby sockets.
+func waitSockets(t testing.TB, s *Server, n int) {
+	t.Helper()
+	deadline := time.Now().Add(guard)
+	for {
+		s.lobby.mu.Lock()
+		got := len(s.lobby.socks)
+		s.lobby.mu.Unlock()
+		if got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d lobby sockets, want %d", got, n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,126 @@
+package server
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"oanquan/internal/api"
+	"oanquan/internal/store"
+	"oanquan/internal/store/pgtest"
+	"oanquan/internal/wire"
+)
+
+// TestPairReach: tickets pair within 100 points, 50 more every 5 s of
+// the longer wait; never across time controls, rated and casual, or
+// with the same player.
+func TestPairReach(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	tk := func(id string, r float64, wait time.Duration) store.Seek {
+		return store.Seek{ID: id, Key: []byte(id), Pool: true, Initial: 180, Increment: 2, Rating: r, Created: t0.Add(-wait)}
+	}
+	for _, c := range []struct {
+		name string
+		a, b store.Seek
+		want bool
+	}{
+		{"near", tk("a", 1500, 0), tk("b", 1600, 0), true},
+		{"far", tk("a", 1500, 0), tk("b", 1601, 0), false},
+		{"far, waited 4 s", tk("a", 1500, 4*time.Second), tk("b", 1650, 0), false},
+		{"far, waited 5 s", tk("a", 1500, 5*time.Second), tk("b", 1650, 0), true},
+		{"far, the other waited 10 s", tk("a", 1500, 0), tk("b", 1700, 10*time.Second), true},
+		{"other clock", tk("a", 1500, 0), func() store.Seek { k := tk("b", 1500, 0); k.Increment = 0; return k }(), false},
+		{"rated and casual", tk("a", 1500, 0), func() store.Seek { k := tk("b", 1500, 0); k.Rated = true; return k }(), false},
+		{"same account", func() store.Seek { k := tk("a", 1500, 0); k.Account = "x"; return k }(), func() store.Seek { k := tk("b", 1500, 0); k.Account = "x"; return k }(), false},
+		{"same secret", tk("a", 1500, 0), func() store.Seek { k := tk("b", 1500, 0); k.Key = []byte("a"); return k }(), false},
+	} {
+		if got := pairable(c.a, c.b, t0); got != c.want {
+			t.Errorf("%s: pairable = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestQuickPairing: one player waits in the pool, holding its ticket on
+// the lobby's socket; a second joins and is paired at once; the first's
+// socket is told "paired" with the same game, the other seat and its
+// ticket's secret; the game is played with the secrets. On a SQLite
+// file over loopback.
+func TestQuickPairing(t *testing.T) {
+	_, ts := accountServer(t, noLimits)
+	a, b := newBrowser(t, ts), newBrowser(t, ts)
+	la := dialLobby(t, a)
+	ta := must[api.Ticket](t, a.call("POST", "/api/pairing", `{"clock":{"initial":180,"increment":2}}`), 201)
+	if ta.Game != nil || ta.ID == "" || ta.Secret == "" || ta.Speed != "blitz" {
+		t.Fatalf("the first ticket: %+v", ta)
+	}
+	// A second click, with the ticket's secret: the same ticket, not
+	// a second one to be paired with.
+	again := must[api.Ticket](t, a.call("POST", "/api/pairing", `{"clock":{"initial":180,"increment":2}}`, "Authorization", "Bearer "+ta.Secret), 201)
+	if again.ID != ta.ID || again.Game != nil {
+		t.Fatalf("joining again with the ticket's secret: %+v, want ticket %s", again, ta.ID)
+	}
+	la.hold(api.SeekPosted{SeekView: api.SeekView{ID: ta.ID}, Secret: ta.Secret})
+	if listed(b.seeks(), ta.ID) {
+		t.Error("a ticket of the pool is listed in the lobby")
+	}
+	wantError(t, b.call("POST", "/api/seeks/"+ta.ID+"/accept", ""), 404, "not_found")
+	// Another time control: no pairing.
+	other := must[api.Ticket](t, b.call("POST", "/api/pairing", `{"clock":{"initial":60,"increment":0}}`), 201)
+	if other.Game != nil {
+		t.Fatalf("paired across time controls: %+v", other)
+	}
+	tb := must[api.Ticket](t, b.call("POST", "/api/pairing", `{"clock":{"initial":180,"increment":2}}`), 201)
+	if tb.Game == nil || tb.Seat == nil {
+		t.Fatalf("the second ticket was not paired: %+v", tb)
+	}
+	p := la.until("paired", func(m lobbyMsg) bool { return m.Type == "paired" })
+	if p.Seek != ta.ID || p.Game != tb.Game.ID || p.Seat != 1-*tb.Seat || p.Secret != ta.Secret {
+		t.Fatalf("paired %+v, want game %s, seat %d", p, tb.Game.ID, 1-*tb.Seat)
+	}
+	var ps [2]player
+	ps[p.Seat] = player{ta.Secret, p.Seat}
+	ps[*tb.Seat] = player{tb.Secret, *tb.Seat}
+	if st := playOut(t, a, p.Game, ps); !st.Over {
+		t.Errorf("not over: %+v", st)
+	}
+	wantError(t, a.call("POST", "/api/pairing", `{"clock":{"initial":180,"increment":2},"rated":true}`), 401, "signed_out")
+	wantField(t, a.call("POST", "/api/pairing", `{"rated":false}`), "clock", "missing")
+}
+
+// TestQuickPairingWidens: two tickets 150 points apart, both held on
+// lobby sockets, are not paired at once, and are paired by the server
+// once the wait widens the reach (5 s); on PostgreSQL.
+func TestQuickPairingWidens(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits 5 s")
+	}
+	st := openPostgresURL(t, pgtest.Start(t))
+	s, ts := accountServerOn(t, st, noLimits)
+	a, b := newBrowser(t, ts), newBrowser(t, ts)
+	la, lb := dialLobby(t, a), dialLobby(t, b)
+	now := time.Now()
+	var secrets [2]string
+	for i, r := range []float64{1500, 1650} {
+		secrets[i] = newSecret()
+		k := store.Seek{ID: newID(), Key: hashSecret(secrets[i]), Address: "192.0.2.1", Initial: 180, Increment: 2, Speed: "blitz",
+			Pool: true, Rating: r, Created: now, Expires: now.Add(seekTTL)}
+		if err := s.store.(store.Seeks).CreateSeek(context.Background(), k); err != nil {
+			t.Fatal(err)
+		}
+		l := []*lobbyClient{la, lb}[i]
+		l.hold(api.SeekPosted{SeekView: api.SeekView{ID: k.ID}, Secret: secrets[i]})
+	}
+	start := time.Now()
+	pa := la.until("paired", func(m lobbyMsg) bool { return m.Type == "paired" })
+	if waited := time.Since(start); waited < 4*time.Second {
+		t.Errorf("paired after %v, before the reach could widen to 150", waited)
+	}
+	pb := lb.until("paired", func(m lobbyMsg) bool { return m.Type == "paired" })
+	if pa.Game != pb.Game || pa.Seat == pb.Seat || pa.Secret != secrets[0] || pb.Secret != secrets[1] {
+		t.Fatalf("paired %+v and %+v", pa, pb)
+	}
+	g := must[wire.Game](t, a.call("GET", "/api/games/"+pa.Game, nil), 200)
+	if g.Clock == nil || g.Clock.Initial == nil || *g.Clock.Initial != 180 {
+		t.Errorf("the game's clock: %+v", g.Clock)
+	}
+}

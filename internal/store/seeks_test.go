@@ -1,0 +1,372 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"oanquan/internal/store/pgtest"
+)
+
+func TestMemorySeeks(t *testing.T)   { testSeeks(t, openMemory) }
+func TestSQLiteSeeks(t *testing.T)   { testSeeks(t, openSQLiteTemp) }
+func TestPostgresSeeks(t *testing.T) { testSeeks(t, openPostgresTemp) }
+
+func testSeeks(t *testing.T, open opener) {
+	for _, tt := range []struct {
+		name string
+		f    func(t *testing.T, s Seeks)
+	}{
+		{"CreateList", testSeekCreateList},
+		{"Accept", testSeekAccept},
+		{"AcceptRace", testSeekAcceptRace},
+		{"Expire", testSeekExpire},
+		{"Withdraw", testSeekWithdraw},
+		{"Pair", testSeekPair},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, ok := open(t).(Seeks)
+			if !ok {
+				t.Fatal("the store keeps no seeks")
+			}
+			tt.f(t, s)
+		})
+	}
+}
+
+var seekT0 = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+
+func newSeek(id string, created time.Time) Seek {
+	return Seek{ID: id, Key: []byte("0123456789abcdef0123456789abcdef"), Address: "192.0.2.1", Initial: 180, Increment: 2,
+		Rated: true, Min: 1400, Max: 1700, Speed: "blitz", Account: "acct-" + id, Created: created, Expires: created.Add(30 * time.Minute)}
+}
+
+func testSeekCreateList(t *testing.T, s Seeks) {
+	ctx := context.Background()
+	a, b := newSeek("a", seekT0.Add(time.Second)), newSeek("b", seekT0)
+	b.Account, b.Rated, b.Min, b.Max, b.Days, b.Initial, b.Increment, b.Speed = "", false, 0, 0, 3, 0, 0, "correspondence"
+	for _, k := range []Seek{a, b} {
+		if err := s.CreateSeek(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.CreateSeek(ctx, a); !errors.Is(err, ErrExists) {
+		t.Errorf("CreateSeek of a taken id = %v, want ErrExists", err)
+	}
+	got, err := s.OpenSeeks(ctx, seekT0.Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].ID != "b" || got[1].ID != "a" {
+		t.Fatalf("OpenSeeks = %v, want b then a", got)
+	}
+	if g := got[1]; g.Account != a.Account || string(g.Key) != string(a.Key) || g.Initial != 180 || g.Increment != 2 || !g.Rated ||
+		g.Min != 1400 || g.Max != 1700 || g.Speed != "blitz" || !g.Created.Equal(a.Created) || !g.Expires.Equal(a.Expires) || g.Game != "" {
+		t.Errorf("OpenSeeks[1] = %+v, want %+v", g, a)
+	}
+	if g := got[0]; g.Days != 3 || g.Rated || g.Account != "" {
+		t.Errorf("OpenSeeks[0] = %+v, want %+v", g, b)
+	}
+	if n, err := s.CountSeeks(ctx, "192.0.2.1", seekT0.Add(time.Minute)); err != nil || n != 2 {
+		t.Errorf("CountSeeks = %d, %v, want 2", n, err)
+	}
+	if err := s.DeleteSeek(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Seek(ctx, "a"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Seek of a deleted seek = %v, want ErrNotFound", err)
+	}
+	if err := s.DeleteSeek(ctx, "a"); err != nil {
+		t.Errorf("DeleteSeek of none = %v, want nil", err)
+	}
+}
+
+func testSeekAccept(t *testing.T, s Seeks) {
+	ctx := context.Background()
+	if err := s.CreateSeek(ctx, newSeek("a", seekT0)); err != nil {
+		t.Fatal(err)
+	}
+	now, keep := seekT0.Add(time.Minute), seekT0.Add(time.Hour)
+	if err := s.AcceptSeek(ctx, "none", "g1", 1, "", now, keep); !errors.Is(err, ErrNotFound) {
+		t.Errorf("AcceptSeek of none = %v, want ErrNotFound", err)
+	}
+	if err := s.AcceptSeek(ctx, "a", "g1", 1, "acct-x", now, keep); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AcceptSeek(ctx, "a", "g2", 0, "", now, keep); !errors.Is(err, ErrConflict) {
+		t.Errorf("AcceptSeek of an accepted seek = %v, want ErrConflict", err)
+	}
+	k, err := s.Seek(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Game != "g1" || k.Seat != 1 || k.Acceptor != "acct-x" || !k.Expires.Equal(keep) {
+		t.Errorf("Seek after accepting = %+v, want game g1, seat 1, acceptor acct-x, expires %v", k, keep)
+	}
+	if open, _ := s.OpenSeeks(ctx, now); len(open) != 0 {
+		t.Errorf("OpenSeeks lists an accepted seek: %v", open)
+	}
+	// An expired seek cannot be accepted.
+	if err := s.CreateSeek(ctx, newSeek("b", seekT0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AcceptSeek(ctx, "b", "g3", 0, "", seekT0.Add(31*time.Minute), keep); !errors.Is(err, ErrConflict) {
+		t.Errorf("AcceptSeek of an expired seek = %v, want ErrConflict", err)
+	}
+}
+
+// testSeekAcceptRace: of 20 accepting one seek at once, exactly one
+// succeeds and the seek names its game.
+func testSeekAcceptRace(t *testing.T, s Seeks) {
+	ctx := context.Background()
+	if err := s.CreateSeek(ctx, newSeek("a", seekT0)); err != nil {
+		t.Fatal(err)
+	}
+	const n = 20
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.AcceptSeek(ctx, "a", fmt.Sprintf("g%d", i), 0, "", seekT0.Add(time.Second), seekT0.Add(time.Hour))
+		}()
+	}
+	wg.Wait()
+	won := -1
+	for i, err := range errs {
+		switch {
+		case err == nil && won >= 0:
+			t.Fatalf("both %d and %d accepted the seek", won, i)
+		case err == nil:
+			won = i
+		case !errors.Is(err, ErrConflict):
+			t.Errorf("accept %d: %v, want ErrConflict", i, err)
+		}
+	}
+	if won < 0 {
+		t.Fatal("no one accepted the seek")
+	}
+	if k, err := s.Seek(ctx, "a"); err != nil || k.Game != fmt.Sprintf("g%d", won) {
+		t.Errorf("Seek = %+v, %v, want game g%d", k, err, won)
+	}
+}
+
+func testSeekExpire(t *testing.T, s Seeks) {
+	ctx := context.Background()
+	old, young := newSeek("old", seekT0), newSeek("young", seekT0.Add(20*time.Minute))
+	for _, k := range []Seek{old, young} {
+		if err := s.CreateSeek(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := seekT0.Add(40 * time.Minute)
+	if open, _ := s.OpenSeeks(ctx, now); len(open) != 1 || open[0].ID != "young" {
+		t.Errorf("OpenSeeks at %v = %v, want only young", now, open)
+	}
+	n, err := s.ExpireSeeks(ctx, now)
+	if err != nil || n != 1 {
+		t.Fatalf("ExpireSeeks = %d, %v, want 1", n, err)
+	}
+	if _, err := s.Seek(ctx, "old"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Seek(old) after expiry = %v, want ErrNotFound", err)
+	}
+	if _, err := s.Seek(ctx, "young"); err != nil {
+		t.Errorf("Seek(young) = %v", err)
+	}
+}
+
+// TestSQLiteMigrateFromV7: a file of schema v7 (before seeks) is brought
+// to v8, keeping its accounts, and keeps seeks.
+func TestSQLiteMigrateFromV7(t *testing.T) {
+	path := t.TempDir() + "/v7.db"
+	old, err := openSQLite(ctx, path, 7, sqliteMaxBatch, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustAccount(t, old, "a1", "Nam")
+	old.Close()
+	s := openSQLiteAt(t, path)
+	defer s.Close()
+	checkMigratedV7(t, s)
+	var v int
+	s.rdb.QueryRow("PRAGMA user_version").Scan(&v)
+	if v != 8 {
+		t.Errorf("user_version = %d, want 8", v)
+	}
+}
+
+// TestPostgresMigrateFromV7 is TestSQLiteMigrateFromV7 on PostgreSQL.
+func TestPostgresMigrateFromV7(t *testing.T) {
+	url := pgtest.Start(t)
+	old, err := openPostgres(ctx, url, 7, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustAccount(t, old, "a1", "Nam")
+	old.Close()
+	s := openPostgresAt(t, url)
+	checkMigratedV7(t, s)
+	var v int
+	s.pool.QueryRow(ctx, `SELECT version FROM oanquan_schema`).Scan(&v)
+	if v != 8 {
+		t.Errorf("schema version = %d, want 8", v)
+	}
+}
+
+func checkMigratedV7(t *testing.T, s Store) {
+	t.Helper()
+	if _, err := s.(Accounts).AccountByID(ctx, "a1"); err != nil {
+		t.Errorf("the v7 account after migrating: %v", err)
+	}
+	k := newSeek("s1", seekT0)
+	k.Account = "a1"
+	if err := s.(Seeks).CreateSeek(ctx, k); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.(Seeks).Seek(ctx, "s1"); err != nil || got.Account != "a1" {
+		t.Errorf("Seek after migrating = %+v, %v", got, err)
+	}
+}
+
+func testSeekWithdraw(t *testing.T, s Seeks) {
+	ctx := context.Background()
+	for _, id := range []string{"a", "b"} {
+		if err := s.CreateSeek(ctx, newSeek(id, seekT0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.AcceptSeek(ctx, "b", "g1", 0, "", seekT0, seekT0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WithdrawSeek(ctx, "a"); err != nil {
+		t.Errorf("WithdrawSeek of an open seek: %v", err)
+	}
+	if _, err := s.Seek(ctx, "a"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Seek after withdrawing = %v, want ErrNotFound", err)
+	}
+	if err := s.WithdrawSeek(ctx, "a"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("WithdrawSeek of none = %v, want ErrNotFound", err)
+	}
+	if err := s.WithdrawSeek(ctx, "b"); !errors.Is(err, ErrConflict) {
+		t.Errorf("WithdrawSeek of an accepted seek = %v, want ErrConflict", err)
+	}
+	if k, err := s.Seek(ctx, "b"); err != nil || k.Game != "g1" {
+		t.Errorf("the accepted seek after a withdrawal: %+v, %v", k, err)
+	}
+}
+
+// TestPostgresLobbyNotices: a seek posted, accepted or withdrawn through
+// one store is announced to another on the same database, as a lobby
+// notice naming it; the store's own changes are not.
+func TestPostgresLobbyNotices(t *testing.T) {
+	url := pgtest.Start(t)
+	a, b := openPostgresAt(t, url), openPostgresAt(t, url)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	notices := b.Changes(ctx)
+	wait := func(what, id string) {
+		t.Helper()
+		for {
+			select {
+			case n := <-notices:
+				if !n.Lobby {
+					continue
+				}
+				if n.Seek != id {
+					t.Fatalf("%s: notice %+v, want the lobby's for %s", what, n, id)
+				}
+				return
+			case <-ctx.Done():
+				t.Fatalf("%s: no notice", what)
+			}
+		}
+	}
+	now := time.Now()
+	if err := b.CreateSeek(ctx, newSeek("own", now)); err != nil { // b's own: not announced to b
+		t.Fatal(err)
+	}
+	if err := a.CreateSeek(ctx, newSeek("s1", now)); err != nil {
+		t.Fatal(err)
+	}
+	wait("posted", "s1")
+	if err := a.AcceptSeek(ctx, "s1", "g1", 0, "", now, now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	wait("accepted", "s1")
+	if err := a.CreateSeek(ctx, newSeek("s2", now)); err != nil {
+		t.Fatal(err)
+	}
+	wait("posted", "s2")
+	if err := a.WithdrawSeek(ctx, "s2"); err != nil {
+		t.Fatal(err)
+	}
+	wait("withdrawn", "s2")
+}
+
+// testSeekPair: two open seeks are paired at once, naming each other's
+// accounts; a seek taken refuses the pairing, leaving the other open;
+// of many pairing one seek with others at once, exactly one succeeds.
+func testSeekPair(t *testing.T, s Seeks) {
+	ctx := context.Background()
+	for _, id := range []string{"a", "b", "c", "d"} {
+		k := newSeek(id, seekT0)
+		k.Pool, k.Rating = true, 1512.5
+		if err := s.CreateSeek(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now, keep := seekT0.Add(time.Second), seekT0.Add(time.Hour)
+	if err := s.PairSeeks(ctx, "a", "b", "g1", 1, now, keep); err != nil {
+		t.Fatal(err)
+	}
+	ka, _ := s.Seek(ctx, "a")
+	kb, _ := s.Seek(ctx, "b")
+	if ka.Game != "g1" || kb.Game != "g1" || ka.Seat != 1 || kb.Seat != 0 || ka.Acceptor != "acct-b" || kb.Acceptor != "acct-a" {
+		t.Errorf("paired: %+v and %+v", ka, kb)
+	}
+	if !ka.Pool || ka.Rating != 1512.5 {
+		t.Errorf("a pool ticket read back as %+v", ka)
+	}
+	if err := s.PairSeeks(ctx, "c", "a", "g2", 0, now, keep); !errors.Is(err, ErrConflict) {
+		t.Errorf("pairing with a taken seek = %v, want ErrConflict", err)
+	}
+	if kc, _ := s.Seek(ctx, "c"); kc.Game != "" {
+		t.Errorf("a refused pairing changed c: %+v", kc)
+	}
+	if err := s.PairSeeks(ctx, "c", "c", "g3", 0, now, keep); !errors.Is(err, ErrConflict) {
+		t.Errorf("pairing a seek with itself = %v, want ErrConflict", err)
+	}
+	// c and d, from both ends at once, many times: one pairing wins.
+	const n = 10
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x, y := "c", "d"
+			if i%2 == 1 {
+				x, y = y, x
+			}
+			errs[i] = s.PairSeeks(ctx, x, y, fmt.Sprintf("r%d", i), 0, now, keep)
+		}()
+	}
+	wg.Wait()
+	won := 0
+	for _, err := range errs {
+		if err == nil {
+			won++
+		} else if !errors.Is(err, ErrConflict) {
+			t.Errorf("racing pairing: %v", err)
+		}
+	}
+	kc, _ := s.Seek(ctx, "c")
+	kd, _ := s.Seek(ctx, "d")
+	if won != 1 || kc.Game == "" || kc.Game != kd.Game {
+		t.Errorf("%d pairings won; c in %q, d in %q", won, kc.Game, kd.Game)
+	}
+}

@@ -325,3 +325,19 @@ func TestClockOfLegacyMoves(t *testing.T) {
 		}
 	}
 }
+
+// FuzzClockOf: a move's saved clock text, whatever it is, is read or
+// refused without a fault; once read, each move has its time after and
+// its time taken (-1 or more).
+func FuzzClockOf(f *testing.F) {
+	for _, seed := range []string{"60000,60000", "60000,58000,2100", "", ",", "1,2,-1", "9223372036854775807,0,9223372036854775807"} {
+		f.Add(seed)
+	}
+	saved := clockText(&match.TimeControl{Initial: time.Minute}, &match.Clock{}, time.Time{})
+	f.Fuzz(func(t *testing.T, text string) {
+		_, _, after, used, err := clockOf(saved, []string{text, text})
+		if err == nil && (len(after) != 2 || len(used) != 2 || used[0] < -1) {
+			t.Errorf("%q: after %v, used %v", text, after, used)
+		}
+	})
+}

@@ -309,6 +309,9 @@ func TestClockUsedSaved(t *testing.T) {
 			t.Errorf("move %d took %v, want about 120 ms", i, u)
 		}
 	}
+	if rec := string(do(t, b, "GET", "/api/games/"+id+"/record", nil).body); strings.Count(rec, " took ") != 3 {
+		t.Errorf("the record does not give the time of 3 moves:\n%s", rec)
+	}
 }
 
 // TestClockOfLegacyMoves: a move's clock saved before the time taken was

@@ -467,7 +467,11 @@ func Record(st *match.State, created time.Time) (string, error) {
 		tags[notation.TagTimeControl] = tc.String()
 		comments = map[int]string{}
 		for i, a := range c.After {
-			comments[i+1] = notation.ClockComment([2]int64{a[0].Milliseconds(), a[1].Milliseconds()})
+			ms := [2]int64{a[0].Milliseconds(), a[1].Milliseconds()}
+			comments[i+1] = notation.ClockComment(ms)
+			if i < len(c.Used) && c.Used[i] >= 0 {
+				comments[i+1] = notation.ClockTookComment(ms, c.Used[i].Milliseconds())
+			}
 		}
 	}
 	how, result := "", ""

@@ -7,6 +7,7 @@ const SECRETS_KEY = 'oanquan.secrets';
 // this browser made it, and sends no header.
 const OPEN = '-';
 
+// detail: the error's body (field, reason, min, max: docs/API.md)
 export class APIError extends Error {
   constructor(status, code, message, retryAfter, state) {
     super(message || code);

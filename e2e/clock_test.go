@@ -141,6 +141,15 @@ func TestClockOnTime(t *testing.T) {
 	a.wait(`!document.getElementById('clock-custom').hidden`, 5*time.Second)
 	setField(a, "clock-minutes", "0.1")
 	setField(a, "clock-increment", "0")
+	// The page says the refusal from its data (field, min, max), never
+	// from the English message: here the message is made unreadable.
+	a.do(chromedp.Evaluate[chromedp.Void](`(() => { const f = window.fetch; window.fetch = async (...args) => {
+		const r = await f(...args);
+		if (r.status !== 400) return r;
+		const body = await r.json();
+		body.error.message = 'refused';
+		return new Response(JSON.stringify(body), { status: 400, headers: r.headers });
+	}; })()`))
 	click(a, "#newgame-start")
 	a.wait(`!document.getElementById('clock-error').hidden`, 10*time.Second)
 	if msg := text(a, "clock-error"); msg != "The server takes from 0.25 to 180 minutes for each player: change the minutes." {
@@ -249,20 +258,6 @@ func TestClockOnTime(t *testing.T) {
 	if got := clockText(b, 0); got != "0:00.0" {
 		t.Errorf("the loser's clock reads %q", got)
 	}
-	// The replay says the time each move took on the clock: move 3, the
-	// first one timed.
-	click(b, "#result-close")
-	click(b, `#replay-bar [data-step="-1"]`)
-	b.wait(`document.querySelector('#replay-bar .where').textContent.includes('After move 3 of 4')`, 5*time.Second)
-	if took := text(b, "replay-took"); !regexp.MustCompile(`^This move took \d+\.\d s\.$`).MatchString(took) {
-		t.Errorf("the replay of move 3 says %q", took)
-	}
-	click(b, `#replay-bar [data-step="-1"]`)
-	b.wait(`document.querySelector('#replay-bar .where').textContent.includes('After move 2 of 4')`, 5*time.Second)
-	if eval[bool](b, `!document.getElementById('replay-took').hidden`) {
-		t.Errorf("the replay of move 2, a first move free of the clock, says %q", text(b, "replay-took"))
-	}
-
 	// The creator's page, deaf to the feed, still offers a move, its clock
 	// at zero: the move is refused, politely, and the ending shown.
 	a.wait(`document.getElementById('clock-0').textContent === '0:00.0'`, 5*time.Second)
@@ -300,6 +295,19 @@ func TestClockOnTime(t *testing.T) {
 	}
 	a.screenshot(filepath.Join(shots, "clock-flag-desktop.png"))
 	auditNew(a, "lost on time, desktop")
+
+	// The replay says the time each move took, by the server's figure:
+	// move 3, the first one timed, and move 2, a first move (free of the
+	// clock, which cannot tell its time).
+	click(b, "#result-close")
+	b.wait(`!document.getElementById('result').open`, 5*time.Second)
+	for _, n := range []string{"3", "2"} {
+		click(b, `#replay-bar [data-step="-1"]`)
+		b.wait(`document.querySelector('#replay-bar .where').textContent.includes('After move `+n+` of 4')`, 5*time.Second)
+		if took := text(b, "replay-took"); !regexp.MustCompile(`^This move took \d+\.\d s\.$`).MatchString(took) {
+			t.Errorf("the replay of move %s says %q", n, took)
+		}
+	}
 }
 
 // TestClockCorrespondence (issue 20, item 4): a correspondence game of 3
@@ -486,6 +494,13 @@ func TestClockClaim(t *testing.T) {
 	}
 	saidOnce(a, "You may claim the win")
 	a.wait(`/left the game [4-9] seconds ago/.test(document.getElementById('claim-text').textContent)`, 5*time.Second) // it counts on
+	// The figure is the server's: a page opened after the friend left
+	// (here, reloaded) says how long ago they did.
+	a.do(chromedp.Reload())
+	a.wait(`document.getElementById('claim') && !document.getElementById('claim').hidden`, 10*time.Second)
+	if got := text(a, "claim-text"); !regexp.MustCompile(`^Your friend left the game ([4-9]|1\d) seconds ago: their page is closed\.$`).MatchString(got) {
+		t.Errorf("after a reload the claim says %q", got)
+	}
 	setLang(a, "fa")
 	a.do(colorScheme(true))
 	a.screenshot(filepath.Join(shots, "clock-claim-phone-fa-dark.png"))
@@ -543,7 +558,7 @@ func TestClockFirstMoveAbort(t *testing.T) {
 		if w := text(p, "winner"); w != "Game aborted: nobody wins." {
 			t.Errorf("the winner line says %q", w)
 		}
-		if why := text(p, "result-why"); !strings.Contains(why, "a first move did not come in time") {
+		if why := text(p, "result-why"); why != "The game was aborted before it really began: a first move did not come in time. Nobody wins." {
 			t.Errorf("the ending says %q", why)
 		}
 		if eval[bool](p, `!document.getElementById('tallies').hidden`) {

@@ -59,6 +59,16 @@ func ClockComment(ms [2]int64) string {
 	return fmt.Sprintf("%s%d,%d", clockPrefix, ms[0], ms[1])
 }
 
+// tookWord starts the part of a clock comment that gives the time the
+// move took.
+const tookWord = " took "
+
+// ClockTookComment is ClockComment with the time the move took, in
+// milliseconds ("clock 59600,60000 took 4200").
+func ClockTookComment(ms [2]int64, took int64) string {
+	return fmt.Sprintf("%s%s%d", ClockComment(ms), tookWord, took)
+}
+
 // Clock returns the clocks after the i-th move (1-based) of a clocked
 // game's record, from its comment, and whether it has them.
 func (r *Record) Clock(i int) ([2]int64, bool) {
@@ -66,6 +76,7 @@ func (r *Record) Clock(i int) ([2]int64, bool) {
 	if !ok {
 		return [2]int64{}, false
 	}
+	text, _, _ = strings.Cut(text, tookWord)
 	a, b, ok := strings.Cut(text, ",")
 	x, err1 := wholeNumber(strings.TrimSpace(a))
 	y, err2 := wholeNumber(strings.TrimSpace(b))
@@ -73,4 +84,19 @@ func (r *Record) Clock(i int) ([2]int64, bool) {
 		return [2]int64{}, false
 	}
 	return [2]int64{int64(x), int64(y)}, true
+}
+
+// Took returns the time the i-th move (1-based) of a clocked game's
+// record took, in milliseconds, from its clock comment, and whether the
+// comment gives it.
+func (r *Record) Took(i int) (int64, bool) {
+	if _, ok := r.Clock(i); !ok {
+		return 0, false
+	}
+	_, took, ok := strings.Cut(r.Comments[i], tookWord)
+	n, err := wholeNumber(strings.TrimSpace(took))
+	if !ok || err != nil {
+		return 0, false
+	}
+	return int64(n), true
 }

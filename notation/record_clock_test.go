@@ -38,6 +38,9 @@ func TestRecordClocks(t *testing.T) {
 	for i := range 3 {
 		g.Play(g.LegalMoves(nil)[0], nil)
 		comments[i+1] = ClockComment([2]int64{60000 - int64(i)*100, 59000})
+		if i == 2 {
+			comments[i+1] = ClockTookComment([2]int64{60000 - int64(i)*100, 59000}, 4200)
+		}
 	}
 	text := FormatCommented(g, map[string]string{TagTimeControl: "60+0"}, TerminationTime, "0-1", comments)
 	if !strings.Contains(text, `[TimeControl "60+0"]`) || !strings.Contains(text, `[Termination "time"]`) || !strings.Contains(text, "{clock 59900,59000}") {
@@ -52,6 +55,15 @@ func TestRecordClocks(t *testing.T) {
 	}
 	if c, ok := rec.Clock(2); !ok || c != [2]int64{59900, 59000} {
 		t.Errorf("Clock(2) = %v, %v", c, ok)
+	}
+	if c, ok := rec.Clock(3); !ok || c != [2]int64{59800, 59000} {
+		t.Errorf("Clock(3), with the time taken = %v, %v", c, ok)
+	}
+	if took, ok := rec.Took(3); !ok || took != 4200 || !strings.Contains(text, "{clock 59800,59000 took 4200}") {
+		t.Errorf("Took(3) = %v, %v; record:\n%s", took, ok, text)
+	}
+	if _, ok := rec.Took(2); ok {
+		t.Error("Took(2) of a comment without the time taken")
 	}
 	if _, ok := rec.Clock(4); ok {
 		t.Error("Clock(4) of a record of three moves")

@@ -180,6 +180,7 @@ func FuzzParseRecord(f *testing.F) {
 	f.Add("[Start \"1/1/1/1/1/0*/1/0/0/0/1/0 1 43,1,0 0,0,5 20\"]\n\n1... 3R 2. 9L 1L 3. 8R 1-0\n")
 	f.Add("[Variant \"young-mandarin\"]\n[First \"1\"]\n\n1... 2L 2. 7R *")
 	f.Add("[TimeControl \"180+2\"]\n[Termination \"time\"]\n\n1. 7R {clock 180000,180000} 2L {clock 180000,180000} 0-1\n")
+	f.Add("[TimeControl \"180+2\"]\n\n1. 7R {clock 180000,180000 took 4200} 2L {clock 180000,180000 took} *\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		r1, err := ParseRecord(s)
 		if err != nil {
@@ -188,6 +189,11 @@ func FuzzParseRecord(f *testing.F) {
 				t.Fatalf("ParseRecord(%q) = %q: want a one-line *ParseError naming where", s, err)
 			}
 			return
+		}
+		for i := range len(r1.Moves) + 2 {
+			if took, ok := r1.Took(i); ok && took < 0 {
+				t.Fatalf("Took(%d) = %d of %q", i, took, s)
+			}
 		}
 		text := r1.Format()
 		r2, err := ParseRecord(text)

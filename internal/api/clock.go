@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -36,6 +37,26 @@ func (c ClockSetting) MarshalJSON() ([]byte, error) {
 	return json.Marshal(map[string]int{"initial": c.Initial, "increment": c.Increment})
 }
 
+// RangeError refuses a field of a request (400 bad_request) with, beside
+// its message, the field's name (Field: "clock", "clock.initial"…), the
+// rule it broke (Reason: "shape", "unknown_field", "missing",
+// "not_whole", "out_of_range"), and what it may be: Min to Max, or one of
+// Allowed. ErrorBody carries them all.
+type RangeError struct {
+	Field, Reason, Msg string
+	Min, Max           *int
+	Allowed            []int
+}
+
+func (e *RangeError) Error() string { return e.Msg }
+func (e *RangeError) Unwrap() error { return ErrBadRequest }
+
+// clockRefusal returns a RangeError of field and reason, its message
+// formatted as by fmt.Sprintf.
+func clockRefusal(field, reason, format string, args ...any) *RangeError {
+	return &RangeError{Field: field, Reason: reason, Msg: fmt.Sprintf(format, args...)}
+}
+
 // clockShapes says what a clock may be, for the refusals.
 const clockShapes = `want {"initial": SECONDS, "increment": SECONDS} or {"days": N}`
 
@@ -45,11 +66,11 @@ const clockShapes = `want {"initial": SECONDS, "increment": SECONDS} or {"days":
 func (c *ClockSetting) UnmarshalJSON(b []byte) error {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(b, &fields); err != nil || fields == nil {
-		return Fail(ErrBadRequest, "clock: %s", clockShapes)
+		return clockRefusal("clock", "shape", "clock: %s", clockShapes)
 	}
 	for name := range fields {
 		if name != "initial" && name != "increment" && name != "days" {
-			return Fail(ErrBadRequest, "clock: unknown field %s, %s", Short(name), clockShapes)
+			return clockRefusal("clock", "unknown_field", "clock: unknown field %s, %s", Short(name), clockShapes)
 		}
 	}
 	_, days := fields["days"]
@@ -59,10 +80,10 @@ func (c *ClockSetting) UnmarshalJSON(b []byte) error {
 	var err error
 	switch {
 	case days && (initial || increment):
-		return Fail(ErrBadRequest, "clock: days, or initial and increment, not both")
+		return clockRefusal("clock", "shape", "clock: days, or initial and increment, not both")
 	case days:
 		if out.Days, err = clockField(fields, "days", 1, 14); err == nil && !slices.Contains(match.CorrespondenceDays, out.Days) {
-			err = Fail(ErrBadRequest, "clock.days must be 1, 3, 7 or 14")
+			err = daysRefusal()
 		}
 	default:
 		if out.Initial, err = clockField(fields, "initial", int(match.MinInitial/time.Second), int(match.MaxInitial/time.Second)); err == nil {
@@ -84,19 +105,29 @@ func clockField(fields map[string]json.RawMessage, name string, lo, hi int) (int
 	}
 	raw, ok := fields[name]
 	if !ok {
-		return 0, Fail(ErrBadRequest, "clock.%s: missing, %s", name, clockShapes)
+		return 0, clockRefusal("clock."+name, "missing", "clock.%s: missing, %s", name, clockShapes)
 	}
 	var n json.Number
 	quoted := strings.HasPrefix(strings.TrimSpace(string(raw)), `"`) // json.Number would take "60"
 	if err := json.Unmarshal(raw, &n); err != nil || quoted || strings.ContainsAny(n.String(), ".eE") {
-		return 0, Fail(ErrBadRequest, "clock.%s must be a whole number of%s", name, unit)
+		return 0, clockRefusal("clock."+name, "not_whole", "clock.%s must be a whole number of%s", name, unit)
 	}
 	v, err := n.Int64()
 	if err != nil || v < int64(lo) || v > int64(hi) {
 		if name == "days" {
-			return 0, Fail(ErrBadRequest, "clock.days must be 1, 3, 7 or 14")
+			return 0, daysRefusal()
 		}
-		return 0, Fail(ErrBadRequest, "clock.%s must be %d to %d%s", name, lo, hi, unit)
+		e := clockRefusal("clock."+name, "out_of_range", "clock.%s must be %d to %d%s", name, lo, hi, unit)
+		e.Min, e.Max = &lo, &hi
+		return 0, e
 	}
 	return int(v), nil
+}
+
+// daysRefusal refuses days per move that are not one of
+// match.CorrespondenceDays.
+func daysRefusal() error {
+	e := clockRefusal("clock.days", "out_of_range", "clock.days must be 1, 3, 7 or 14")
+	e.Allowed = slices.Clone(match.CorrespondenceDays)
+	return e
 }

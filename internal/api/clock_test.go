@@ -82,3 +82,27 @@ func TestClockSettingRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestClockRefusalFields: a refused clock's answer carries its field,
+// the rule broken and the range or the values allowed as data, so that
+// the page never reads them out of the English message.
+func TestClockRefusalFields(t *testing.T) {
+	cases := []struct{ body, want string }{
+		{`{"initial":14,"increment":2}`, `"field":"clock.initial","reason":"out_of_range","min":15,"max":10800`},
+		{`{"initial":60,"increment":181}`, `"field":"clock.increment","reason":"out_of_range","min":0,"max":180`},
+		{`{"initial":60.5,"increment":1}`, `"field":"clock.initial","reason":"not_whole"}`},
+		{`{"initial":60}`, `"field":"clock.increment","reason":"missing"}`},
+		{`{"days":2}`, `"field":"clock.days","reason":"out_of_range","allowed":[1,3,7,14]}`},
+		{`{"days":3,"initial":60}`, `"field":"clock","reason":"shape"}`},
+		{`{"minutes":3}`, `"field":"clock","reason":"unknown_field"}`},
+	}
+	for _, c := range cases {
+		var q Settings
+		err := decode(strings.NewReader(`{"mode":"online","clock":`+c.body+`}`), &q, false)
+		status, body := Describe(err)
+		out, _ := json.Marshal(body)
+		if status != 400 || !strings.Contains(string(out), c.want) {
+			t.Errorf("%s: %d %s, want %s", c.body, status, out, c.want)
+		}
+	}
+}

@@ -39,9 +39,12 @@ func decode(body io.Reader, v any, emptyOK bool) error {
 func decodeError(err error) error {
 	var ute *json.UnmarshalTypeError
 	var ae *Error
+	var re *RangeError
 	switch {
 	case errors.As(err, &ae):
 		return ae // the transport's, or a field's own check (Seat) says what it wants
+	case errors.As(err, &re):
+		return re // a clock's check, with its field and range
 	case errors.Is(err, io.EOF):
 		return Fail(ErrBadRequest, "malformed JSON: the body is empty")
 	case errors.Is(err, io.ErrUnexpectedEOF):

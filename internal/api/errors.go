@@ -100,6 +100,12 @@ type ErrorBody struct {
 		// (a *FieldError): for the page to say it in the player's language.
 		Field  string `json:"field,omitempty"`
 		Reason string `json:"reason,omitempty"`
+		// Min and Max are the range a number refused had to be in, and
+		// Allowed the values it could take (a *RangeError: the clock's
+		// fields), for the page to say them without reading Message.
+		Min     *int  `json:"min,omitempty"`
+		Max     *int  `json:"max,omitempty"`
+		Allowed []int `json:"allowed,omitempty"`
 	} `json:"error"`
 	// State is the game as it stands, with a conflict over a move: the
 	// client catches up from it.
@@ -126,7 +132,11 @@ func Describe(err error) (int, ErrorBody) {
 	var ae *Error
 	var me *match.Error
 	var fe *FieldError
+	var re *RangeError
 	switch {
+	case errors.As(err, &re):
+		body.Error.Message, body.Error.Field, body.Error.Reason = re.Msg, re.Field, re.Reason
+		body.Error.Min, body.Error.Max, body.Error.Allowed = re.Min, re.Max, re.Allowed
 	case errors.As(err, &fe):
 		body.Error.Message, body.Error.Field, body.Error.Reason = fe.Error(), fe.Field, fe.Reason
 	case errors.As(err, &ae):

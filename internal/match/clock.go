@@ -180,6 +180,16 @@ func (c Clock) Played(tc TimeControl, t Timing, moves int, mover rules.Player, n
 	return c, DueNone
 }
 
+// Took returns how long the side to move has had its turn at now: from
+// Start (or the server's start, the outage rule), 0 while the game is not
+// ready. It is what a move arriving at now is said to have taken.
+func (c Clock) Took(t Timing, now time.Time) time.Duration {
+	if c.Start.IsZero() {
+		return 0
+	}
+	return max(now.Sub(c.from(t)), 0)
+}
+
 // Left returns each side's time left at now, none below zero, and the
 // time left for the first move while one is timed (0 otherwise).
 func (c Clock) Left(tc TimeControl, t Timing, moves int, toMove rules.Player, now time.Time) (left [2]time.Duration, first time.Duration) {

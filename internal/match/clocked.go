@@ -32,6 +32,13 @@ type ClockState struct {
 	// After is each side's time left after each move played, once the
 	// game is over (for its replay and record); nil before.
 	After [][2]time.Duration
+	// Used is the time each move took (Clock.Took when it arrived), once
+	// the game is over, beside After; -1 for a move saved without it.
+	Used []time.Duration
+	// Away is, for each seat, how long it has had no connection to the
+	// game when the state was made, while that can let the other claim it
+	// (a real-time game going on); -1 otherwise.
+	Away [2]time.Duration
 }
 
 // clocked is a match's clock. Its fields are guarded by the match's
@@ -43,6 +50,7 @@ type clocked struct {
 	now    func() time.Time
 	timer  *time.Timer
 	after  [][2]time.Duration // each side's time left after each move
+	used   []time.Duration    // the time each move took; -1: not known
 	absent [2]time.Time       // since when each seat has had no connection; zero while it has one
 	shown  [2]bool            // CanClaim as last published
 }
@@ -61,6 +69,7 @@ func newClocked(cfg Config) *clocked {
 		k.c = *cfg.ClockState
 	}
 	k.after = slices.Clone(cfg.ClockAfter)
+	k.used = slices.Clone(cfg.ClockUsed)
 	now := k.now()
 	k.absent = [2]time.Time{now, now} // nobody connected, as far as the match knows
 	return k
@@ -93,9 +102,10 @@ func (m *Match) clockStateLocked() *ClockState {
 		return nil
 	}
 	moves, to := len(m.game.Moves()), m.game.Position().ToMove
-	st := &ClockState{Control: k.tc, Running: -1}
+	st := &ClockState{Control: k.tc, Running: -1, Away: [2]time.Duration{-1, -1}}
 	if m.overLocked() {
 		st.After = slices.Clone(k.after)
+		st.Used = slices.Clone(k.used)
 		st.Left = k.c.Remaining
 		if m.status.Outcome.Kind == OutcomeTimeout {
 			st.Left[m.status.Outcome.Player] = 0
@@ -104,26 +114,33 @@ func (m *Match) clockStateLocked() *ClockState {
 	}
 	st.Left, st.FirstMove = k.c.Left(k.tc, k.t, moves, to, k.now())
 	st.Running = k.c.Running(moves, to, false)
+	for p := range rules.Player(2) {
+		if !m.claimFromLocked(p).IsZero() {
+			st.Away[p] = max(k.now().Sub(k.absent[p]), 0)
+		}
+	}
 	return st
 }
 
 // clockAfterLocked returns the clock after the move of the side to move
-// now, nil in a game without one; if its time is over, it ends the game
-// and refuses the move with ErrTimeOver.
-func (m *Match) clockAfterLocked() (*Clock, error) {
+// now, nil in a game without one, and the time the move took; if its
+// time is over, it ends the game and refuses the move with ErrTimeOver.
+func (m *Match) clockAfterLocked() (*Clock, time.Duration, error) {
 	k := m.clk
 	if k == nil {
-		return nil, nil
+		return nil, 0, nil
 	}
 	moves, to := len(m.game.Moves()), m.game.Position().ToMove
-	c, due := k.c.Played(k.tc, k.t, moves, to, k.now())
+	now := k.now()
+	took := k.c.Took(k.t, now)
+	c, due := k.c.Played(k.tc, k.t, moves, to, now)
 	if due != DueNone {
 		if _, err := m.flagLocked(due); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		return nil, refuse(ErrTimeOver, "the move came after your time ran out")
+		return nil, 0, refuse(ErrTimeOver, "the move came after your time ran out")
 	}
-	return &c, nil
+	return &c, took, nil
 }
 
 // deadlineOfLocked returns when the side to move runs out of time on
@@ -152,7 +169,7 @@ func (m *Match) flagLocked(due Due) (State, error) {
 	st.Offer = nil
 	st.Outcome = Outcome{Kind: OutcomeTimeout, Player: m.game.Position().ToMove}
 	if due == DueAbort {
-		st.Outcome.Kind = OutcomeAbort
+		st.Outcome.Kind, st.Outcome.Reason = OutcomeAbort, ReasonFirstMove
 	}
 	return m.commitStatusLocked(Change{Kind: StatusSet, Status: st, From: m.status, Flag: true, Index: len(m.game.Moves())})
 }
@@ -346,7 +363,7 @@ func (m *Match) Claim(p rules.Player, result string) (State, error) {
 	}
 	st := m.statusLocked()
 	st.Offer = nil
-	st.Outcome = Outcome{Kind: OutcomeDraw}
+	st.Outcome = Outcome{Kind: OutcomeDraw, Reason: ReasonClaim}
 	if result == ClaimWin {
 		st.Outcome = Outcome{Kind: OutcomeAbandon, Player: p.Other()}
 	}

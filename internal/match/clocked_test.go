@@ -2,6 +2,7 @@ package match
 
 import (
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -255,5 +256,83 @@ func BenchmarkPlayClocked(b *testing.B) {
 			}
 			m.Close()
 		})
+	}
+}
+
+// TestClockedReasons: an abort at a first move's limit and a claimed
+// draw say so (Outcome.Reason); a player's abort and an agreed draw have
+// none.
+func TestClockedReasons(t *testing.T) {
+	m, ft, _ := clockedMatch(t, TimeControl{Initial: 60 * sec})
+	ft.advance(DefaultFirstMove)
+	m.Tick()
+	if o := m.State().Status.Outcome; o != (Outcome{Kind: OutcomeAbort, Reason: ReasonFirstMove}) {
+		t.Errorf("first move's limit: %+v", o)
+	}
+	a, _, _ := clockedMatch(t, TimeControl{Initial: 60 * sec})
+	if st, err := a.Abort(0); err != nil || st.Status.Outcome != (Outcome{Kind: OutcomeAbort}) {
+		t.Errorf("a player's abort: %+v, %v", st.Status.Outcome, err)
+	}
+	c, ft, _ := clockedMatch(t, TimeControl{Initial: 600 * sec})
+	playFirst(t, c, ft, 2)
+	c.SetPresence(Presence{Seats: [2]bool{true, false}, Taken: [2]bool{true, true}})
+	ft.advance(DefaultClaimAfter)
+	if st, err := c.Claim(0, ClaimDraw); err != nil || st.Status.Outcome != (Outcome{Kind: OutcomeDraw, Reason: ReasonClaim}) {
+		t.Errorf("a claimed draw: %+v, %v", st.Status.Outcome, err)
+	}
+}
+
+// TestClockedUsed: each move's time taken is kept and shown once over,
+// first moves and correspondence alike, and saved with the move.
+func TestClockedUsed(t *testing.T) {
+	for _, tc := range []TimeControl{{Initial: 60 * sec, Increment: 2 * sec}, {Days: 1}} {
+		m, ft, changes := clockedMatch(t, tc)
+		var want []time.Duration
+		for i := range 4 {
+			d := time.Duration(i+1) * 1500 * time.Millisecond
+			ft.advance(d)
+			st := m.State()
+			if _, err := m.PlayFor(st.Position.ToMove, st.Legal[0], nil); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, d)
+			if c := (*changes)[len(*changes)-1]; c.Kind != Moved || c.Used != d {
+				t.Errorf("%+v: move %d saved with Used %v, want %v", tc, i, c.Used, d)
+			}
+		}
+		if st := m.State(); st.Clock.Used != nil {
+			t.Errorf("%+v: Used shown before the end: %v", tc, st.Clock.Used)
+		}
+		if _, err := m.Resign(0); err != nil {
+			t.Fatal(err)
+		}
+		if got := m.State().Clock.Used; !slices.Equal(got, want) {
+			t.Errorf("%+v: Used = %v, want %v", tc, got, want)
+		}
+		if got := m.Config().ClockUsed; !slices.Equal(got, want) {
+			t.Errorf("%+v: Config().ClockUsed = %v, want %v", tc, got, want)
+		}
+	}
+}
+
+// TestClockedAway: the state says how long each seat has had no
+// connection, as the match counts it for the claims, in real time only.
+func TestClockedAway(t *testing.T) {
+	m, ft, _ := clockedMatch(t, TimeControl{Initial: 600 * sec})
+	playFirst(t, m, ft, 2)
+	m.SetPresence(Presence{Seats: [2]bool{true, true}, Taken: [2]bool{true, true}})
+	if a := m.State().Clock.Away; a != [2]time.Duration{-1, -1} {
+		t.Errorf("both here: Away = %v", a)
+	}
+	m.SetPresence(Presence{Seats: [2]bool{true, false}, Taken: [2]bool{true, true}})
+	ft.advance(34 * sec)
+	if a := m.State().Clock.Away; a != [2]time.Duration{-1, 34 * sec} {
+		t.Errorf("seat 1 gone 34 s: Away = %v", a)
+	}
+	c, ft, _ := clockedMatch(t, TimeControl{Days: 1})
+	playFirst(t, c, ft, 2)
+	ft.advance(time.Hour)
+	if a := c.State().Clock.Away; a != [2]time.Duration{-1, -1} {
+		t.Errorf("correspondence: Away = %v", a)
 	}
 }

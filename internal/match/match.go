@@ -84,6 +84,9 @@ type Config struct {
 	// ClockAfter is each side's time left after each move played, as
 	// saved (the record's and the replay's).
 	ClockAfter [][2]time.Duration
+	// ClockUsed is the time each move took, beside ClockAfter, as saved;
+	// -1 for a move saved without it.
+	ClockUsed []time.Duration
 	// Timing is how the server keeps time; Now, if set, is its clock
 	// (tests set both).
 	Timing Timing
@@ -165,6 +168,8 @@ type Change struct {
 	Clock    *Clock
 	Deadline time.Time
 	Control  *TimeControl // a clocked game's time control, with Clock
+	// Used is, with a clocked Moved, the time the move took (Clock.Took).
+	Used time.Duration
 	// Flag marks a StatusSet made by the clock (the game ended on time,
 	// or aborted at a first move's limit), with Index the number of
 	// moves it counted: it is saved only if no move was saved since.
@@ -281,6 +286,7 @@ func (m *Match) Config() Config {
 		clk := m.clk.c
 		c.ClockState = &clk
 		c.ClockAfter = slices.Clone(m.clk.after)
+		c.ClockUsed = slices.Clone(m.clk.used)
 	}
 	return c
 }
@@ -502,7 +508,7 @@ func (m *Match) checkHumanMoveLocked(mv rules.Move, ply *int) error {
 func (m *Match) playLocked(mv rules.Move) (Turn, error) {
 	pos := m.game.Position()
 	index := len(m.game.Moves())
-	clk, err := m.clockAfterLocked()
+	clk, used, err := m.clockAfterLocked()
 	if err != nil {
 		return Turn{}, err
 	}
@@ -510,13 +516,17 @@ func (m *Match) playLocked(mv rules.Move) (Turn, error) {
 	if _, err := m.game.Play(mv, &tr); err != nil {
 		panic("match: playLocked with an illegal move: " + err.Error()) // the callers checked
 	}
-	if err := m.commitLocked(Change{Kind: Moved, Index: index, Move: mv, Clock: clk, Deadline: m.deadlineOfLocked(clk)}); err != nil {
+	if err := m.commitLocked(Change{Kind: Moved, Index: index, Move: mv, Clock: clk, Deadline: m.deadlineOfLocked(clk), Used: used}); err != nil {
 		m.game.Undo(1)
 		return Turn{}, err
 	}
 	m.setClockLocked(clk)
 	if m.clk != nil {
 		m.clk.after = append(m.clk.after[:min(index, len(m.clk.after))], clk.Remaining)
+		for len(m.clk.used) < index {
+			m.clk.used = append(m.clk.used, -1)
+		}
+		m.clk.used = append(m.clk.used[:index], used)
 	}
 	thinking := m.startSearchLocked()
 	turn := m.turnLocked(pos, mv, tr.Events)
@@ -698,8 +708,10 @@ type Saved struct {
 	Level  ai.Level
 	Status Status
 	Clock  *Clock // a clocked game's; nil: as it is
-	// ClockAfter is each side's time left after each move, with Clock.
+	// ClockAfter is each side's time left after each move, with Clock,
+	// and ClockUsed the time each took (-1: not saved).
 	ClockAfter [][2]time.Duration
+	ClockUsed  []time.Duration
 	// Ratings is what a rated game did to the ratings, once ended; nil:
 	// as it is.
 	Ratings *Ratings
@@ -744,6 +756,7 @@ func (m *Match) Sync(load func() (Saved, error)) error {
 	}
 	if m.clk != nil && saved.Clock != nil {
 		m.clk.after = slices.Clone(saved.ClockAfter)
+		m.clk.used = slices.Clone(saved.ClockUsed)
 	}
 	// Check the new moves on a copy first, so that a bad save changes
 	// nothing here.

@@ -19,7 +19,18 @@ const (
 type Outcome struct {
 	Kind   string       `json:"kind,omitempty"` // "", OutcomeResign, OutcomeDraw or OutcomeAbort
 	Player rules.Player `json:"player"`         // who resigned or aborted
+	// Reason says which of two endings of one Kind it was: ReasonFirstMove
+	// (an abort at a first move's limit) or ReasonClaim (a draw claimed
+	// when the other player left); "" for the players' own (an abort by
+	// Player, a draw agreed).
+	Reason string `json:"reason,omitempty"`
 }
+
+// The reasons of an Outcome that its Kind alone does not tell.
+const (
+	ReasonFirstMove = "firstMove" // OutcomeAbort: a first move's limit ran out
+	ReasonClaim     = "claim"     // OutcomeDraw: claimed, the other player having left
+)
 
 // Offer is a question one player put to the other, waiting for an answer.
 type Offer struct {

@@ -162,37 +162,50 @@ func clockText(tc *match.TimeControl, c *match.Clock, deadline time.Time) store.
 }
 
 // moveClockText is how the clock after a move is saved with it
-// (store.Clock.Move): each side's time left in milliseconds, "MS,MS".
-func moveClockText(left [2]time.Duration) string {
-	return strconv.FormatInt(left[0].Milliseconds(), 10) + "," + strconv.FormatInt(left[1].Milliseconds(), 10)
+// (store.Clock.Move): each side's time left and the time the move took,
+// in milliseconds, "MS,MS,USED" (moves saved before the time taken was
+// kept have "MS,MS").
+func moveClockText(left [2]time.Duration, used time.Duration) string {
+	return strconv.FormatInt(left[0].Milliseconds(), 10) + "," + strconv.FormatInt(left[1].Milliseconds(), 10) + "," + strconv.FormatInt(used.Milliseconds(), 10)
 }
 
-// clockOf reads a saved clock, and the clocks saved with the moves: nil,
-// nil for none.
-func clockOf(c store.Clock, moves []string) (*match.TimeControl, *match.Clock, [][2]time.Duration, error) {
+// clockOf reads a saved clock, and the clocks saved with the moves: each
+// side's time after each move, and the time each took (-1 where not
+// saved); nils for none.
+func clockOf(c store.Clock, moves []string) (*match.TimeControl, *match.Clock, [][2]time.Duration, []time.Duration, error) {
 	if c.State == "" {
-		return nil, nil, nil, nil
+		return nil, nil, nil, nil, nil
 	}
 	var sc savedClock
 	if err := json.Unmarshal([]byte(c.State), &sc); err != nil {
-		return nil, nil, nil, fmt.Errorf("clock: %w", err)
+		return nil, nil, nil, nil, fmt.Errorf("clock: %w", err)
 	}
 	var after [][2]time.Duration
+	var used []time.Duration
 	for i, text := range moves {
-		a, b, _ := strings.Cut(text, ",")
-		x, err1 := strconv.ParseInt(a, 10, 64)
-		y, err2 := strconv.ParseInt(b, 10, 64)
-		if err1 != nil || err2 != nil {
-			return nil, nil, nil, fmt.Errorf("the clock of move %d: %q", i, text)
+		parts := strings.Split(text, ",")
+		var ms [3]int64
+		ms[2] = -1
+		ok := len(parts) == 2 || len(parts) == 3
+		for j := range parts {
+			var err error
+			if ok {
+				ms[j], err = strconv.ParseInt(parts[j], 10, 64)
+				ok = err == nil && (j < 2 || ms[j] >= 0)
+			}
 		}
-		after = append(after, [2]time.Duration{time.Duration(x) * time.Millisecond, time.Duration(y) * time.Millisecond})
+		if !ok {
+			return nil, nil, nil, nil, fmt.Errorf("the clock of move %d: %q", i, text)
+		}
+		after = append(after, [2]time.Duration{time.Duration(ms[0]) * time.Millisecond, time.Duration(ms[1]) * time.Millisecond})
+		used = append(used, max(time.Duration(ms[2])*time.Millisecond, -1))
 	}
 	tc := &match.TimeControl{Initial: sc.Initial, Increment: sc.Increment, Days: sc.Days}
 	clk := &match.Clock{Remaining: sc.Remaining}
 	if sc.Start != 0 {
 		clk.Start = time.Unix(0, sc.Start)
 	}
-	return tc, clk, after, nil
+	return tc, clk, after, used, nil
 }
 
 // clockOfChange returns the saved form of a change's clock.
@@ -202,7 +215,7 @@ func clockOfChange(c match.Change) store.Clock {
 	}
 	sc := clockText(c.Control, c.Clock, c.Deadline)
 	if c.Kind == match.Moved {
-		sc.Move = moveClockText(c.Clock.Remaining)
+		sc.Move = moveClockText(c.Clock.Remaining, c.Used)
 		sc.IfStatus = statusText(c.From)
 	}
 	return sc

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -173,8 +174,8 @@ func TestClockFirstMoveAbort(t *testing.T) {
 	for {
 		m := w.next()
 		if m.Type == "state" && m.State.Over {
-			if m.State.End != "abort" || m.State.Result.Winner != nil {
-				t.Errorf("ended %q, winner %v; want aborted with no winner", m.State.End, m.State.Result.Winner)
+			if m.State.End != "abort" || m.State.EndReason != "firstMove" || m.State.Result.Winner != nil {
+				t.Errorf("ended %q (%q), winner %v; want aborted at the first move's limit with no winner", m.State.End, m.State.EndReason, m.State.Result.Winner)
 			}
 			break
 		}
@@ -208,6 +209,9 @@ func TestClockClaim(t *testing.T) {
 	for {
 		m := w.next()
 		if m.Type == "state" && m.State.CanClaim[creator.seat] {
+			if a := m.State.Clock.AwayMs; len(a) != 2 || a[creator.seat] != nil || a[friend.seat] == nil || *a[friend.seat] < 300 || *a[friend.seat] > 2000 {
+				t.Errorf("awayMs when the claim opened: %v, want the friend's 300 ms or so", a)
+			}
 			break
 		}
 	}
@@ -276,4 +280,67 @@ func TestClockFlagPushed(t *testing.T) {
 			return
 		}
 	}
+}
+
+// TestClockUsedSaved: the time each move took is saved with it and comes
+// back, once the game is over, from a server that never served the game
+// (restarted on the same SQLite file): first moves included.
+func TestClockUsedSaved(t *testing.T) {
+	st, err := store.OpenSQLite(context.Background(), t.TempDir()+"/games.db", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	a := New(Config{Store: st, ID: "a", Engine: first{}, Clocks: Clocks{Lag: -1, SweepEvery: time.Hour}})
+	id, ps := clockedGame(t, a, match.TimeControl{Initial: time.Minute})
+	for range 3 {
+		time.Sleep(120 * time.Millisecond)
+		playMoves(t, a, id, ps, 1)
+	}
+	ps[0].act(t, a, "POST", "/api/games/"+id+"/resign", ``)
+	a.Close()
+	b := newServer(t, Config{Store: st, ID: "b", Clocks: Clocks{Lag: -1, SweepEvery: time.Hour}})
+	g := get(t, b, id)
+	if !g.Over || g.Clock == nil || len(g.Clock.Used) != 3 {
+		t.Fatalf("over %v, clock %+v; want the time of 3 moves", g.Over, g.Clock)
+	}
+	for i, u := range g.Clock.Used {
+		if u == nil || *u < 100 || *u > 2000 {
+			t.Errorf("move %d took %v, want about 120 ms", i, u)
+		}
+	}
+	if rec := string(do(t, b, "GET", "/api/games/"+id+"/record", nil).body); strings.Count(rec, " took ") != 3 {
+		t.Errorf("the record does not give the time of 3 moves:\n%s", rec)
+	}
+}
+
+// TestClockOfLegacyMoves: a move's clock saved before the time taken was
+// kept ("MS,MS") reads as not known; a bad one is refused.
+func TestClockOfLegacyMoves(t *testing.T) {
+	saved := clockText(&match.TimeControl{Initial: time.Minute}, &match.Clock{}, time.Time{})
+	_, _, after, used, err := clockOf(saved, []string{"60000,60000", "60000,58000,2100"})
+	if err != nil || len(after) != 2 || !slices.Equal(used, []time.Duration{-1, 2100 * time.Millisecond}) {
+		t.Errorf("clockOf = %v, %v, %v", after, used, err)
+	}
+	for _, bad := range []string{"60000", "1,2,3,4", "1,2,-5", "1,x,3"} {
+		if _, _, _, _, err := clockOf(saved, []string{bad}); err == nil {
+			t.Errorf("the move clock %q was read", bad)
+		}
+	}
+}
+
+// FuzzClockOf: a move's saved clock text, whatever it is, is read or
+// refused without a fault; once read, each move has its time after and
+// its time taken (-1 or more).
+func FuzzClockOf(f *testing.F) {
+	for _, seed := range []string{"60000,60000", "60000,58000,2100", "", ",", "1,2,-1", "9223372036854775807,0,9223372036854775807"} {
+		f.Add(seed)
+	}
+	saved := clockText(&match.TimeControl{Initial: time.Minute}, &match.Clock{}, time.Time{})
+	f.Fuzz(func(t *testing.T, text string) {
+		_, _, after, used, err := clockOf(saved, []string{text, text})
+		if err == nil && (len(after) != 2 || len(used) != 2 || used[0] < -1) {
+			t.Errorf("%q: after %v, used %v", text, after, used)
+		}
+	})
 }

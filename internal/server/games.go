@@ -371,7 +371,7 @@ func (s *Server) resync(id string) {
 			}
 		}
 		cfg, err := fromStored(saved)
-		return match.Saved{Moves: cfg.Moves, Level: cfg.Level, Status: cfg.Status, Clock: cfg.ClockState, ClockAfter: cfg.ClockAfter, Ratings: cfg.Ratings}, err
+		return match.Saved{Moves: cfg.Moves, Level: cfg.Level, Status: cfg.Status, Clock: cfg.ClockState, ClockAfter: cfg.ClockAfter, ClockUsed: cfg.ClockUsed, Ratings: cfg.Ratings}, err
 	})
 	if err != nil && !errors.Is(err, match.ErrClosed) && s.ctx.Err() == nil {
 		s.log.Error("re-reading game", "id", id, "err", err)
@@ -471,7 +471,7 @@ func fromStored(g store.Game) (match.Config, error) {
 			c.Ratings.Before[p], c.Ratings.After[p] = rc.Before[p].Rating, rc.After[p].Rating
 		}
 	}
-	if c.Clock, c.ClockState, c.ClockAfter, err = clockOf(g.Clock, g.MoveClocks); err != nil {
+	if c.Clock, c.ClockState, c.ClockAfter, c.ClockUsed, err = clockOf(g.Clock, g.MoveClocks); err != nil {
 		return c, err
 	}
 	if g.Status != "" {

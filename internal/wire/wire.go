@@ -43,8 +43,13 @@ type Game struct {
 	Thinking   bool     `json:"thinking"`
 	Over       bool     `json:"over"`
 	End        string   `json:"end"`
-	Result     *Result  `json:"result"`
-	CanUndo    bool     `json:"canUndo"`
+	// EndReason tells apart two endings of one End (docs/API.md,
+	// "Clocks"): with "abort", "player" (a player aborted) or "firstMove"
+	// (a first move's limit ran out); with "draw", "agreed" or "claim"
+	// (claimed, the other player having left). Absent otherwise.
+	EndReason string  `json:"endReason,omitempty"`
+	Result    *Result `json:"result"`
+	CanUndo   bool    `json:"canUndo"`
 	// What else the game's players may ask now (match.State): abort and
 	// take back, per seat, in online games; hints in the others.
 	CanAbort    [2]bool `json:"canAbort"`
@@ -109,6 +114,13 @@ type Clock struct {
 	// After is each seat's time left after each move, in milliseconds,
 	// once the game is over (for its replay: the time each move took).
 	After [][2]int64 `json:"after,omitempty"`
+	// Used is the time each move took, in milliseconds, beside After
+	// (null for a move saved before it was kept).
+	Used []*int64 `json:"used,omitempty"`
+	// AwayMs is, while a real-time game goes on and a seat has no
+	// connection to it, how long it has had none, in milliseconds, for
+	// each seat (null for one connected); absent when neither is away.
+	AwayMs []*int64 `json:"awayMs,omitempty"`
 }
 
 // ClockOf returns the JSON of a clocked game's clock, nil for none.
@@ -132,8 +144,23 @@ func ClockOf(c *match.ClockState) *Clock {
 		ms := c.FirstMove.Milliseconds()
 		out.FirstMoveMs = &ms
 	}
-	for _, a := range c.After {
+	for i, a := range c.After {
 		out.After = append(out.After, [2]int64{a[0].Milliseconds(), a[1].Milliseconds()})
+		var used *int64
+		if i < len(c.Used) && c.Used[i] >= 0 {
+			ms := c.Used[i].Milliseconds()
+			used = &ms
+		}
+		out.Used = append(out.Used, used)
+	}
+	if c.Away[0] >= 0 || c.Away[1] >= 0 {
+		out.AwayMs = make([]*int64, 2)
+		for p, d := range c.Away {
+			if d >= 0 {
+				ms := d.Milliseconds()
+				out.AwayMs[p] = &ms
+			}
+		}
 	}
 	return out
 }
@@ -315,6 +342,7 @@ func GameOf(s *match.State) Game {
 	}
 	if o := s.Status.Outcome; o.Kind != "" {
 		g.End = o.Kind // "resign", "draw", "abort", "timeout" or "abandon": the players or the clock ended it
+		g.EndReason = endReasonOf(o)
 	}
 	if o := s.Status.Offer; o != nil {
 		g.Offer = &Offer{Kind: o.Kind, By: int(o.By)}
@@ -439,7 +467,11 @@ func Record(st *match.State, created time.Time) (string, error) {
 		tags[notation.TagTimeControl] = tc.String()
 		comments = map[int]string{}
 		for i, a := range c.After {
-			comments[i+1] = notation.ClockComment([2]int64{a[0].Milliseconds(), a[1].Milliseconds()})
+			ms := [2]int64{a[0].Milliseconds(), a[1].Milliseconds()}
+			comments[i+1] = notation.ClockComment(ms)
+			if i < len(c.Used) && c.Used[i] >= 0 {
+				comments[i+1] = notation.ClockTookComment(ms, c.Used[i].Milliseconds())
+			}
 		}
 	}
 	how, result := "", ""
@@ -447,6 +479,19 @@ func Record(st *match.State, created time.Time) (string, error) {
 		how, result = endOf(o)
 	}
 	return notation.FormatCommented(game, tags, how, result, comments), nil
+}
+
+// endReasonOf returns the EndReason of an outcome.
+func endReasonOf(o match.Outcome) string {
+	switch {
+	case o.Reason != "":
+		return o.Reason
+	case o.Kind == match.OutcomeAbort:
+		return "player"
+	case o.Kind == match.OutcomeDraw:
+		return "agreed"
+	}
+	return ""
 }
 
 // endOf returns the Termination tag and the result token of a game its

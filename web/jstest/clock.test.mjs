@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { snapshot, showing, formatClock, formatCorrespondence, correspondenceParts, formatTime, low, isCorrespondence, take, tookMs, spokenParts, urgency } from '../static/js/clock.js';
+import { snapshot, showing, formatClock, formatCorrespondence, correspondenceParts, formatTime, low, isCorrespondence, take, tookMs, spokenParts, urgency, awaySince } from '../static/js/clock.js';
 
 const clock = { initial: 180, increment: 2, remaining: [175000, 180000], running: 0 };
 
@@ -97,6 +97,22 @@ test('tookMs: the time lost plus the increment, none for first moves or days', (
   assert.equal(tookMs(c, movers, 4), 0);
   assert.equal(tookMs(c, movers, 5), null);
   assert.equal(tookMs({ days: 3, remaining: [1, 1], after }, movers, 3), null);
+});
+
+test('tookMs: the server\'s figure for every move, first moves and days included', () => {
+  const after = [[180000, 180000], [180000, 180000], [172000, 180000]];
+  const c = { initial: 180, increment: 2, remaining: [172000, 180000], running: null, after, used: [4200, 900, 10000] };
+  assert.equal(tookMs(c, [0, 1, 0], 0), 4200);
+  assert.equal(tookMs(c, [0, 1, 0], 1), 900);
+  assert.equal(tookMs({ days: 3, remaining: [1, 1], after, used: [5, 2 * 86400000, 3600000] }, [0, 1, 0], 1), 2 * 86400000);
+  assert.equal(tookMs({ ...c, used: [null, null, null] }, [0, 1, 0], 2), 10000, 'a move saved without it: worked out');
+  assert.equal(tookMs({ ...c, used: [null, null, null] }, [0, 1, 0], 0), null);
+});
+
+test('awaySince: when each player left, by the server\'s figure, on the local clock', () => {
+  assert.deepEqual(awaySince({ clock: { awayMs: [null, 34000] } }, 100000), [null, 66000]);
+  assert.deepEqual(awaySince({ clock: { remaining: [1, 1] } }, 5), [null, null]);
+  assert.deepEqual(awaySince({}, 5), [null, null]);
 });
 
 test('spokenParts leaves out units at zero but keeps one', () => {

@@ -80,6 +80,12 @@ test('the winner and why the game ended', () => {
   assert.equal(winnerText({ winner: -1 }, null, name, false), t('result.draw'));
   assert.equal(whyText('mandarins', result, name), '');
   assert.equal(whyText('resign', result, name, 1), t('why.you-resign'));
+  assert.equal(whyText('abort', result, name, 1, 'firstMove'), t('why.abortFirstMove'));
+  assert.equal(whyText('abort', result, name, 1, 'player'), t('why.abort'));
+  assert.equal(whyText('draw', result, name, 1, 'claim'), t('why.drawClaim'));
+  assert.equal(whyText('draw', result, name, 1, 'agreed'), t('why.draw'));
+  assert.notEqual(t('why.abortFirstMove'), 'why.abortFirstMove');
+  assert.notEqual(t('why.drawClaim'), 'why.drawClaim');
 });
 
 test('Persian: its digits, its strings, right to left', async () => {

@@ -7,6 +7,7 @@ const SECRETS_KEY = 'oanquan.secrets';
 // this browser made it, and sends no header.
 const OPEN = '-';
 
+// detail: the error's body (field, reason, min, max: docs/API.md)
 export class APIError extends Error {
   constructor(status, code, message, retryAfter, state) {
     super(message || code);
@@ -122,7 +123,7 @@ export async function call(method, path, body, id, signal) {
   const data = type.includes('json') ? await res.json() : await res.text();
   if (!res.ok) {
     const e = (data && data.error) || {};
-    throw new APIError(res.status, e.code || 'error', e.message || String(res.status), Number(res.headers.get('Retry-After')) || 0, e.state);
+    throw Object.assign(new APIError(res.status, e.code || 'error', e.message || String(res.status), Number(res.headers.get('Retry-After')) || 0, e.state), { detail: e });
   }
   return data;
 }

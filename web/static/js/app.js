@@ -261,7 +261,7 @@ function openResult(focus = true) {
   $('winner').textContent = st.end === 'abort' ? t('result.aborted') : winnerText(st.result, me(), playerName, isAI());
   // An aborted game was never played: no count to show.
   $('tallies').hidden = $('result-heading').hidden = st.end === 'abort';
-  const why = whyText(st.end, st.result, playerName, me(), !!st.clock);
+  const why = whyText(st.end, st.result, playerName, me(), st.endReason);
   $('result-why').textContent = why;
   $('result-why').hidden = !why;
   $('result-review').hidden = !st.moves.length;

@@ -118,17 +118,29 @@ export function control(clock) {
   return isCorrespondence(clock) ? { days: clock.days } : { initial: clock.initial, increment: clock.increment };
 }
 
-// tookMs returns how long move i took on its player's clock, from the
-// state's clock once over (after: each side's time left after each
-// move) and movers (the seat of each move): the time it lost plus the
-// increment it got. null when the clock cannot say: a first move of each
-// side (free of the clock), a correspondence game (each move gets its
-// days back whole), or figures missing.
+// tookMs returns how long move i took, from the state's clock once over:
+// the server's figure (used, in ms: every move, first moves and
+// correspondence included). For a move saved before the server kept it
+// (null in used, or no used at all), it is worked out from after (each
+// side's time left after each move) and movers (the seat of each move):
+// the time lost plus the increment; null when that cannot say either (a
+// first move of each side, a correspondence game, figures missing).
 export function tookMs(clock, movers, i) {
-  if (!clock || isCorrespondence(clock) || !Array.isArray(clock.after) || i < 2 || i >= clock.after.length) return null;
+  if (!clock) return null;
+  if (Array.isArray(clock.used) && typeof clock.used[i] === 'number') return clock.used[i];
+  if (isCorrespondence(clock) || !Array.isArray(clock.after) || i < 2 || i >= clock.after.length) return null;
   const p = movers[i];
   if (p !== 0 && p !== 1) return null;
   return Math.max(0, clock.after[i - 1][p] - clock.after[i][p] + (clock.increment || 0) * 1000);
+}
+
+// awaySince returns, for a state received at the local instant at, the
+// local instant each seat's player left the game as the server counts it
+// (its clock's awayMs: how long ago, when it made the state), or null for
+// a seat not away.
+export function awaySince(state, at) {
+  const a = state && state.clock && state.clock.awayMs;
+  return [0, 1].map((p) => (a && typeof a[p] === 'number' ? at - a[p] : null));
 }
 
 // spokenParts splits a time for reading out: hours, minutes and seconds

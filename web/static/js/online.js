@@ -10,7 +10,7 @@ import { api, call, APIError, secretOf, seatOf, keepSecret, heldGames, keptSince
 import { S, me, playerName, isOnline, moverOf } from './state.js';
 import { game, watchStates } from './turns.js';
 import { $, announce, addDrawer, setButton, invalidate } from './view.js';
-import { take, showing, low, formatTime, formatClock, urgency, tookMs, spokenParts } from './clock.js';
+import { take, showing, low, formatTime, formatClock, urgency, tookMs, spokenParts, awaySince } from './clock.js';
 import { setText } from './board.js';
 import * as sound from './sound.js';
 
@@ -32,7 +32,7 @@ export function init(controller) {
   app = controller;
   build();
   addDrawer(render);
-  watchStates((st, at) => { clk = take(clk, st, at); });
+  watchStates((st, at) => { clk = take(clk, st, at); gone = { id: st.id, since: awaySince(st, at) }; });
   // The clocks' styles come with them.
   document.head.append(el('link', { rel: 'stylesheet', href: 'css/clock.css' }));
   // A game with a clock the server may refuse keeps the new-game dialog
@@ -299,10 +299,11 @@ function render() {
 let clk = null;
 let ticking = 0;
 let warned = ''; // the game and ply whose low-time warning was given
-// away is since when this page has seen the other player gone from the
-// game ({id, at}: performance.now()), to say how long ago they left when
-// the game may be claimed; null while they are here or not known.
-let away = null;
+// gone is since when each seat's player has been gone from the game, as
+// the server counted it in the last state received ({id, since}:
+// clock.js awaySince), to say how long ago they left when the game may
+// be claimed.
+let gone = null;
 
 // clockEl returns seat p's clock, beside the store's name, made once.
 function clockEl(p) {
@@ -360,10 +361,11 @@ function drawClocks() {
 }
 
 // drawClaim says why the game may be claimed: how long ago the other
-// player left, when this page saw them go.
+// player left, by the server's figure.
 function drawClaim(st, now) {
-  const ago = away && away.id === st.id ? now - away.at : null;
-  setText($('claim-text'), ago === null ? t('clock.claimText') : t('clock.claimAgo', { time: spokenTime(ago) }));
+  const mine = me();
+  const since = gone && gone.id === st.id && mine !== null ? gone.since[1 - mine] : null;
+  setText($('claim-text'), since === null ? t('clock.claimText') : t('clock.claimAgo', { time: spokenTime(Math.max(0, now - since)) }));
 }
 
 function tick() {
@@ -396,12 +398,14 @@ function localDigits(text) {
 }
 
 // tookText says how long the move that led to replay position index
-// took on its player's clock, once the game is over ('' when the clock
-// cannot say: clock.js tookMs).
+// took, once the game is over ('' when the clock cannot say: clock.js
+// tookMs): "4.2 s" under a minute, then the clock's "m:ss", or days and
+// hours in correspondence.
 function tookText(st, index) {
   const ms = index > 0 && st?.clock ? tookMs(st.clock, st.moves.map((_, i) => moverOf(st, i)), index - 1) : null;
   if (ms === null) return '';
-  const time = ms < 60000 ? t('clock.seconds1', { s: localDigits((Math.floor(ms / 100) / 10).toFixed(1)) }) : localDigits(formatClock(ms));
+  const time = ms < 60000 ? t('clock.seconds1', { s: localDigits((Math.floor(ms / 100) / 10).toFixed(1)) })
+    : st.clock.days ? spokenTime(ms, true) : localDigits(formatClock(ms));
   return t('clock.took', { time });
 }
 
@@ -505,18 +509,20 @@ function clockError(text) {
   $('clock-error').hidden = !text;
 }
 
-// clockProblem turns the server's refusal of a clock (400, its message
-// naming the field: "clock.initial must be 15 to 10800 seconds") into
-// the page's words and the field to fix; null for another refusal.
+// clockProblem turns the server's refusal of a clock (400, naming the
+// field and its range as data: error.field, reason, min, max) into the
+// page's words and the field to fix; null for another refusal. The
+// English message is never read.
 function clockProblem(e) {
-  if (!(e instanceof APIError) || e.status !== 400) return null;
-  const m = /^clock\.(initial|increment|days)\b(?:.*?(\d+) to (\d+))?/.exec(e.message || '');
-  if (!m) return /^clock\b/.test(e.message || '') ? { text: t('clock.bad'), field: 'clock-preset' } : null;
-  const [, name, lo, hi] = m;
-  const field = { initial: 'clock-minutes', increment: 'clock-increment', days: 'clock-days-select' }[name];
-  if (name === 'initial' && lo) return { text: t('clock.badInitial', { min: Number(lo) / 60, max: Number(hi) / 60 }), field };
-  if (name === 'increment' && lo) return { text: t('clock.badIncrement', { min: Number(lo), max: Number(hi) }), field };
-  return { text: t(name === 'days' ? 'clock.badDays' : 'clock.whole'), field };
+  const d = e instanceof APIError && e.status === 400 ? e.detail || {} : {};
+  const name = /^clock(?:\.(initial|increment|days))?$/.exec(d.field || '');
+  if (!name) return null;
+  const field = { initial: 'clock-minutes', increment: 'clock-increment', days: 'clock-days-select' }[name[1]] || 'clock-preset';
+  const range = d.reason === 'out_of_range' && typeof d.min === 'number' && typeof d.max === 'number';
+  if (name[1] === 'initial' && range) return { text: t('clock.badInitial', { min: d.min / 60, max: d.max / 60 }), field };
+  if (name[1] === 'increment' && range) return { text: t('clock.badIncrement', { min: d.min, max: d.max }), field };
+  if (name[1] === 'days') return { text: t('clock.badDays'), field };
+  return { text: t(name[1] && d.reason === 'not_whole' ? 'clock.whole' : 'clock.bad'), field };
 }
 
 // createClocked creates the clocked game of opts (its request's body)
@@ -570,10 +576,6 @@ function tell(st, mine, joined, p) {
   // was last known stands until it is back.
   if (was && S.link === 'down') Object.assign(now, { here: was.here, dropped: was.dropped });
   seen = now;
-  // Since when the other player has been gone, as this page saw it.
-  if (mine === null || now.here || !now.joined || S.link === 'down') away = null;
-  else if (!away || away.id !== st.id) away = { id: st.id, at: was && was.here ? performance.now() : null };
-  if (away && away.at === null) away = null;
   if (!was) {
     if (mine !== null && !joined && !st.over) {
       announce(`${t('online.inviteHeading')}: ${t('online.inviteText')}`);
@@ -607,7 +609,7 @@ function tell(st, mine, joined, p) {
     const loser = 1 - st.result.winner;
     if (st.end === 'timeout') say.push(t(loser === mine ? 'clock.flagYou' : 'clock.flag', { name: playerName(loser) }));
   }
-  if (now.over && !was.over && st.clock && st.end === 'abort') say.push(t('why.abortClocked'));
+  if (now.over && !was.over && st.clock && st.end === 'abort') say.push(t(st.endReason === 'firstMove' ? 'why.abortFirstMove' : 'why.abort'));
   if (say.length) announce(say.join(' '));
 }
 

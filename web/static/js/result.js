@@ -49,14 +49,14 @@ export function winnerText(result, you, name, ai) {
 
 // whyText explains an ending other than the capture of both mandarin
 // squares, or returns '' for that ending. result and name(p) say who
-// lost; you is the seat of the person here, or null; clocked: an abort
-// may be the first move's limit, a draw claimed.
-export function whyText(end, result, name, you = null, clocked = false) {
+// lost; you is the seat of the person here, or null; reason is the
+// state's endReason (an abort at a first move's limit, a claimed draw).
+export function whyText(end, result, name, you = null, reason = '') {
   if (!end || end === 'mandarins' || end === 'none') return '';
   if (end === 'resign' || end === 'timeout' || end === 'abandon') {
     const loser = 1 - result.winner;
     return loser === you ? t('why.you-' + end) : t('why.' + end, { name: name(loser) });
   }
-  if (end === 'abort' || end === 'draw') return t('why.' + end + (clocked ? 'Clocked' : ''));
+  if (end === 'abort' || end === 'draw') return t('why.' + end + ({ firstMove: 'FirstMove', claim: 'Claim' }[reason] || ''));
   return t('why.' + end) + ' ' + t('why.mandarinsLeft');
 }

@@ -380,6 +380,13 @@ func TestClockCorrespondence(t *testing.T) {
 			name += "-dark"
 		}
 		c.p.wait(fmt.Sprintf(`document.getElementById('clock-0').textContent === %q`, c.clock), 5*time.Second)
+		// Days and hours read in the language's own direction: in
+		// Persian "۲ روز ۲۳ ساعت" right to left (shown left to right,
+		// it read "روز ۲۳ ساعت ۲", the units before their numbers).
+		want := map[bool]string{true: "rtl", false: "ltr"}[c.lang == "fa"]
+		if got := eval[string](c.p, `getComputedStyle(document.querySelector('#clock-0 .face')).direction`); got != want {
+			t.Errorf("%s: the clock's days and hours are written %s, want %s", name, got, want)
+		}
 		c.p.screenshot(filepath.Join(shots, name+".png"))
 		storesWhole(t, c.p, name)
 		auditNew(c.p, name)

@@ -335,6 +335,10 @@ function drawClocks() {
   const units = { days: t('clock.d'), hours: t('clock.h'), minutes: t('clock.m'), seconds: t('clock.s') };
   for (const p of [0, 1]) {
     const c = clockEl(p);
+    // m:ss reads left to right in every language; days and hours, as
+    // the language writes them ("۲ روز ۲۳ ساعت" right to left).
+    const dir = snap.correspondence ? 'auto' : 'ltr';
+    if (c.firstChild.dir !== dir) c.firstChild.dir = dir;
     setText(c.firstChild, localDigits(formatTime(snap, left[p], units)));
     const name = p === mine ? t('clock.yourTime', { time: spokenTime(left[p], snap.correspondence) })
       : t('clock.timeOf', { name: playerName(p), time: spokenTime(left[p], snap.correspondence) });

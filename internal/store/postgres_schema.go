@@ -144,6 +144,12 @@ var postgresMigrations = []string{
 	);
 	CREATE INDEX seeks_open ON seeks (created) WHERE game IS NULL;
 	CREATE INDEX seeks_expires ON seeks (expires);`,
+
+	// v9: a seek's hold, a lease (Seeks.HoldSeeks): the server whose
+	// socket last renewed it, and until when (NULL: never held). A
+	// lapsed hold is swept by any server (Seeks.SweepSeeks).
+	`ALTER TABLE seeks ADD COLUMN holder text NOT NULL DEFAULT '', ADD COLUMN held timestamptz;
+	CREATE INDEX seeks_held ON seeks (held) WHERE game IS NULL AND held IS NOT NULL;`,
 }
 
 // postgresMigrationLock is the pg_advisory_xact_lock key that servers

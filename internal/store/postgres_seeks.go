@@ -18,12 +18,16 @@ func lobbyNotify(n int) string {
 	return fmt.Sprintf(`pg_notify('%s', current_setting('application_name') || ' ' || $%d)`, lobbyChannel, n)
 }
 
-const pgSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating`
+const pgSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating, holder, held`
 
 func scanPgSeek(scan func(...any) error) (Seek, error) {
 	var k Seek
+	var held *time.Time
 	err := scan(&k.ID, &k.Account, &k.Key, &k.Address, &k.Initial, &k.Increment, &k.Days, &k.Rated, &k.Min, &k.Max,
-		&k.Speed, &k.Created, &k.Expires, &k.Game, &k.Seat, &k.Acceptor, &k.Pool, &k.Rating)
+		&k.Speed, &k.Created, &k.Expires, &k.Game, &k.Seat, &k.Acceptor, &k.Pool, &k.Rating, &k.Holder, &held)
+	if held != nil {
+		k.Held = *held
+	}
 	return k, err
 }
 

@@ -29,6 +29,11 @@ type Seek struct {
 	Game     string
 	Seat     int
 	Acceptor string
+	// The hold, a lease renewed while a lobby socket of its poster's is
+	// open on some server (Seeks.HoldSeeks): the server that last
+	// renewed it, and until when; zero Held: never held.
+	Holder string
+	Held   time.Time
 }
 
 // Seeks keeps the lobby's seeks. The SQLite, Postgres and Memory stores
@@ -67,6 +72,16 @@ type Seeks interface {
 	ExpireSeeks(ctx context.Context, now time.Time) (int, error)
 	// CountSeeks returns how many open seeks at now the address posted.
 	CountSeeks(ctx context.Context, address string, now time.Time) (int, error)
+	// HoldSeeks sets the hold of the open seeks ids (unknown or
+	// accepted ones are skipped) to until, by holder (a server's name),
+	// where it would lapse sooner: a renewal never shortens the hold
+	// another server gave. It announces nothing: the lobby does not
+	// change.
+	HoldSeeks(ctx context.Context, ids []string, holder string, until time.Time) error
+	// SweepSeeks deletes the open seeks held once whose hold lapsed
+	// before now (their posters left, on whatever server), and returns
+	// how many. A seek never held is left to ExpireSeeks.
+	SweepSeeks(ctx context.Context, now time.Time) (int, error)
 }
 
 var (

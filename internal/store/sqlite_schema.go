@@ -136,6 +136,13 @@ var sqliteMigrations = []string{
 	) WITHOUT ROWID;
 	CREATE INDEX seeks_open ON seeks (created) WHERE game IS NULL;
 	CREATE INDEX seeks_expires ON seeks (expires);`,
+
+	// v9: a seek's hold, a lease (Seeks.HoldSeeks): the server whose
+	// socket last renewed it, and until when (Unix nanoseconds; 0 never
+	// held). A lapsed hold is swept (Seeks.SweepSeeks).
+	`ALTER TABLE seeks ADD COLUMN holder TEXT NOT NULL DEFAULT '';
+	ALTER TABLE seeks ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
+	CREATE INDEX seeks_held ON seeks (held) WHERE game IS NULL AND held > 0;`,
 }
 
 // migrateSQLite brings the database on conn to schema version upTo, one

@@ -7,15 +7,18 @@ import (
 	"time"
 )
 
-const sqliteSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating`
+const sqliteSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating, holder, held`
 
 // scanSQLiteSeek reads one row of sqliteSeekCols.
 func scanSQLiteSeek(scan func(...any) error) (Seek, error) {
 	var k Seek
-	var created, expires int64
+	var created, expires, held int64
 	err := scan(&k.ID, &k.Account, &k.Key, &k.Address, &k.Initial, &k.Increment, &k.Days, &k.Rated, &k.Min, &k.Max,
-		&k.Speed, &created, &expires, &k.Game, &k.Seat, &k.Acceptor, &k.Pool, &k.Rating)
+		&k.Speed, &created, &expires, &k.Game, &k.Seat, &k.Acceptor, &k.Pool, &k.Rating, &k.Holder, &held)
 	k.Created, k.Expires = time.Unix(0, created), time.Unix(0, expires)
+	if held != 0 {
+		k.Held = time.Unix(0, held)
+	}
 	return k, err
 }
 

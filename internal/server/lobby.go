@@ -144,7 +144,8 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 	secret := newSecret()
 	tc := match.TimeControl{Initial: time.Duration(q.Clock.Initial) * time.Second, Increment: time.Duration(q.Clock.Increment) * time.Second, Days: q.Clock.Days}
 	k := store.Seek{Account: acct, Key: hashSecret(secret), Address: addr, Initial: q.Clock.Initial, Increment: q.Clock.Increment,
-		Days: q.Clock.Days, Rated: q.Rated, Speed: speedOf(tc).String(), Created: now, Expires: now.Add(seekTTL), Pool: pool}
+		Days: q.Clock.Days, Rated: q.Rated, Speed: speedOf(tc).String(), Created: now, Expires: now.Add(seekTTL), Pool: pool,
+		Poster: h.s.ensurePosterKey(h.w, h.r)}
 	if q.Range != nil {
 		k.Min, k.Max = q.Range[0], q.Range[1]
 	}
@@ -184,7 +185,8 @@ func (h host) OpenSeeks(ctx context.Context) ([]api.SeekView, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.s.acceptable(ctx, open, acct, h.posted)
+	key := h.s.posterKey(h.r)
+	return h.s.acceptable(ctx, open, acct, func(k store.Seek) bool { return h.posted(k) || samePoster(k, "", key) })
 }
 
 // acceptable returns the seeks of open that account (with mine telling
@@ -332,7 +334,7 @@ func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
 	if err != nil {
 		return api.Joined{}, err
 	}
-	if h.posted(k) || (acct != "" && acct == k.Account) {
+	if h.posted(k) || samePoster(k, acct, h.s.ensurePosterKey(h.w, h.r)) {
 		return api.Joined{}, api.ErrOwnSeek
 	}
 	r, err := h.s.ratingIn(ctx, acct, k.Speed)

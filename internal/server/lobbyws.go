@@ -60,6 +60,7 @@ type lobbyHub struct {
 // lobbySock is one lobby WebSocket.
 type lobbySock struct {
 	account string      // its session's account; "" for none
+	poster  []byte      // the SHA-256 of its browser's poster key; nil for none
 	out     chan []byte // the messages to send but lists; closed never (done ends the writer)
 	done    chan struct{}
 	once    sync.Once
@@ -237,7 +238,7 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 	}
 	ratings := map[string]map[string]rating.Rating{} // by account, by speed
 	for _, c := range socks {
-		mine := func(k store.Seek) bool { return held[c][k.ID] }
+		mine := func(k store.Seek) bool { return held[c][k.ID] || samePoster(k, c.account, c.poster) }
 		list := make([]json.RawMessage, 0, len(open))
 		for _, k := range open {
 			if !l.mayAccept(ctx, c.account, k, mine, ratings) {
@@ -255,7 +256,7 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 
 // mayAccept reports whether a socket of account may accept k.
 func (l *lobbyHub) mayAccept(ctx context.Context, account string, k store.Seek, mine func(store.Seek) bool, ratings map[string]map[string]rating.Rating) bool {
-	if k.Pool || (account != "" && k.Account == account) || mine(k) || (k.Rated && account == "") {
+	if k.Pool || mine(k) || (k.Rated && account == "") {
 		return false
 	}
 	if k.Min == 0 && k.Max == 0 {
@@ -439,13 +440,14 @@ func (s *Server) lobbySocket(w http.ResponseWriter, r *http.Request) error {
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Time{})
 	rc.SetWriteDeadline(time.Time{})
+	poster := s.ensurePosterKey(w, r)        // a new key's cookie goes with the upgrade's answer
 	conn, err := websocket.Accept(w, r, nil) // same origin only
 	if err != nil {
 		return nil // Accept has answered
 	}
 	defer conn.CloseNow()
 	conn.SetReadLimit(wsReadLimit)
-	c := &lobbySock{account: account, out: make(chan []byte, lobbyOutbox), done: make(chan struct{}), listReady: make(chan struct{}, 1)}
+	c := &lobbySock{account: account, poster: poster, out: make(chan []byte, lobbyOutbox), done: make(chan struct{}), listReady: make(chan struct{}, 1)}
 	l := s.lobby
 	l.mu.Lock()
 	l.socks[c] = struct{}{}

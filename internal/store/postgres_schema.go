@@ -147,8 +147,10 @@ var postgresMigrations = []string{
 
 	// v9: a seek's hold, a lease (Seeks.HoldSeeks): the server whose
 	// socket last renewed it, and until when (NULL: never held). A
-	// lapsed hold is swept by any server (Seeks.SweepSeeks).
-	`ALTER TABLE seeks ADD COLUMN holder text NOT NULL DEFAULT '', ADD COLUMN held timestamptz;
+	// lapsed hold is swept by any server (Seeks.SweepSeeks). And the
+	// poster's lobby key, hashed, so that no one accepts their own seek.
+	`ALTER TABLE seeks ADD COLUMN holder text NOT NULL DEFAULT '', ADD COLUMN held timestamptz,
+		ADD COLUMN poster bytea NOT NULL DEFAULT ''; -- SHA-256 of the poster's lobby key; empty for none
 	CREATE INDEX seeks_held ON seeks (held) WHERE game IS NULL AND held IS NOT NULL;`,
 }
 

@@ -13,6 +13,10 @@ type Seek struct {
 	Account string // the poster's account; "" for an anonymous poster
 	Key     []byte // the SHA-256 of the poster's secret, which also acts for the poster's seat of the game
 	Address string // the poster's address, as the server's limits key it
+	// Poster is the SHA-256 of its poster's lobby key (a random id its
+	// browser keeps), nil for none: who may not accept it, or be paired
+	// with it, when no account tells.
+	Poster []byte
 	// The clock: seconds and an increment, or days a move.
 	Initial, Increment, Days int
 	Rated                    bool

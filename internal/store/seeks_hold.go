@@ -117,3 +117,11 @@ func (p *Postgres) SweepSeeks(ctx context.Context, now time.Time) (int, error) {
 	}
 	return n, nil
 }
+
+// posterBytes returns p, or an empty slice (the column is NOT NULL) for nil.
+func posterBytes(p []byte) []byte {
+	if p == nil {
+		return []byte{}
+	}
+	return p
+}

@@ -226,7 +226,11 @@ func TestSQLiteMigrateFromV8(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := old.CreateSeek(ctx, newSeek("s1", seekT0)); err != nil {
+	if err := old.write(ctx, func(w *sqliteWriter) error {
+		_, err := w.exec(`INSERT INTO seeks (id, key, address, initial, increment, days, rated, min, max, speed, created, expires)
+			VALUES ('s1', x'00', '192.0.2.1', 180, 2, 0, 0, 0, 0, 'blitz', ?, ?)`, seekT0.UnixNano(), seekT0.Add(time.Hour).UnixNano())
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
 	old.Close()
@@ -242,7 +246,8 @@ func TestPostgresMigrateFromV8(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := old.CreateSeek(ctx, newSeek("s1", seekT0)); err != nil {
+	if _, err := old.pool.Exec(ctx, `INSERT INTO seeks (id, key, address, initial, increment, days, rated, min, max, speed, created, expires)
+		VALUES ('s1', '\x00', '192.0.2.1', 180, 2, 0, false, 0, 0, 'blitz', $1, $2)`, seekT0, seekT0.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	old.Close()
@@ -425,9 +430,14 @@ func testSeekPair(t *testing.T, s Seeks) {
 func testSeekHold(t *testing.T, s Seeks) {
 	ctx := context.Background()
 	for _, id := range []string{"held", "lapsed", "never", "taken"} {
-		if err := s.CreateSeek(ctx, newSeek(id, seekT0)); err != nil {
+		k := newSeek(id, seekT0)
+		k.Poster = []byte("poster-" + id)
+		if err := s.CreateSeek(ctx, k); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if k, err := s.Seek(ctx, "never"); err != nil || string(k.Poster) != "poster-never" {
+		t.Errorf("Seek(never).Poster = %q, %v, want poster-never", k.Poster, err)
 	}
 	if err := s.AcceptSeek(ctx, "taken", "g1", 0, "x", seekT0, seekT0.Add(10*time.Minute)); err != nil {
 		t.Fatal(err)

@@ -139,9 +139,12 @@ var sqliteMigrations = []string{
 
 	// v9: a seek's hold, a lease (Seeks.HoldSeeks): the server whose
 	// socket last renewed it, and until when (Unix nanoseconds; 0 never
-	// held). A lapsed hold is swept (Seeks.SweepSeeks).
+	// held). A lapsed hold is swept (Seeks.SweepSeeks). And the poster's
+	// lobby key, hashed, so that no one accepts their own seek.
 	`ALTER TABLE seeks ADD COLUMN holder TEXT NOT NULL DEFAULT '';
 	ALTER TABLE seeks ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
+	-- the SHA-256 of the poster's lobby key (a browser's random id); empty for none
+	ALTER TABLE seeks ADD COLUMN poster BLOB NOT NULL DEFAULT x'';
 	CREATE INDEX seeks_held ON seeks (held) WHERE game IS NULL AND held > 0;`,
 }
 

@@ -20,6 +20,7 @@ type Memory struct {
 	finished map[string]time.Time // by game: when it ended (Finish)
 	accts    memAccounts
 	seeks    map[string]Seek // the lobby's, by id
+	blocks   []memoryBlock   // who blocked whom, in the order blocked
 	now      func() time.Time
 }
 

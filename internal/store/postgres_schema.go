@@ -151,7 +151,15 @@ var postgresMigrations = []string{
 	// poster's lobby key, hashed, so that no one accepts their own seek.
 	`ALTER TABLE seeks ADD COLUMN holder text NOT NULL DEFAULT '', ADD COLUMN held timestamptz,
 		ADD COLUMN poster bytea NOT NULL DEFAULT ''; -- SHA-256 of the poster's lobby key; empty for none
-	CREATE INDEX seeks_held ON seeks (held) WHERE game IS NULL AND held IS NOT NULL;`,
+	CREATE INDEX seeks_held ON seeks (held) WHERE game IS NULL AND held IS NOT NULL;
+	-- who blocked whom (accounts' ids): never paired (Blocks)
+	CREATE TABLE blocks (
+		account text NOT NULL,
+		blocked text NOT NULL,
+		created timestamptz NOT NULL,
+		PRIMARY KEY (account, blocked)
+	);
+	CREATE INDEX blocks_blocked ON blocks (blocked);`,
 }
 
 // postgresMigrationLock is the pg_advisory_xact_lock key that servers

@@ -145,7 +145,15 @@ var sqliteMigrations = []string{
 	ALTER TABLE seeks ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
 	-- the SHA-256 of the poster's lobby key (a browser's random id); empty for none
 	ALTER TABLE seeks ADD COLUMN poster BLOB NOT NULL DEFAULT x'';
-	CREATE INDEX seeks_held ON seeks (held) WHERE game IS NULL AND held > 0;`,
+	CREATE INDEX seeks_held ON seeks (held) WHERE game IS NULL AND held > 0;
+	-- who blocked whom (accounts' ids): never paired (Blocks)
+	CREATE TABLE blocks (
+		account TEXT NOT NULL,
+		blocked TEXT NOT NULL,
+		created INTEGER NOT NULL, -- Unix nanoseconds
+		PRIMARY KEY (account, blocked)
+	) WITHOUT ROWID;
+	CREATE INDEX blocks_blocked ON blocks (blocked);`,
 }
 
 // migrateSQLite brings the database on conn to schema version upTo, one

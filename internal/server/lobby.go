@@ -194,8 +194,12 @@ func (h host) OpenSeeks(ctx context.Context) ([]api.SeekView, error) {
 func (s *Server) acceptable(ctx context.Context, open []store.Seek, account string, mine func(store.Seek) bool) ([]api.SeekView, error) {
 	out := []api.SeekView{}
 	ratings := map[string]rating.Rating{} // the caller's, by speed
+	blocked, err := s.blockedWith(ctx, account)
+	if err != nil {
+		return nil, err
+	}
 	for _, k := range open {
-		if k.Pool || (account != "" && k.Account == account) || mine(k) || (k.Rated && account == "") {
+		if k.Pool || (account != "" && k.Account == account) || mine(k) || (k.Rated && account == "") || blocked[k.Account] {
 			continue
 		}
 		if k.Min != 0 || k.Max != 0 {
@@ -336,6 +340,12 @@ func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
 	}
 	if h.posted(k) || samePoster(k, acct, h.s.ensurePosterKey(h.w, h.r)) {
 		return api.Joined{}, api.ErrOwnSeek
+	}
+	switch blocked, err := h.s.blockedWith(ctx, acct); {
+	case err != nil:
+		return api.Joined{}, err
+	case blocked[k.Account]: // told as if gone: the blocked learn nothing
+		return api.Joined{}, api.Fail(api.ErrNotFound, "no such seek: it was cancelled, taken or expired")
 	}
 	r, err := h.s.ratingIn(ctx, acct, k.Speed)
 	if err != nil {

@@ -237,8 +237,20 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 		l.settle(ctx, ks, id)
 	}
 	ratings := map[string]map[string]rating.Rating{} // by account, by speed
+	blocks := map[string]map[string]bool{}           // by account: blocked either way
 	for _, c := range socks {
-		mine := func(k store.Seek) bool { return held[c][k.ID] || samePoster(k, c.account, c.poster) }
+		blocked, ok := blocks[c.account]
+		if !ok {
+			var err error
+			if blocked, err = l.s.blockedWith(ctx, c.account); err != nil {
+				l.s.log.Warn("reading blocks", "err", err)
+				return
+			}
+			blocks[c.account] = blocked
+		}
+		mine := func(k store.Seek) bool {
+			return held[c][k.ID] || samePoster(k, c.account, c.poster) || blocked[k.Account]
+		}
 		list := make([]json.RawMessage, 0, len(open))
 		for _, k := range open {
 			if !l.mayAccept(ctx, c.account, k, mine, ratings) {

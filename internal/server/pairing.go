@@ -101,9 +101,13 @@ func (s *Server) pair(ctx context.Context, k store.Seek) (string, int, error) {
 	if err != nil {
 		return "", 0, err
 	}
+	blocked, err := s.blockedWith(ctx, k.Account)
+	if err != nil {
+		return "", 0, err
+	}
 	var cands []store.Seek
 	for _, o := range open {
-		if pairable(k, o, now) {
+		if pairable(k, o, now) && !blocked[o.Account] {
 			cands = append(cands, o)
 		}
 	}

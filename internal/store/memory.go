@@ -21,6 +21,7 @@ type Memory struct {
 	accts    memAccounts
 	seeks    map[string]Seek // the lobby's, by id
 	blocks   []memoryBlock   // who blocked whom, in the order blocked
+	reported []Report        // players' reports, in the order made
 	now      func() time.Time
 }
 

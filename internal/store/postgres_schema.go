@@ -159,7 +159,21 @@ var postgresMigrations = []string{
 		created timestamptz NOT NULL,
 		PRIMARY KEY (account, blocked)
 	);
-	CREATE INDEX blocks_blocked ON blocks (blocked);`,
+	CREATE INDEX blocks_blocked ON blocks (blocked);
+	-- players' reports of players, for operators (Reports)
+	CREATE TABLE reports (
+		id       text PRIMARY KEY,
+		reporter text NOT NULL, -- the reporter's account id; '' anonymous
+		reporter_name text NOT NULL,
+		address  text NOT NULL,
+		reported text NOT NULL, -- the reported account's id
+		reported_name text NOT NULL,
+		reason   text NOT NULL,
+		game     text NOT NULL,
+		created  timestamptz NOT NULL
+	);
+	CREATE INDEX reports_created ON reports (created);
+	CREATE INDEX reports_reporter ON reports (reporter, created);`,
 }
 
 // postgresMigrationLock is the pg_advisory_xact_lock key that servers

@@ -153,7 +153,21 @@ var sqliteMigrations = []string{
 		created INTEGER NOT NULL, -- Unix nanoseconds
 		PRIMARY KEY (account, blocked)
 	) WITHOUT ROWID;
-	CREATE INDEX blocks_blocked ON blocks (blocked);`,
+	CREATE INDEX blocks_blocked ON blocks (blocked);
+	-- players' reports of players, for operators (Reports)
+	CREATE TABLE reports (
+		id       TEXT PRIMARY KEY,
+		reporter TEXT NOT NULL, -- the reporter's account id; '' anonymous
+		reporter_name TEXT NOT NULL,
+		address  TEXT NOT NULL,
+		reported TEXT NOT NULL, -- the reported account's id
+		reported_name TEXT NOT NULL,
+		reason   TEXT NOT NULL,
+		game     TEXT NOT NULL,
+		created  INTEGER NOT NULL -- Unix nanoseconds
+	) WITHOUT ROWID;
+	CREATE INDEX reports_created ON reports (created);
+	CREATE INDEX reports_reporter ON reports (reporter, created);`,
 }
 
 // migrateSQLite brings the database on conn to schema version upTo, one

@@ -53,6 +53,8 @@ var commands = []command{
 		"drive a game server on this machine with concurrent games; one JSON line of figures", runLoadgen},
 	{"perft", "[--variant NAME]... POSITION DEPTH",
 		"count the lines of play DEPTH turns long", runPerft},
+	{"reports", "[--db FILE|URL] [--days N] [--limit N]",
+		"players' reports of players (for operators), newest first; one JSON line each: id, created, reported, reporter, reason, game", runReports},
 	{"review", "[--movetime MS] [--depth N] RECORD_FILE",
 		"go through a game record move by move: score before and after, the better move, inaccuracy/mistake/blunder; one JSON line per move", runReview},
 	{"show", "POSITION",

@@ -62,6 +62,12 @@ var Routes = []Route{
 	{"POST", "/api/seeks/{id}/accept", "acceptSeek", acceptSeek, true},
 	{"GET", "/api/lobby/ws", "lobby", nil, true},
 	{"POST", "/api/pairing", "pairing", joinPool, true},
+	{"GET", "/api/me/blocks", "blocks", listBlocks, true},
+	{"POST", "/api/me/blocks/{id}", "block", block, true},                // {id}: the username
+	{"DELETE", "/api/me/blocks/{id}", "unblock", unblock, true},          // {id}: the username
+	{"POST", "/api/players/{id}/report", "report", report, true},         // {id}: the username
+	{"GET", "/api/leaderboard/{id}", "leaderboard", leaderboard, true},   // {id}: the speed
+	{"GET", "/api/players/{id}/games", "playerGames", playerGames, true}, // {id}: the username
 }
 
 // Call is one request to an operation.

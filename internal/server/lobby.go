@@ -144,7 +144,8 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 	secret := newSecret()
 	tc := match.TimeControl{Initial: time.Duration(q.Clock.Initial) * time.Second, Increment: time.Duration(q.Clock.Increment) * time.Second, Days: q.Clock.Days}
 	k := store.Seek{Account: acct, Key: hashSecret(secret), Address: addr, Initial: q.Clock.Initial, Increment: q.Clock.Increment,
-		Days: q.Clock.Days, Rated: q.Rated, Speed: speedOf(tc).String(), Created: now, Expires: now.Add(seekTTL), Pool: pool}
+		Days: q.Clock.Days, Rated: q.Rated, Speed: speedOf(tc).String(), Created: now, Expires: now.Add(seekTTL), Pool: pool,
+		Poster: h.s.ensurePosterKey(h.w, h.r)}
 	if q.Range != nil {
 		k.Min, k.Max = q.Range[0], q.Range[1]
 	}
@@ -184,7 +185,8 @@ func (h host) OpenSeeks(ctx context.Context) ([]api.SeekView, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.s.acceptable(ctx, open, acct, h.posted)
+	key := h.s.posterKey(h.r)
+	return h.s.acceptable(ctx, open, acct, func(k store.Seek) bool { return h.posted(k) || samePoster(k, "", key) })
 }
 
 // acceptable returns the seeks of open that account (with mine telling
@@ -192,8 +194,12 @@ func (h host) OpenSeeks(ctx context.Context) ([]api.SeekView, error) {
 func (s *Server) acceptable(ctx context.Context, open []store.Seek, account string, mine func(store.Seek) bool) ([]api.SeekView, error) {
 	out := []api.SeekView{}
 	ratings := map[string]rating.Rating{} // the caller's, by speed
+	blocked, err := s.blockedWith(ctx, account)
+	if err != nil {
+		return nil, err
+	}
 	for _, k := range open {
-		if k.Pool || (account != "" && k.Account == account) || mine(k) || (k.Rated && account == "") {
+		if k.Pool || (account != "" && k.Account == account) || mine(k) || (k.Rated && account == "") || blocked[k.Account] {
 			continue
 		}
 		if k.Min != 0 || k.Max != 0 {
@@ -332,8 +338,14 @@ func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
 	if err != nil {
 		return api.Joined{}, err
 	}
-	if h.posted(k) || (acct != "" && acct == k.Account) {
+	if h.posted(k) || samePoster(k, acct, h.s.ensurePosterKey(h.w, h.r)) {
 		return api.Joined{}, api.ErrOwnSeek
+	}
+	switch blocked, err := h.s.blockedWith(ctx, acct); {
+	case err != nil:
+		return api.Joined{}, err
+	case blocked[k.Account]: // told as if gone: the blocked learn nothing
+		return api.Joined{}, api.Fail(api.ErrNotFound, "no such seek: it was cancelled, taken or expired")
 	}
 	r, err := h.s.ratingIn(ctx, acct, k.Speed)
 	if err != nil {

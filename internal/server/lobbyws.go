@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -21,11 +22,14 @@ import (
 // sends the open seeks its client may accept, and again whenever they
 // change, here or (through the store's notices) on another server. A
 // poster holds its seeks through it ({"type":"hold"} with a seek's
-// secret): it is told "paired" when someone accepts one, and when its
-// last socket holding a seek closes, the seek is withdrawn after
-// lobbyGrace (a reload comes back within it).
+// secret): it is told "paired" when someone accepts one. A hold is a
+// lease in the seek's row (store.Seeks.HoldSeeks), renewed by whichever
+// server's socket holds the seek: when no socket on any server holds it
+// for lobbyGrace (a reload, even to another server, comes back within
+// it), any server's sweep deletes it.
 
-// lobbyGrace is how long a seek outlives the last socket that held it.
+// lobbyGrace is how long a seek outlives the last socket that held it,
+// on whatever server.
 const lobbyGrace = 5 * time.Second
 
 // lobbyOutbox is how many messages other than lists ("held", "paired",
@@ -40,7 +44,10 @@ const lobbyExpireEvery = time.Minute
 // see newLobbyHub. Safe for concurrent use.
 type lobbyHub struct {
 	s     *Server
-	grace time.Duration // lobbyGrace; tests shorten it
+	name  string       // this server's, as the holder of the seeks it holds
+	grace atomic.Int64 // lobbyGrace, as a time.Duration; tests shorten it
+	// regrace tells run that grace changed (cap 1).
+	regrace chan struct{}
 	// pairEvery is pairEvery: how often the tickets held here are tried.
 	pairEvery time.Duration
 	kick      chan struct{} // something changed: refresh every socket (coalesced)
@@ -53,6 +60,7 @@ type lobbyHub struct {
 // lobbySock is one lobby WebSocket.
 type lobbySock struct {
 	account string      // its session's account; "" for none
+	poster  []byte      // the SHA-256 of its browser's poster key; nil for none
 	out     chan []byte // the messages to send but lists; closed never (done ends the writer)
 	done    chan struct{}
 	once    sync.Once
@@ -96,9 +104,23 @@ func (c *lobbySock) send(msg []byte) {
 }
 
 func newLobbyHub(s *Server) *lobbyHub {
-	return &lobbyHub{s: s, grace: lobbyGrace, pairEvery: pairEvery, kick: make(chan struct{}, 1),
+	l := &lobbyHub{s: s, name: "server-" + newID(), pairEvery: pairEvery, kick: make(chan struct{}, 1), regrace: make(chan struct{}, 1),
 		socks: map[*lobbySock]struct{}{}, holders: map[string]map[*lobbySock]string{}}
+	l.setGrace(lobbyGrace)
+	return l
 }
+
+// setGrace sets how long a seek outlives its last holding socket.
+func (l *lobbyHub) setGrace(d time.Duration) {
+	l.grace.Store(int64(d))
+	select {
+	case l.regrace <- struct{}{}:
+	default:
+	}
+}
+
+// graceOf returns how long a seek outlives its last holding socket.
+func (l *lobbyHub) graceOf() time.Duration { return time.Duration(l.grace.Load()) }
 
 // changed asks for every socket to be brought up to date.
 func (l *lobbyHub) changed() {
@@ -123,10 +145,20 @@ func (l *lobbyHub) run() {
 	defer expire.Stop()
 	pairs := time.NewTicker(l.pairEvery)
 	defer pairs.Stop()
+	// The holds are renewed, and the lapsed ones swept, three times a
+	// grace: a hold renewed to a grace ahead never lapses while held.
+	lease := time.NewTimer(l.graceOf() / 3)
+	defer lease.Stop()
 	for {
 		select {
 		case <-l.s.ctx.Done():
 			return
+		case <-lease.C:
+			l.renew(ks)
+			l.sweep(ks)
+			lease.Reset(l.graceOf() / 3)
+		case <-l.regrace:
+			lease.Reset(l.graceOf() / 3)
 		case <-pairs.C:
 			l.mu.Lock()
 			waiting := len(l.holders) > 0
@@ -205,8 +237,20 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 		l.settle(ctx, ks, id)
 	}
 	ratings := map[string]map[string]rating.Rating{} // by account, by speed
+	blocks := map[string]map[string]bool{}           // by account: blocked either way
 	for _, c := range socks {
-		mine := func(k store.Seek) bool { return held[c][k.ID] }
+		blocked, ok := blocks[c.account]
+		if !ok {
+			var err error
+			if blocked, err = l.s.blockedWith(ctx, c.account); err != nil {
+				l.s.log.Warn("reading blocks", "err", err)
+				return
+			}
+			blocks[c.account] = blocked
+		}
+		mine := func(k store.Seek) bool {
+			return held[c][k.ID] || samePoster(k, c.account, c.poster) || blocked[k.Account]
+		}
 		list := make([]json.RawMessage, 0, len(open))
 		for _, k := range open {
 			if !l.mayAccept(ctx, c.account, k, mine, ratings) {
@@ -224,7 +268,7 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 
 // mayAccept reports whether a socket of account may accept k.
 func (l *lobbyHub) mayAccept(ctx context.Context, account string, k store.Seek, mine func(store.Seek) bool, ratings map[string]map[string]rating.Rating) bool {
-	if k.Pool || (account != "" && k.Account == account) || mine(k) || (k.Rated && account == "") {
+	if k.Pool || mine(k) || (k.Rated && account == "") {
 		return false
 	}
 	if k.Min == 0 && k.Max == 0 {
@@ -306,6 +350,9 @@ func (l *lobbyHub) hold(ctx context.Context, c *lobbySock, id, secret string) {
 		c.send(msg)
 		return
 	}
+	if err := ks.HoldSeeks(ctx, []string{id}, l.name, time.Now().Add(l.graceOf())); err != nil {
+		l.s.log.Warn("holding a seek", "seek", id, "err", err)
+	}
 	l.mu.Lock()
 	if l.holders[id] == nil {
 		l.holders[id] = map[*lobbySock]string{}
@@ -317,8 +364,9 @@ func (l *lobbyHub) hold(ctx context.Context, c *lobbySock, id, secret string) {
 	l.changed() // accepted meanwhile: settle says so; and the list leaves it out
 }
 
-// leave forgets c; each seek it alone held is withdrawn after the grace,
-// unless a socket holds it again by then.
+// leave forgets c; the hold of each seek it alone held here runs a
+// grace from now (unless a socket, here or on another server, holds it
+// again by then), and is swept when it lapses.
 func (l *lobbyHub) leave(c *lobbySock) {
 	l.mu.Lock()
 	delete(l.socks, c)
@@ -334,29 +382,49 @@ func (l *lobbyHub) leave(c *lobbySock) {
 		}
 	}
 	l.mu.Unlock()
-	for _, id := range orphans {
-		time.AfterFunc(l.grace, func() { l.withdraw(id) })
+	ks, ok := l.s.store.(store.Seeks)
+	if len(orphans) == 0 || !ok || l.s.ctx.Err() != nil {
+		return // shutting down: the holds lapse, and another server's (or the next run's) sweep deletes them
+	}
+	grace := l.graceOf()
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	if err := ks.HoldSeeks(ctx, orphans, l.name, time.Now().Add(grace)); err != nil {
+		l.s.log.Warn("holding seeks for the grace", "err", err)
+	}
+	time.AfterFunc(grace+grace/10, func() {
+		if l.s.ctx.Err() == nil {
+			l.sweep(ks)
+		}
+	})
+}
+
+// renew extends the holds of the seeks held here to a grace from now.
+func (l *lobbyHub) renew(ks store.Seeks) {
+	l.mu.Lock()
+	ids := make([]string, 0, len(l.holders))
+	for id := range l.holders {
+		ids = append(ids, id)
+	}
+	l.mu.Unlock()
+	ctx, cancel := context.WithTimeout(l.s.ctx, storeTimeout)
+	defer cancel()
+	if err := ks.HoldSeeks(ctx, ids, l.name, time.Now().Add(l.graceOf())); err != nil {
+		l.s.log.Warn("renewing the holds of seeks", "err", err)
 	}
 }
 
-// withdraw withdraws seek id if it is still open and no socket holds it.
-func (l *lobbyHub) withdraw(id string) {
-	l.mu.Lock()
-	held := len(l.holders[id]) > 0
-	l.mu.Unlock()
-	ks, ok := l.s.store.(store.Seeks)
-	if held || !ok || l.s.ctx.Err() != nil {
-		return
-	}
+// sweep deletes the open seeks whose holds lapsed: their posters left,
+// here or on another server (or that server stopped).
+func (l *lobbyHub) sweep(ks store.Seeks) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	switch err := ks.WithdrawSeek(ctx, id); {
-	case err == nil:
-		l.s.log.Info("seek withdrawn: its poster left", "seek", id)
+	switch n, err := ks.SweepSeeks(ctx, time.Now()); {
+	case err != nil:
+		l.s.log.Warn("sweeping seeks", "err", err)
+	case n > 0:
+		l.s.log.Info("seeks withdrawn: their posters left", "seeks", n)
 		l.changed()
-	case errors.Is(err, store.ErrConflict), errors.Is(err, store.ErrNotFound):
-	default:
-		l.s.log.Warn("withdrawing a seek", "seek", id, "err", err)
 	}
 }
 
@@ -384,13 +452,14 @@ func (s *Server) lobbySocket(w http.ResponseWriter, r *http.Request) error {
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Time{})
 	rc.SetWriteDeadline(time.Time{})
+	poster := s.ensurePosterKey(w, r)        // a new key's cookie goes with the upgrade's answer
 	conn, err := websocket.Accept(w, r, nil) // same origin only
 	if err != nil {
 		return nil // Accept has answered
 	}
 	defer conn.CloseNow()
 	conn.SetReadLimit(wsReadLimit)
-	c := &lobbySock{account: account, out: make(chan []byte, lobbyOutbox), done: make(chan struct{}), listReady: make(chan struct{}, 1)}
+	c := &lobbySock{account: account, poster: poster, out: make(chan []byte, lobbyOutbox), done: make(chan struct{}), listReady: make(chan struct{}, 1)}
 	l := s.lobby
 	l.mu.Lock()
 	l.socks[c] = struct{}{}

@@ -112,7 +112,7 @@ func TestLobbyPaired(t *testing.T) {
 // reload) keeps it.
 func TestLobbyPosterLeaves(t *testing.T) {
 	s, ts := accountServer(t, noLimits)
-	s.lobby.grace = 300 * time.Millisecond
+	s.lobby.setGrace(300 * time.Millisecond)
 	a, b := newBrowser(t, ts), newBrowser(t, ts)
 	k := a.post(`{"clock":{"initial":300,"increment":0}}`)
 
@@ -123,7 +123,7 @@ func TestLobbyPosterLeaves(t *testing.T) {
 	waitSockets(t, s, 0) // the server has seen it go
 	la = dialLobby(t, a)
 	la.hold(k)
-	time.Sleep(3 * s.lobby.grace)
+	time.Sleep(3 * s.lobby.graceOf())
 	if !listed(b.seeks(), k.ID) {
 		t.Fatal("a seek held again within the grace was withdrawn")
 	}
@@ -200,5 +200,64 @@ func waitSockets(t testing.TB, s *Server, n int) {
 			t.Fatalf("%d lobby sockets, want %d", got, n)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestLobbyHoldMovesServer: two servers on one PostgreSQL; a poster's
+// page holding its seek on A reconnects to B within the grace (a reload
+// sent elsewhere by the balancer): A does not withdraw the seek, which
+// stays listed on both for many graces while B holds it; once B's socket
+// closes too, the seek goes after the grace, from both lobbies.
+func TestLobbyHoldMovesServer(t *testing.T) {
+	url := pgtest.Start(t)
+	sA, tsA := accountServerOn(t, openPostgresURL(t, url), noLimits)
+	sB, tsB := accountServerOn(t, openPostgresURL(t, url), noLimits)
+	grace := 400 * time.Millisecond
+	sA.lobby.setGrace(grace)
+	sB.lobby.setGrace(grace)
+	a, a2, b := newBrowser(t, tsA), newBrowser(t, tsB), newBrowser(t, tsB)
+	k := a.post(`{"clock":{"initial":300,"increment":0}}`)
+	la := dialLobby(t, a)
+	la.hold(k)
+	la.c.Close(websocket.StatusNormalClosure, "")
+	waitSockets(t, sA, 0)
+	la2 := dialLobby(t, a2)
+	la2.hold(k)
+	time.Sleep(4 * grace)
+	if !listed(b.seeks(), k.ID) || !listed(newBrowser(t, tsA).seeks(), k.ID) {
+		t.Fatal("a seek held on B within the grace was withdrawn after its socket on A closed")
+	}
+	lb := dialLobby(t, b)
+	lb.lists(k.ID, true)
+	la2.c.Close(websocket.StatusNormalClosure, "")
+	lb.lists(k.ID, false)
+	if listed(newBrowser(t, tsA).seeks(), k.ID) {
+		t.Error("A still lists a seek no server holds")
+	}
+}
+
+// TestLobbyHolderStops: a server shutting down leaves the seeks its
+// sockets held; their holds lapse, and the other server's sweep deletes
+// them within a few graces, while a seek that was never held stays (to
+// its expiry).
+func TestLobbyHolderStops(t *testing.T) {
+	url := pgtest.Start(t)
+	sA, tsA := accountServerOn(t, openPostgresURL(t, url), noLimits)
+	sB, tsB := accountServerOn(t, openPostgresURL(t, url), noLimits)
+	grace := 300 * time.Millisecond
+	sA.lobby.setGrace(grace)
+	sB.lobby.setGrace(grace)
+	a, b := newBrowser(t, tsA), newBrowser(t, tsB)
+	held := a.post(`{"clock":{"initial":300,"increment":0}}`)
+	never := a.post(`{"clock":{"initial":600,"increment":0}}`)
+	la := dialLobby(t, a)
+	la.hold(held)
+	lb := dialLobby(t, b)
+	lb.lists(held.ID, true)
+	sA.Close()
+	lb.lists(held.ID, false)
+	time.Sleep(3 * grace)
+	if l := b.seeks(); listed(l, held.ID) || !listed(l, never.ID) {
+		t.Errorf("after A stopped, B lists held %v (want no), never held %v (want yes)", listed(l, held.ID), listed(l, never.ID))
 	}
 }

@@ -33,12 +33,13 @@ func pairReach(wait time.Duration) float64 {
 }
 
 // pairable reports whether tickets a and b may be paired at now: the same
-// time control, rated alike, not the same player, and their ratings
+// time control, rated alike, not the same player (by account or poster
+// key), and their ratings
 // within the reach of the one that has waited longer.
 func pairable(a, b store.Seek, now time.Time) bool {
 	if a.ID == b.ID || !a.Pool || !b.Pool || a.Game != "" || b.Game != "" ||
 		a.Initial != b.Initial || a.Increment != b.Increment || a.Days != b.Days || a.Rated != b.Rated ||
-		string(a.Key) == string(b.Key) || (a.Account != "" && a.Account == b.Account) {
+		string(a.Key) == string(b.Key) || samePoster(a, b.Account, b.Poster) {
 		return false
 	}
 	older := a.Created
@@ -100,9 +101,13 @@ func (s *Server) pair(ctx context.Context, k store.Seek) (string, int, error) {
 	if err != nil {
 		return "", 0, err
 	}
+	blocked, err := s.blockedWith(ctx, k.Account)
+	if err != nil {
+		return "", 0, err
+	}
 	var cands []store.Seek
 	for _, o := range open {
-		if pairable(k, o, now) {
+		if pairable(k, o, now) && !blocked[o.Account] {
 			cands = append(cands, o)
 		}
 	}

@@ -20,6 +20,8 @@ type Memory struct {
 	finished map[string]time.Time // by game: when it ended (Finish)
 	accts    memAccounts
 	seeks    map[string]Seek // the lobby's, by id
+	blocks   []memoryBlock   // who blocked whom, in the order blocked
+	reported []Report        // players' reports, in the order made
 	now      func() time.Time
 }
 

@@ -23,7 +23,7 @@ func (m *Memory) CreateSeek(ctx context.Context, k Seek) error {
 	if _, ok := ss[k.ID]; ok {
 		return fmt.Errorf("seek %q: %w", k.ID, ErrExists)
 	}
-	k.Key = slices.Clone(k.Key)
+	k.Key, k.Poster = slices.Clone(k.Key), slices.Clone(k.Poster)
 	ss[k.ID] = k
 	return nil
 }

@@ -144,6 +144,36 @@ var postgresMigrations = []string{
 	);
 	CREATE INDEX seeks_open ON seeks (created) WHERE game IS NULL;
 	CREATE INDEX seeks_expires ON seeks (expires);`,
+
+	// v9: a seek's hold, a lease (Seeks.HoldSeeks): the server whose
+	// socket last renewed it, and until when (NULL: never held). A
+	// lapsed hold is swept by any server (Seeks.SweepSeeks). And the
+	// poster's lobby key, hashed, so that no one accepts their own seek.
+	`ALTER TABLE seeks ADD COLUMN holder text NOT NULL DEFAULT '', ADD COLUMN held timestamptz,
+		ADD COLUMN poster bytea NOT NULL DEFAULT ''; -- SHA-256 of the poster's lobby key; empty for none
+	CREATE INDEX seeks_held ON seeks (held) WHERE game IS NULL AND held IS NOT NULL;
+	-- who blocked whom (accounts' ids): never paired (Blocks)
+	CREATE TABLE blocks (
+		account text NOT NULL,
+		blocked text NOT NULL,
+		created timestamptz NOT NULL,
+		PRIMARY KEY (account, blocked)
+	);
+	CREATE INDEX blocks_blocked ON blocks (blocked);
+	-- players' reports of players, for operators (Reports)
+	CREATE TABLE reports (
+		id       text PRIMARY KEY,
+		reporter text NOT NULL, -- the reporter's account id; '' anonymous
+		reporter_name text NOT NULL,
+		address  text NOT NULL,
+		reported text NOT NULL, -- the reported account's id
+		reported_name text NOT NULL,
+		reason   text NOT NULL,
+		game     text NOT NULL,
+		created  timestamptz NOT NULL
+	);
+	CREATE INDEX reports_created ON reports (created);
+	CREATE INDEX reports_reporter ON reports (reporter, created);`,
 }
 
 // postgresMigrationLock is the pg_advisory_xact_lock key that servers

@@ -18,12 +18,16 @@ func lobbyNotify(n int) string {
 	return fmt.Sprintf(`pg_notify('%s', current_setting('application_name') || ' ' || $%d)`, lobbyChannel, n)
 }
 
-const pgSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating`
+const pgSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating, holder, held, poster`
 
 func scanPgSeek(scan func(...any) error) (Seek, error) {
 	var k Seek
+	var held *time.Time
 	err := scan(&k.ID, &k.Account, &k.Key, &k.Address, &k.Initial, &k.Increment, &k.Days, &k.Rated, &k.Min, &k.Max,
-		&k.Speed, &k.Created, &k.Expires, &k.Game, &k.Seat, &k.Acceptor, &k.Pool, &k.Rating)
+		&k.Speed, &k.Created, &k.Expires, &k.Game, &k.Seat, &k.Acceptor, &k.Pool, &k.Rating, &k.Holder, &held, &k.Poster)
+	if held != nil {
+		k.Held = *held
+	}
 	return k, err
 }
 
@@ -40,9 +44,9 @@ func (p *Postgres) changeSeek(ctx context.Context, q string, args ...any) (bool,
 
 // CreateSeek saves k.
 func (p *Postgres) CreateSeek(ctx context.Context, k Seek) error {
-	done, err := p.changeSeek(ctx, `INSERT INTO seeks (id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, pool, rating)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING RETURNING `+lobbyNotify(1),
-		k.ID, k.Account, k.Key, k.Address, k.Initial, k.Increment, k.Days, k.Rated, k.Min, k.Max, k.Speed, k.Created, k.Expires, k.Pool, k.Rating)
+	done, err := p.changeSeek(ctx, `INSERT INTO seeks (id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, pool, rating, poster)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT DO NOTHING RETURNING `+lobbyNotify(1),
+		k.ID, k.Account, k.Key, k.Address, k.Initial, k.Increment, k.Days, k.Rated, k.Min, k.Max, k.Speed, k.Created, k.Expires, k.Pool, k.Rating, posterBytes(k.Poster))
 	if err != nil {
 		return fmt.Errorf("store: creating a seek: %w", err)
 	}

@@ -13,6 +13,10 @@ type Seek struct {
 	Account string // the poster's account; "" for an anonymous poster
 	Key     []byte // the SHA-256 of the poster's secret, which also acts for the poster's seat of the game
 	Address string // the poster's address, as the server's limits key it
+	// Poster is the SHA-256 of its poster's lobby key (a random id its
+	// browser keeps), nil for none: who may not accept it, or be paired
+	// with it, when no account tells.
+	Poster []byte
 	// The clock: seconds and an increment, or days a move.
 	Initial, Increment, Days int
 	Rated                    bool
@@ -29,6 +33,11 @@ type Seek struct {
 	Game     string
 	Seat     int
 	Acceptor string
+	// The hold, a lease renewed while a lobby socket of its poster's is
+	// open on some server (Seeks.HoldSeeks): the server that last
+	// renewed it, and until when; zero Held: never held.
+	Holder string
+	Held   time.Time
 }
 
 // Seeks keeps the lobby's seeks. The SQLite, Postgres and Memory stores
@@ -67,6 +76,16 @@ type Seeks interface {
 	ExpireSeeks(ctx context.Context, now time.Time) (int, error)
 	// CountSeeks returns how many open seeks at now the address posted.
 	CountSeeks(ctx context.Context, address string, now time.Time) (int, error)
+	// HoldSeeks sets the hold of the open seeks ids (unknown or
+	// accepted ones are skipped) to until, by holder (a server's name),
+	// where it would lapse sooner: a renewal never shortens the hold
+	// another server gave. It announces nothing: the lobby does not
+	// change.
+	HoldSeeks(ctx context.Context, ids []string, holder string, until time.Time) error
+	// SweepSeeks deletes the open seeks held once whose hold lapsed
+	// before now (their posters left, on whatever server), and returns
+	// how many. A seek never held is left to ExpireSeeks.
+	SweepSeeks(ctx context.Context, now time.Time) (int, error)
 }
 
 var (

@@ -26,6 +26,7 @@ func testSeeks(t *testing.T, open opener) {
 		{"Expire", testSeekExpire},
 		{"Withdraw", testSeekWithdraw},
 		{"Pair", testSeekPair},
+		{"Hold", testSeekHold},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s, ok := open(t).(Seeks)
@@ -194,8 +195,8 @@ func TestSQLiteMigrateFromV7(t *testing.T) {
 	checkMigratedV7(t, s)
 	var v int
 	s.rdb.QueryRow("PRAGMA user_version").Scan(&v)
-	if v != 8 {
-		t.Errorf("user_version = %d, want 8", v)
+	if v != len(sqliteMigrations) {
+		t.Errorf("user_version = %d, want %d", v, len(sqliteMigrations))
 	}
 }
 
@@ -212,8 +213,60 @@ func TestPostgresMigrateFromV7(t *testing.T) {
 	checkMigratedV7(t, s)
 	var v int
 	s.pool.QueryRow(ctx, `SELECT version FROM oanquan_schema`).Scan(&v)
-	if v != 8 {
-		t.Errorf("schema version = %d, want 8", v)
+	if v != len(postgresMigrations) {
+		t.Errorf("schema version = %d, want %d", v, len(postgresMigrations))
+	}
+}
+
+// TestSQLiteMigrateFromV8: a seek saved at schema v8 (before holds) is
+// open after migrating, never held, and may then be held and swept.
+func TestSQLiteMigrateFromV8(t *testing.T) {
+	path := t.TempDir() + "/v8.db"
+	old, err := openSQLite(ctx, path, 8, sqliteMaxBatch, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := old.write(ctx, func(w *sqliteWriter) error {
+		_, err := w.exec(`INSERT INTO seeks (id, key, address, initial, increment, days, rated, min, max, speed, created, expires)
+			VALUES ('s1', x'00', '192.0.2.1', 180, 2, 0, 0, 0, 0, 'blitz', ?, ?)`, seekT0.UnixNano(), seekT0.Add(time.Hour).UnixNano())
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	s := openSQLiteAt(t, path)
+	defer s.Close()
+	checkMigratedV8(t, s)
+}
+
+// TestPostgresMigrateFromV8 is TestSQLiteMigrateFromV8 on PostgreSQL.
+func TestPostgresMigrateFromV8(t *testing.T) {
+	url := pgtest.Start(t)
+	old, err := openPostgres(ctx, url, 8, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.pool.Exec(ctx, `INSERT INTO seeks (id, key, address, initial, increment, days, rated, min, max, speed, created, expires)
+		VALUES ('s1', '\x00', '192.0.2.1', 180, 2, 0, false, 0, 0, 'blitz', $1, $2)`, seekT0, seekT0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	checkMigratedV8(t, openPostgresAt(t, url))
+}
+
+func checkMigratedV8(t *testing.T, s Seeks) {
+	t.Helper()
+	if k, err := s.Seek(ctx, "s1"); err != nil || !k.Held.IsZero() {
+		t.Fatalf("the v8 seek after migrating: held until %v, %v", k.Held, err)
+	}
+	if n, err := s.SweepSeeks(ctx, seekT0.Add(time.Minute)); err != nil || n != 0 {
+		t.Errorf("SweepSeeks of a seek never held = %d, %v, want 0", n, err)
+	}
+	if err := s.HoldSeeks(ctx, []string{"s1"}, "A", seekT0.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.SweepSeeks(ctx, seekT0.Add(time.Minute)); err != nil || n != 1 {
+		t.Errorf("SweepSeeks of a lapsed hold = %d, %v, want 1", n, err)
 	}
 }
 
@@ -368,5 +421,53 @@ func testSeekPair(t *testing.T, s Seeks) {
 	kd, _ := s.Seek(ctx, "d")
 	if won != 1 || kc.Game == "" || kc.Game != kd.Game {
 		t.Errorf("%d pairings won; c in %q, d in %q", won, kc.Game, kd.Game)
+	}
+}
+
+// testSeekHold: a hold is a lease: renewed by any holder, never
+// shortened by another's renewal; SweepSeeks deletes the open seeks whose
+// hold lapsed, and leaves the never-held and the accepted ones.
+func testSeekHold(t *testing.T, s Seeks) {
+	ctx := context.Background()
+	for _, id := range []string{"held", "lapsed", "never", "taken"} {
+		k := newSeek(id, seekT0)
+		k.Poster = []byte("poster-" + id)
+		if err := s.CreateSeek(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if k, err := s.Seek(ctx, "never"); err != nil || string(k.Poster) != "poster-never" {
+		t.Errorf("Seek(never).Poster = %q, %v, want poster-never", k.Poster, err)
+	}
+	if err := s.AcceptSeek(ctx, "taken", "g1", 0, "x", seekT0, seekT0.Add(10*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	t5, t10 := seekT0.Add(5*time.Second), seekT0.Add(10*time.Second)
+	if err := s.HoldSeeks(ctx, []string{"held", "lapsed", "taken", "nonesuch"}, "A", t5); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.HoldSeeks(ctx, []string{"held"}, "B", t10); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.HoldSeeks(ctx, []string{"held"}, "A", t5); err != nil { // A's older renewal: no shorter
+		t.Fatal(err)
+	}
+	if k, err := s.Seek(ctx, "held"); err != nil || k.Holder != "B" || !k.Held.Equal(t10) {
+		t.Errorf("Seek(held) = %s until %v, %v; want B until %v", k.Holder, k.Held, err, t10)
+	}
+	if k, err := s.Seek(ctx, "taken"); err != nil || !k.Held.IsZero() {
+		t.Errorf("Seek(taken) held until %v, %v; want never (accepted before)", k.Held, err)
+	}
+	n, err := s.SweepSeeks(ctx, seekT0.Add(7*time.Second))
+	if err != nil || n != 1 {
+		t.Fatalf("SweepSeeks = %d, %v, want 1 (lapsed)", n, err)
+	}
+	if _, err := s.Seek(ctx, "lapsed"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Seek(lapsed) after the sweep = %v, want ErrNotFound", err)
+	}
+	for _, id := range []string{"held", "never", "taken"} {
+		if _, err := s.Seek(ctx, id); err != nil {
+			t.Errorf("Seek(%s) after the sweep = %v", id, err)
+		}
 	}
 }

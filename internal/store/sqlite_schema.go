@@ -136,6 +136,38 @@ var sqliteMigrations = []string{
 	) WITHOUT ROWID;
 	CREATE INDEX seeks_open ON seeks (created) WHERE game IS NULL;
 	CREATE INDEX seeks_expires ON seeks (expires);`,
+
+	// v9: a seek's hold, a lease (Seeks.HoldSeeks): the server whose
+	// socket last renewed it, and until when (Unix nanoseconds; 0 never
+	// held). A lapsed hold is swept (Seeks.SweepSeeks). And the poster's
+	// lobby key, hashed, so that no one accepts their own seek.
+	`ALTER TABLE seeks ADD COLUMN holder TEXT NOT NULL DEFAULT '';
+	ALTER TABLE seeks ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
+	-- the SHA-256 of the poster's lobby key (a browser's random id); empty for none
+	ALTER TABLE seeks ADD COLUMN poster BLOB NOT NULL DEFAULT x'';
+	CREATE INDEX seeks_held ON seeks (held) WHERE game IS NULL AND held > 0;
+	-- who blocked whom (accounts' ids): never paired (Blocks)
+	CREATE TABLE blocks (
+		account TEXT NOT NULL,
+		blocked TEXT NOT NULL,
+		created INTEGER NOT NULL, -- Unix nanoseconds
+		PRIMARY KEY (account, blocked)
+	) WITHOUT ROWID;
+	CREATE INDEX blocks_blocked ON blocks (blocked);
+	-- players' reports of players, for operators (Reports)
+	CREATE TABLE reports (
+		id       TEXT PRIMARY KEY,
+		reporter TEXT NOT NULL, -- the reporter's account id; '' anonymous
+		reporter_name TEXT NOT NULL,
+		address  TEXT NOT NULL,
+		reported TEXT NOT NULL, -- the reported account's id
+		reported_name TEXT NOT NULL,
+		reason   TEXT NOT NULL,
+		game     TEXT NOT NULL,
+		created  INTEGER NOT NULL -- Unix nanoseconds
+	) WITHOUT ROWID;
+	CREATE INDEX reports_created ON reports (created);
+	CREATE INDEX reports_reporter ON reports (reporter, created);`,
 }
 
 // migrateSQLite brings the database on conn to schema version upTo, one

@@ -7,15 +7,18 @@ import (
 	"time"
 )
 
-const sqliteSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating`
+const sqliteSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating, holder, held, poster`
 
 // scanSQLiteSeek reads one row of sqliteSeekCols.
 func scanSQLiteSeek(scan func(...any) error) (Seek, error) {
 	var k Seek
-	var created, expires int64
+	var created, expires, held int64
 	err := scan(&k.ID, &k.Account, &k.Key, &k.Address, &k.Initial, &k.Increment, &k.Days, &k.Rated, &k.Min, &k.Max,
-		&k.Speed, &created, &expires, &k.Game, &k.Seat, &k.Acceptor, &k.Pool, &k.Rating)
+		&k.Speed, &created, &expires, &k.Game, &k.Seat, &k.Acceptor, &k.Pool, &k.Rating, &k.Holder, &held, &k.Poster)
 	k.Created, k.Expires = time.Unix(0, created), time.Unix(0, expires)
+	if held != 0 {
+		k.Held = time.Unix(0, held)
+	}
 	return k, err
 }
 
@@ -30,10 +33,10 @@ func (s *SQLite) CreateSeek(ctx context.Context, k Seek) error {
 		default:
 			return err
 		}
-		_, err := w.exec(`INSERT INTO seeks (id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, pool, rating)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		_, err := w.exec(`INSERT INTO seeks (id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, pool, rating, poster)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			k.ID, k.Account, k.Key, k.Address, k.Initial, k.Increment, k.Days, k.Rated, k.Min, k.Max, k.Speed,
-			k.Created.UnixNano(), k.Expires.UnixNano(), k.Pool, k.Rating)
+			k.Created.UnixNano(), k.Expires.UnixNano(), k.Pool, k.Rating, posterBytes(k.Poster))
 		return err
 	})
 }

@@ -1,0 +1,52 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"oanquan/internal/api"
+	"oanquan/internal/store"
+)
+
+// PlayerGames returns a page of player name's games, newest first.
+func (h host) PlayerGames(ctx context.Context, name string, before time.Time, limit int) (api.PlayerGames, error) {
+	pg, ok := h.s.store.(store.PlayerGames)
+	if !ok {
+		return api.PlayerGames{}, api.Fail(api.ErrNotOffline, "this server keeps no players' games")
+	}
+	if err := h.s.limits.allowGame(h.s.limits.client(h.r)); err != nil {
+		return api.PlayerGames{}, err
+	}
+	acct, err := h.playerID(ctx, name)
+	if err != nil {
+		return api.PlayerGames{}, err
+	}
+	ids, err := pg.GamesOf(ctx, acct, before, limit)
+	if err != nil {
+		return api.PlayerGames{}, err
+	}
+	out := api.PlayerGames{Games: []api.PlayerGame{}}
+	for _, id := range ids {
+		g, err := h.s.store.Get(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // expired meanwhile
+		}
+		if err != nil {
+			return api.PlayerGames{}, err
+		}
+		seat := 0
+		if g.Accounts[1] == acct {
+			seat = 1
+		}
+		v := api.PlayerGame{ID: g.ID, Created: g.Created.UTC(), Rated: g.Rated, Seat: seat, Moves: len(g.Moves)}
+		if o := g.Players[1-seat]; o != "" {
+			v.Opponent = &o
+		}
+		out.Games = append(out.Games, v)
+	}
+	if len(ids) == limit && len(out.Games) > 0 {
+		out.Next = out.Games[len(out.Games)-1].Created.Format(time.RFC3339Nano)
+	}
+	return out, nil
+}

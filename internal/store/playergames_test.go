@@ -1,0 +1,40 @@
+package store
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+func TestMemoryPlayerGames(t *testing.T)   { testPlayerGames(t, openMemory(t)) }
+func TestSQLitePlayerGames(t *testing.T)   { testPlayerGames(t, openSQLiteTemp(t)) }
+func TestPostgresPlayerGames(t *testing.T) { testPlayerGames(t, openPostgresTemp(t)) }
+
+// testPlayerGames: an account's games in either seat, newest first,
+// paged by the creation time of the last one read; others' left out.
+func testPlayerGames(t *testing.T, s Store) {
+	mustAccount(t, s.(Accounts), "a1", "Nam")
+	mustAccount(t, s.(Accounts), "a2", "Lan")
+	base := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	for i, c := range []struct {
+		id       string
+		accounts [2]string
+	}{{"g1", [2]string{"a1", ""}}, {"g2", [2]string{"", "a1"}}, {"g3", [2]string{"a2", ""}}, {"g4", [2]string{"a2", "a1"}}} {
+		g := sample(c.id)
+		g.Mode, g.Status, g.Waiting = "online", "", Idle
+		g.Accounts, g.Created = c.accounts, base.Add(time.Duration(i)*time.Minute)
+		mustCreate(t, s, g)
+	}
+	ps := s.(PlayerGames)
+	page, err := ps.GamesOf(ctx, "a1", base.Add(time.Hour), 2)
+	if err != nil || !slices.Equal(page, []string{"g4", "g2"}) {
+		t.Fatalf("GamesOf(a1) first page = %v, %v, want [g4 g2]", page, err)
+	}
+	page, err = ps.GamesOf(ctx, "a1", base.Add(time.Minute), 2) // before g2's creation
+	if err != nil || !slices.Equal(page, []string{"g1"}) {
+		t.Errorf("GamesOf(a1) second page = %v, %v, want [g1]", page, err)
+	}
+	if page, _ := ps.GamesOf(ctx, "", base.Add(time.Hour), 10); len(page) != 0 {
+		t.Errorf("GamesOf(\"\") = %v, want none", page)
+	}
+}

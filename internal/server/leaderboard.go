@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"oanquan/internal/api"
@@ -14,7 +15,36 @@ import (
 const (
 	leaderSize   = 100
 	leaderActive = 30 * 24 * time.Hour
+	// leaderFresh is how long a leaderboard is answered from memory: the
+	// route has no per-address limit, so a flood of requests costs one
+	// query a speed this often at most.
+	leaderFresh = 10 * time.Second
 )
+
+// leaderCache keeps each speed's leaderboard as last read.
+type leaderCache struct {
+	mu    sync.Mutex
+	board map[string]api.Leaderboard
+	at    map[string]time.Time
+}
+
+// get returns speed's board if read within leaderFresh of now.
+func (c *leaderCache) get(speed string, now time.Time) (api.Leaderboard, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.board[speed]
+	return b, ok && now.Sub(c.at[speed]) < leaderFresh
+}
+
+// put keeps speed's board as read at now.
+func (c *leaderCache) put(speed string, b api.Leaderboard, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.board == nil {
+		c.board, c.at = map[string]api.Leaderboard{}, map[string]time.Time{}
+	}
+	c.board[speed], c.at[speed] = b, now
+}
 
 // Leaderboard returns the top players of speed.
 func (h host) Leaderboard(ctx context.Context, speed string) (api.Leaderboard, error) {
@@ -27,6 +57,9 @@ func (h host) Leaderboard(ctx context.Context, speed string) (api.Leaderboard, e
 		return api.Leaderboard{}, api.Fail(api.ErrNotFound, "no such speed: want bullet, blitz, rapid, classical or correspondence")
 	}
 	now := time.Now()
+	if b, ok := h.s.leaders.get(sp.String(), now); ok {
+		return b, nil
+	}
 	// As saved, RD is as of each player's last game; it grows with time
 	// since (System.AsOf): a few read beyond the board, for those that
 	// grew provisional since to drop out.
@@ -42,5 +75,6 @@ func (h host) Leaderboard(ctx context.Context, speed string) (api.Leaderboard, e
 		}
 		out.Leaders = append(out.Leaders, api.Leader{Rank: len(out.Leaders) + 1, Username: l.Username, Rating: ratingOf(r)})
 	}
+	h.s.leaders.put(sp.String(), out, now)
 	return out, nil
 }

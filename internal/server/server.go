@@ -150,7 +150,8 @@ type Server struct {
 	probe    storeProbe   // the store's health, probed now and then
 	// endgames are the endgame tables (endgames.go).
 	endgames *endgameTables
-	started  time.Time // when New ran: clocks charge no time before it
+	leaders  leaderCache // the leaderboards as last read (leaderboard.go)
+	started  time.Time   // when New ran: clocks charge no time before it
 	// accounts keeps players' accounts (accounts.go).
 	accounts *accountKeeper
 	// lobby holds the lobby's WebSockets (lobbyws.go).

@@ -4,8 +4,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/chromedp/chromedp"
 )
 
 // TestFrozenServerShown: a connection that dies with no word — the
@@ -17,15 +15,7 @@ import (
 // saying it is their turn and that the friend is here.)
 func TestFrozenServerShown(t *testing.T) {
 	srv := realServer(t)
-	a := newPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"off"}`)
-	click(a, "#new")
-	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
-	click(a, "#newgame-start")
-	a.wait(`document.getElementById('invite-link')?.value.includes('?game=')`, 10*time.Second)
-	link := eval[string](a, `document.getElementById('invite-link').value`)
-	b := newPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
-	b.do(chromedp.Navigate(link))
-	b.wait(`document.getElementById('online')?.hidden === false && document.documentElement.dataset.live === 'on'`, 10*time.Second)
+	a, b := friendsOnline(t)
 	a.wait(onlineReady+` && document.documentElement.dataset.live === 'on'`, 10*time.Second)
 	const trouble = `document.getElementById('status').classList.contains('trouble')`
 

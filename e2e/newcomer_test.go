@@ -145,15 +145,7 @@ func TestPointsAtAGlance(t *testing.T) {
 func TestConnectionShownAtBoard(t *testing.T) {
 	srv := realServer(t)
 	shots := shotDir(t)
-	a := newPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"off"}`)
-	click(a, "#new")
-	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
-	click(a, "#newgame-start")
-	a.wait(`document.getElementById('invite-link')?.value.includes('?game=')`, 10*time.Second)
-	link := eval[string](a, `document.getElementById('invite-link').value`)
-	b := newPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
-	b.do(chromedp.Navigate(link))
-	b.wait(`document.getElementById('online')?.hidden === false && document.documentElement.dataset.live === 'on'`, 10*time.Second)
+	a, b := friendsOnline(t)
 	setLang(b, "vi")
 	a.wait(onlineReady+` && document.documentElement.dataset.live === 'on'`, 10*time.Second)
 	const trouble = `document.getElementById('status').classList.contains('trouble')`
@@ -652,4 +644,22 @@ func TestFinalCountOnPhone(t *testing.T) {
 		}
 		p.screenshot(filepath.Join(shotDir(t), "final-debt-"+lang+"-320.png"))
 	}
+}
+
+// friendsOnline opens an online game on a desktop page (a, the creator,
+// to move first) and joins it from a phone by the invitation's link (b),
+// both without animations, and returns them once the friend's page is
+// live.
+func friendsOnline(t *testing.T) (a, b *page) {
+	t.Helper()
+	a = newPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"off"}`)
+	click(a, "#new")
+	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
+	click(a, "#newgame-start")
+	a.wait(`document.getElementById('invite-link')?.value.includes('?game=')`, 10*time.Second)
+	link := eval[string](a, `document.getElementById('invite-link').value`)
+	b = newPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	b.do(chromedp.Navigate(link))
+	b.wait(`document.getElementById('online')?.hidden === false && document.documentElement.dataset.live === 'on'`, 10*time.Second)
+	return a, b
 }

@@ -446,16 +446,7 @@ func TestClockCorrespondence(t *testing.T) {
 // audited; claiming the win ends the game by abandonment, said in the
 // ending dialog.
 func TestClockClaim(t *testing.T) {
-	if chromiumPath() == "" && os.Getenv("CI") != "true" {
-		t.Skip("chromium not found: apt-get install -y chromium")
-	}
-	s := server.New(server.Config{Clocks: server.Clocks{ClaimAfter: 2 * time.Second}})
-	ts := httptest.NewServer(s)
-	t.Cleanup(func() {
-		ts.Close()
-		s.Close()
-	})
-	t.Setenv("E2E_URL", ts.URL)
+	clockServer(t, server.Clocks{ClaimAfter: 2 * time.Second})
 	shots := shotDir(t)
 	rng := rand.New(rand.NewPCG(20, 3))
 	a := newPage(t, 390, 844, `{"mode":"online","first":0,"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
@@ -531,16 +522,7 @@ func TestClockClaim(t *testing.T) {
 // aborted, said once in the live region and in the ending dialog (which
 // names the first move's limit), with no final count.
 func TestClockFirstMoveAbort(t *testing.T) {
-	if chromiumPath() == "" && os.Getenv("CI") != "true" {
-		t.Skip("chromium not found: apt-get install -y chromium")
-	}
-	s := server.New(server.Config{Clocks: server.Clocks{FirstMove: 3 * time.Second}})
-	ts := httptest.NewServer(s)
-	t.Cleanup(func() {
-		ts.Close()
-		s.Close()
-	})
-	t.Setenv("E2E_URL", ts.URL)
+	clockServer(t, server.Clocks{FirstMove: 3 * time.Second})
 	a := newPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"off","clock":{"kind":"realtime","preset":"60+0"}}`)
 	click(a, "#new")
 	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
@@ -643,4 +625,21 @@ func TestClockDriftLong(t *testing.T) {
 	if worst > 100 {
 		t.Errorf("the clock shown drifted %.1f ms from the server's", worst)
 	}
+}
+
+// clockServer starts a server in the test whose clocks are timed by c
+// (shorter waits than the defaults), and has the test's pages use it;
+// without chromium the test is skipped first (but for CI=true).
+func clockServer(t *testing.T, c server.Clocks) {
+	t.Helper()
+	if chromiumPath() == "" && os.Getenv("CI") != "true" {
+		t.Skip("chromium not found: apt-get install -y chromium")
+	}
+	s := server.New(server.Config{Clocks: c})
+	ts := httptest.NewServer(s)
+	t.Cleanup(func() {
+		ts.Close()
+		s.Close()
+	})
+	t.Setenv("E2E_URL", ts.URL)
 }

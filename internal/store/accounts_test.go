@@ -1,7 +1,6 @@
 package store
 
 import (
-	"database/sql"
 	"errors"
 	"testing"
 	"time"
@@ -278,30 +277,11 @@ func testDeleteAccount(t *testing.T, s Accounts, g Store) {
 // brought to the latest: its games have no accounts and are casual, and accounts
 // can be made.
 func TestSQLiteMigrateFromV6(t *testing.T) {
-	path := t.TempDir() + "/v6.db"
-	old, err := openSQLite(ctx, path, 6, sqliteMaxBatch, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	old.Close()
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = db.Exec(`INSERT INTO games (id, mode, level, human, seed, variants, first, start, nmoves, updated, status)
+	s := migratedSQLite(t, 6, func(old *SQLite) {
+		execOld(t, old, `INSERT INTO games (id, mode, level, human, seed, variants, first, start, nmoves, updated, status)
 		VALUES ('old', 'online', 'easy', 0, 7, '[]', 0, 'start', 0, 1700000000000000000, '')`)
-	db.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := openSQLiteAt(t, path)
-	defer s.Close()
+	})
 	checkMigratedV6(t, s)
-	var v int
-	s.rdb.QueryRow("PRAGMA user_version").Scan(&v)
-	if v != len(sqliteMigrations) {
-		t.Errorf("user_version = %d, want %d", v, len(sqliteMigrations))
-	}
 }
 
 // TestPostgresMigrateFromV6 is TestSQLiteMigrateFromV6 on PostgreSQL.

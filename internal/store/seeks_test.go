@@ -183,21 +183,7 @@ func testSeekExpire(t *testing.T, s Seeks) {
 // TestSQLiteMigrateFromV7: a file of schema v7 (before seeks) is brought
 // to v8, keeping its accounts, and keeps seeks.
 func TestSQLiteMigrateFromV7(t *testing.T) {
-	path := t.TempDir() + "/v7.db"
-	old, err := openSQLite(ctx, path, 7, sqliteMaxBatch, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustAccount(t, old, "a1", "Nam")
-	old.Close()
-	s := openSQLiteAt(t, path)
-	defer s.Close()
-	checkMigratedV7(t, s)
-	var v int
-	s.rdb.QueryRow("PRAGMA user_version").Scan(&v)
-	if v != len(sqliteMigrations) {
-		t.Errorf("user_version = %d, want %d", v, len(sqliteMigrations))
-	}
+	checkMigratedV7(t, migratedSQLite(t, 7, func(old *SQLite) { mustAccount(t, old, "a1", "Nam") }))
 }
 
 // TestPostgresMigrateFromV7 is TestSQLiteMigrateFromV7 on PostgreSQL.
@@ -221,22 +207,10 @@ func TestPostgresMigrateFromV7(t *testing.T) {
 // TestSQLiteMigrateFromV8: a seek saved at schema v8 (before holds) is
 // open after migrating, never held, and may then be held and swept.
 func TestSQLiteMigrateFromV8(t *testing.T) {
-	path := t.TempDir() + "/v8.db"
-	old, err := openSQLite(ctx, path, 8, sqliteMaxBatch, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := old.write(ctx, func(w *sqliteWriter) error {
-		_, err := w.exec(`INSERT INTO seeks (id, key, address, initial, increment, days, rated, min, max, speed, created, expires)
+	checkMigratedV8(t, migratedSQLite(t, 8, func(old *SQLite) {
+		execOld(t, old, `INSERT INTO seeks (id, key, address, initial, increment, days, rated, min, max, speed, created, expires)
 			VALUES ('s1', x'00', '192.0.2.1', 180, 2, 0, 0, 0, 0, 'blitz', ?, ?)`, seekT0.UnixNano(), seekT0.Add(time.Hour).UnixNano())
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	old.Close()
-	s := openSQLiteAt(t, path)
-	defer s.Close()
-	checkMigratedV8(t, s)
+	}))
 }
 
 // TestPostgresMigrateFromV8 is TestSQLiteMigrateFromV8 on PostgreSQL.

@@ -26,6 +26,43 @@ func openSQLiteAt(t *testing.T, path string) *SQLite {
 	return s
 }
 
+// migratedSQLite makes a SQLite file of schema version from, has prepare
+// save what the test needs in it (nil: nothing), and opens it as this
+// program does, migrating it to the latest version, which it checks; the
+// store is closed when the test ends.
+func migratedSQLite(t *testing.T, from int, prepare func(old *SQLite)) *SQLite {
+	t.Helper()
+	path := fmt.Sprintf("%s/v%d.db", t.TempDir(), from)
+	old, err := openSQLite(ctx, path, from, sqliteMaxBatch, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prepare != nil {
+		prepare(old)
+	}
+	old.Close()
+	s := openSQLiteAt(t, path)
+	t.Cleanup(func() { s.Close() })
+	var v int
+	s.rdb.QueryRow("PRAGMA user_version").Scan(&v)
+	if v != len(sqliteMigrations) {
+		t.Errorf("user_version = %d, want %d", v, len(sqliteMigrations))
+	}
+	return s
+}
+
+// execOld runs a statement on a store of an older schema, for
+// migratedSQLite's prepare.
+func execOld(t *testing.T, old *SQLite, query string, args ...any) {
+	t.Helper()
+	if err := old.write(ctx, func(w *sqliteWriter) error {
+		_, err := w.exec(query, args...)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestSQLiteReopen: what was saved is there after Close and a new Open.
 func TestSQLiteReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "games.db")

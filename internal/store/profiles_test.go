@@ -124,7 +124,7 @@ func testProfiles(t *testing.T, s Store) {
 
 // TestSQLiteMigrateFromV9: a game finished at schema v9 has no result
 // after migrating and is listed to be worked out; its result can then be
-// recorded.
+// recorded, and its players' phrases counted (v11).
 func TestSQLiteMigrateFromV9(t *testing.T) {
 	checkMigratedV9(t, migratedSQLite(t, 9, func(old *SQLite) {
 		mustAccount(t, old, "a1", "Nam")
@@ -172,5 +172,9 @@ func checkMigratedV9(t *testing.T, s Store) {
 	}
 	if got, err := pr.Results(ctx, "a1"); err != nil || got != (Tally{Wins: 1}) {
 		t.Errorf("Results after migrating = %+v, %v", got, err)
+	}
+	// And v11's phrases.
+	if err := s.(Phrases).SayPhrase(ctx, "old", 0, "hello", time.Second, 20); err != nil {
+		t.Errorf("SayPhrase after migrating = %v", err)
 	}
 }

@@ -82,9 +82,16 @@ func (s *Server) results(ctx context.Context, acct string) (api.Results, error) 
 	return api.Results{Wins: t.Wins, Draws: t.Draws, Losses: t.Losses}, err
 }
 
+// allowProfile applies the client's limit of reads of players'
+// profiles, histories and games, blocks and leaderboards (each a query
+// of the store or more).
+func (h host) allowProfile() error {
+	return h.s.limits.allow(h.r, "profile", h.s.limits.cfg.Profiles)
+}
+
 // History returns player name's ratings after each rated game.
 func (h host) History(ctx context.Context, name string) (api.History, error) {
-	if err := h.s.limits.allow(h.r, "profile", h.s.limits.cfg.Profiles); err != nil {
+	if err := h.allowProfile(); err != nil {
 		return api.History{}, err
 	}
 	pr, ok := h.s.store.(store.Profiles)

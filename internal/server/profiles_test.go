@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -269,6 +270,40 @@ func TestRecordsDisposition(t *testing.T) {
 	} {
 		if got := recordsDisposition(name); got != want {
 			t.Errorf("recordsDisposition(%q) = %s, want %s", name, got, want)
+		}
+	}
+}
+
+// TestProfileLimits: a flood of reads of a player's profile, history,
+// games or records, of one's blocks or of a leaderboard from one address
+// (an IPv6 one by its /64) is refused 429 with Retry-After once its
+// bucket is empty; another address is unaffected.
+func TestProfileLimits(t *testing.T) {
+	lim := noLimits
+	lim.Profiles = Rate{PerMinute: 1e-6, Burst: 3}
+	lim.Records = Rate{PerMinute: 1e-6, Burst: 3}
+	lim.ClientIPHeader = "X-Real-IP"
+	_, ts := accountServer(t, lim)
+	nam, _ := ratedPair(t, ts)
+	for i, path := range []string{"/api/players/Lan", "/api/players/Lan/history", "/api/players/Lan/games",
+		"/api/players/Lan/records", "/api/me/blocks", "/api/leaderboard/blitz"} {
+		flood := fmt.Sprintf("2001:db8:%x::1", i)
+		neighbour := fmt.Sprintf("2001:db8:%x::2", i) // the same /64
+		other := fmt.Sprintf("198.51.100.%d", i+1)
+		for n := range 3 {
+			if r := nam.call("GET", path, nil, "X-Real-IP", flood); r.status != 200 {
+				t.Fatalf("GET %s, request %d: %s", path, n+1, r)
+			}
+		}
+		for _, addr := range []string{flood, neighbour} {
+			r := nam.call("GET", path, nil, "X-Real-IP", addr)
+			wantError(t, r, 429, "rate_limited")
+			if r.header.Get("Retry-After") == "" {
+				t.Errorf("GET %s from %s: no Retry-After", path, addr)
+			}
+		}
+		if r := nam.call("GET", path, nil, "X-Real-IP", other); r.status != 200 {
+			t.Errorf("GET %s from another address: %s", path, r)
 		}
 	}
 }

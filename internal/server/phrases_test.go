@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"net/http/httptest"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -167,4 +169,46 @@ func TestTwoServersPhrases(t *testing.T) {
 	for _, w := range []*wsClient{wa, wb, ww} {
 		w.settle()
 	}
+}
+
+// FuzzGameSocketMessages sends arbitrary messages on a player's
+// WebSocket: the socket lives on (a ping is still answered), the game
+// does not change, and what comes back is a phrase of one of the five,
+// a refusal with one of the reasons, or the game's presence and state.
+func FuzzGameSocketMessages(f *testing.F) {
+	for _, seed := range []string{`{"type":"phrase","phrase":"hello"}`, `{"type":"phrase","phrase":"gg"}`,
+		`{"type":"phrase"}`, `{"type":"phrase","phrase":null}`, `{"type":"phrase","phrase":7}`, `{"type":"phrase","phrase":"\u0000"}`,
+		`{"type":"hello","secret":"x"}`, `{"type":"ping"}`, `not json`, `{"type":"phrase","phrase":"` + "\xff\xfe" + `"}`} {
+		f.Add(seed)
+	}
+	s := New(Config{Engine: first{}, Limits: Limits{Creates: Rate{PerMinute: 1e9, Burst: 1e6}, Hints: Rate{PerMinute: 1e9, Burst: 1e6}}})
+	f.Cleanup(s.Close)
+	s.phraseGap = 0
+	ts := httptest.NewServer(s)
+	f.Cleanup(ts.Close)
+	f.Fuzz(func(t *testing.T, msg string) {
+		if len(msg) > wsReadLimit || strings.Contains(msg, `"type":"hello"`) {
+			return // a message too long closes the socket; a hello may change its seat
+		}
+		id, a, _ := onlineGame(t, s, `{"mode":"online"}`)
+		w := dial(t, ts, id)
+		hello(t, w, a)
+		w.settle()
+		before := get(t, s, id) // with the socket's presence
+		w.send(msg)
+		w.send(`{"type":"ping"}`)
+		for {
+			m := w.next()
+			switch {
+			case m.Type == "pong":
+				unchanged(t, s, before)
+				return
+			case m.Type == "presence" || m.Type == "state":
+			case m.Type == "phrase" && slices.Contains(wire.Phrases, m.Phrase) && m.Seat != nil && *m.Seat == a.seat:
+			case m.Type == "phrase_refused" && slices.Contains([]string{"unknown", "rate_limited"}, m.Reason) && len([]rune(m.Phrase)) <= 24:
+			default:
+				t.Fatalf("after %q: message %+v", msg, m)
+			}
+		}
+	})
 }

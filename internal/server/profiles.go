@@ -187,7 +187,7 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) error {
 	for {
 		ids, err := pg.GamesOf(ctx, a.ID, before, recordsPage)
 		if err != nil {
-			return s.recordsFailed(a.ID, wrote, err)
+			return s.recordsFailed(ctx, a.ID, wrote, err)
 		}
 		for _, id := range ids {
 			g, err := s.store.Get(ctx, id)
@@ -195,7 +195,7 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) error {
 				continue // expired meanwhile
 			}
 			if err != nil {
-				return s.recordsFailed(a.ID, wrote, err)
+				return s.recordsFailed(ctx, a.ID, wrote, err)
 			}
 			before = g.Created
 			if g.Result == store.NoResult {
@@ -222,13 +222,16 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) error {
 }
 
 // recordsFailed logs a failure of the records' download of account
-// acct; once some were sent, the answer is cut short (its status went
-// with the first) and there is no error to answer.
-func (s *Server) recordsFailed(acct string, wrote bool, err error) error {
+// acct (unless its client has gone: ctx is done); once some were sent,
+// the answer is cut short (its status went with the first) and there is
+// no error to answer.
+func (s *Server) recordsFailed(ctx context.Context, acct string, wrote bool, err error) error {
 	if !wrote {
 		return err
 	}
-	s.log.Error("downloading a player's records", "account", acct, "err", err)
+	if ctx.Err() == nil {
+		s.log.Error("downloading a player's records", "account", acct, "err", err)
+	}
 	return nil
 }
 

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"oanquan/internal/api"
 	"oanquan/internal/store"
+	"oanquan/internal/store/pgtest"
 	"oanquan/internal/wire"
 	"oanquan/notation"
 )
@@ -80,17 +82,33 @@ func resultFor(t *testing.T, b *browser, id string, end wire.Game, name string) 
 	return api.ResultLoss
 }
 
-// TestProfile: a player's profile counts its results (rated and casual,
+// TestProfile, on SQLite and on PostgreSQL: a player's profile counts its results (rated and casual,
 // not aborted or going on) and says when it joined; its history has the
 // rating after each rated game, oldest first, as GET …/players says; its
 // games carry their result and rating change; its records download as
 // one file of records, newest first, each read back by notation; an
 // unknown player is 404 everywhere; the download is limited per address.
 func TestProfile(t *testing.T) {
+	for _, db := range []string{"sqlite", "postgres"} {
+		t.Run(db, func(t *testing.T) { testProfile(t, db) })
+	}
+}
+
+func testProfile(t *testing.T, db string) {
 	lim := noLimits
 	lim.Records = Rate{PerMinute: 1e-6, Burst: 2}
 	lim.ClientIPHeader = "X-Real-IP"
-	s, ts := accountServer(t, lim)
+	var ts *httptest.Server
+	if db == "postgres" {
+		st, err := store.OpenPostgres(context.Background(), pgtest.Start(t), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		_, ts = accountServerOn(t, st, lim)
+	} else {
+		_, ts = accountServer(t, lim)
+	}
 	start := time.Now().Add(-time.Second)
 	a, b := ratedPair(t, ts)
 	ids, ends := profileGames(t, a, b)
@@ -205,7 +223,6 @@ func TestProfile(t *testing.T) {
 		t.Errorf("another address: %d, %d records", r.status, len(splitRecords(string(r.body))))
 	}
 	wantError(t, b.call("GET", "/api/players/Nobody/records", nil, "X-Real-IP", "192.0.2.8"), 404, "not_found")
-	_ = s
 }
 
 // splitRecords splits a file of records, each after the blank line that

@@ -10,7 +10,6 @@ import { keyAction, ownKey } from './keys.js';
 import { api, subscribe, problem, APIError, secretOf, seatOf } from './api.js';
 import { S, saveSettings, isAI, isOnline, me, flipped, playerName, legalSet, legalCells, moveFor } from './state.js';
 import { $, board, invalidate, flush, note, relog, announce, statusText } from './view.js';
-import { renderTallies, winnerText, whyText } from './result.js';
 import { game, snapshot, show, replace, receive, sending, skip, observe } from './turns.js';
 import * as sound from './sound.js';
 
@@ -254,23 +253,22 @@ async function copy(kind) {
 }
 
 
+// ending is ending.js, loaded when a game ends (the first visit does
+// without it); ends counts the dialog's closes, so that a dialog asked
+// for before a close stays shut.
+let ending = null;
+let ends = 0;
+
 function openResult(focus = true) {
   const st = game();
   if (!st || !st.over || !st.result) return;
-  renderTallies($('tallies'), st.result, playerName);
-  $('winner').textContent = st.end === 'abort' ? t('result.aborted') : winnerText(st.result, me(), playerName, isAI());
-  // An aborted game was never played: no count to show.
-  $('tallies').hidden = $('result-heading').hidden = st.end === 'abort';
-  const why = whyText(st.end, st.result, playerName, me(), st.endReason);
-  $('result-why').textContent = why;
-  $('result-why').hidden = !why;
-  $('result-review').hidden = !st.moves.length;
-  const dlg = $('result');
-  if (!dlg.open) dlg.showModal();
-  if (focus) $('result-new').focus();
+  const asked = ends;
+  ending ||= import('./ending.js').catch((e) => { ending = null; throw e; });
+  ending.then((m) => { if (asked === ends) m.showEnding(focus); }, fail);
 }
 
 function closeResult() {
+  ends++;
   if ($('result').open) $('result').close();
 }
 
@@ -488,18 +486,37 @@ function shownTurns() {
 }
 
 
+// lobby is lobby.js once the lobby (#lobby) has been visited.
+let lobby = null;
+
 async function route() {
-  const howto = location.hash === '#howto';
+  const view = { '#howto': 'howto', '#lobby': 'lobby' }[location.hash] || 'game';
   const wasHowto = !$('howto-view').hidden;
-  $('game-view').hidden = howto;
-  $('howto-view').hidden = !howto;
-  if (howto) {
+  $('game-view').hidden = view !== 'game';
+  $('howto-view').hidden = view !== 'howto';
+  if (view !== 'game') {
     closeResult();
+    for (const d of document.querySelectorAll('dialog[open]')) d.close();
+  }
+  if (view === 'lobby' || lobby) {
+    try {
+      lobby ||= await import('./lobby.js');
+      lobby.show(view === 'lobby', { open: play, fail });
+    } catch (e) { play(null); fail(e); }
+  }
+  if (view === 'howto') {
     await showHowto();
     $('howto-heading').focus();
-  } else if (wasHowto) {
+  } else if (wasHowto && view === 'game') {
     $('nav-howto').focus(); // back where the reader left the game
   }
+}
+
+// play leaves the lobby for the board, with game id (if any) on it.
+function play(id) {
+  if (location.hash) history.pushState(null, '', location.pathname + location.search);
+  route();
+  if (id) openById(id);
 }
 
 let howtoLang = null; // the language of the fragment shown
@@ -522,7 +539,7 @@ async function changeLang(code) {
 
 async function start() {
   // Show the right view at once, before anything loads.
-  $('game-view').hidden = location.hash === '#howto';
+  $('game-view').hidden = /^#(howto|lobby)$/.test(location.hash);
   $('howto-view').hidden = location.hash !== '#howto';
   const sel = $('lang');
   const lang = preferred();

@@ -384,7 +384,7 @@ export function clockShown() { return clk; }
 // controlText says a time control (docs/API.md, "Clocks": {initial,
 // increment} in seconds, or {days}): "3 min + 2 s per move", "3 days
 // per move".
-function controlText(c) {
+export function controlText(c) {
   if (c.days) return plural('clock.daysPerMove', c.days);
   const min = c.initial / 60;
   return t('clock.control', { min: Number.isInteger(min) ? min : Number(min.toFixed(2)), inc: c.increment });

@@ -1,0 +1,210 @@
+package e2e
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"oanquan/internal/rating"
+)
+
+// The lobby (issue 21): quick pairing, the seeks, the rating change in
+// the ending dialog, the preset phrases.
+
+// phone opens the game on a phone-sized page (390×844, touch).
+func phone(t *testing.T) *page {
+	return newPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+}
+
+// signUp makes an account named name in p's browser. The sign-in dialog
+// is engineer A's (branch p-account): until it is merged the account is
+// made by the API from inside the page, so that the browser keeps the
+// session cookie as it does after signing up.
+func signUp(p *page, name string) {
+	p.t.Helper()
+	status := eval[int](p, fmt.Sprintf(`fetch('/api/accounts', {method: 'POST', headers: {'Content-Type': 'application/json'},
+		body: JSON.stringify({username: %q, password: 'pebbles-and-mandarins'})}).then(r => r.status)`, name))
+	if status != 201 {
+		p.t.Fatalf("signing up %s: status %d", name, status)
+	}
+}
+
+// openLobby goes to the lobby by the header's link and waits until it
+// says who plays (want: a part of that sentence).
+func openLobby(p *page, want string) {
+	p.t.Helper()
+	click(p, "#nav-lobby")
+	p.wait(fmt.Sprintf(`document.getElementById('lobby-view')?.hidden === false && document.getElementById('game-view').hidden && document.getElementById('lobby-who').textContent.includes(%q)`, want), 10*time.Second)
+}
+
+// watchBoard has p note in window.boardAt (ms, the machine's clock) the
+// moment its board shows an online game other than the one shown now,
+// and in window.clickedAt the moment of its next click on a quick
+// pairing button.
+func watchBoard(p *page) {
+	p.t.Helper()
+	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
+	window.boardAt = 0; window.clickedAt = 0;
+	document.addEventListener('click', (e) => { if (e.target.closest('.quick-go')) window.clickedAt = ` + now + `; }, {capture: true, once: true});
+	const before = localStorage.getItem('oanquan.game');
+	const shown = () => !document.getElementById('game-view').hidden && !document.getElementById('online').hidden &&
+		localStorage.getItem('oanquan.game') !== before && document.querySelectorAll('#game-board .cell').length === 12;
+	new MutationObserver((_, o) => { if (shown()) { window.boardAt = ` + now + `; o.disconnect(); } })
+		.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ['hidden']});
+})()`))
+}
+
+// quickPair has a then b click quick pairing at 3+2 and returns the time
+// from b's click (the one that makes the pair) to both boards showing the
+// game, and the game's id.
+func quickPair(t *testing.T, a, b *page) (time.Duration, string) {
+	t.Helper()
+	watchBoard(a)
+	watchBoard(b)
+	click(a, `#quick button[data-clock="180+2"]`)
+	a.wait(`document.getElementById('lobby-wait').hidden === false && document.getElementById('lobby-waited').textContent !== ''`, 10*time.Second)
+	click(b, `#quick button[data-clock="180+2"]`)
+	for _, p := range []*page{a, b} {
+		p.wait(`window.boardAt > 0`, 20*time.Second)
+	}
+	took := max(eval[float64](a, `window.boardAt`), eval[float64](b, `window.boardAt`)) - eval[float64](b, `window.clickedAt`)
+	id := eval[string](a, gameID)
+	if other := eval[string](b, gameID); other != id {
+		t.Fatalf("the two strangers were shown games %s and %s", id, other)
+	}
+	return time.Duration(took * float64(time.Millisecond)), id
+}
+
+// nextMover returns whichever of a and b may move now, or nil once the
+// game is over on both pages, waiting for one or the other.
+func nextMover(t *testing.T, a, b *page) *page {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		switch {
+		case a.over() && b.over():
+			return nil
+		case eval[bool](a, onlineReady):
+			return a
+		case eval[bool](b, onlineReady):
+			return b
+		}
+	}
+	t.Fatalf("neither player may move, and the game is not over: %q / %q", text(a, "status"), text(b, "status"))
+	return nil
+}
+
+// TestLobbyQuickPairing: two strangers on phones sign up, open the lobby
+// from the header and quick-pair at 3+2, rated. Each pairing goes
+// straight to the board on both phones: it is timed from the click that
+// makes the pair to both boards shown, over several pairings (all but
+// the last aborted, unrated: the ratings stay as new, so that each
+// pairing is at once). The last game is played to its end (resigned if
+// it runs long), and both ending dialogs show the rating change that
+// internal/rating computes for its result.
+func TestLobbyQuickPairing(t *testing.T) {
+	if chromiumPath() != "" {
+		t.Setenv("E2E_URL", startServer(t)) // one server for both browsers
+	}
+	shots := shotDir(t)
+	a, b := phone(t), phone(t)
+	names := map[*page]string{a: "Lan", b: "Minh"}
+	for _, p := range []*page{a, b} {
+		signUp(p, names[p])
+		openLobby(p, names[p])
+	}
+	if got := text(a, "quick-text"); !strings.Contains(got, "rated game") {
+		t.Errorf("signed in, quick pairing says %q, want rated games", got)
+	}
+	a.screenshot(filepath.Join(shots, "lobby-en-phone.png"))
+
+	const runs = 5
+	var times []time.Duration
+	var id string
+	for run := range runs {
+		took, game := quickPair(t, a, b)
+		times = append(times, took)
+		id = game
+		if run == 0 {
+			checkPairedGame(t, a, b, id)
+		}
+		if run == runs-1 {
+			break
+		}
+		// Aborted before a move: unrated, both still new at 1500.
+		a.wait(`document.getElementById('abort')?.hidden === false`, 10*time.Second)
+		click(a, "#abort")
+		click(a, "#abort")
+		for _, p := range []*page{a, b} {
+			p.wait(`document.getElementById('result').open && document.getElementById('result-rating').hidden`, 10*time.Second)
+			click(p, "#result-close")
+			openLobby(p, names[p])
+		}
+	}
+	sorted := slices.Clone(times)
+	slices.Sort(sorted)
+	t.Logf("quick pairing at 3+2, from the click that makes the pair to both boards shown: median %v over %d pairings %v",
+		sorted[len(sorted)/2].Round(time.Millisecond), runs, times)
+
+	// The last game, played to its end.
+	rng := rand.New(rand.NewPCG(21, 3))
+	for plies := 0; ; plies++ {
+		mover := nextMover(t, a, b)
+		if mover == nil {
+			break
+		}
+		if plies == 160 { // a long game: resigned, which rates it all the same
+			click(mover, "#resign")
+			click(mover, "#resign")
+			continue
+		}
+		moveOnline(t, rng, mover, a, b)
+	}
+	st := a.gameState()
+	if st["id"] != id || st["rated"] != true {
+		t.Fatalf("the game played is %v, rated %v: want %s, rated", st["id"], st["rated"], id)
+	}
+	score := 0.5 // the score of seat 0
+	if w, ok := st["result"].(map[string]any)["winner"].(float64); ok {
+		score = 1 - w
+	}
+	after := [2]rating.Rating{}
+	after[0], after[1], _ = rating.System{}.Game(rating.New(), rating.New(), score, time.Now())
+	for _, p := range []*page{a, b} {
+		seat := eval[int](p, `JSON.parse(localStorage.getItem('oanquan.seats'))[`+gameID+`]`)
+		r := after[seat]
+		want := fmt.Sprintf("Blitz rating: %s → %s (%+d)", rating.New(), r, int(r.Rating+0.5)-1500)
+		p.wait(`document.getElementById('result').open && document.getElementById('result-rating').hidden === false`, 10*time.Second)
+		if got := text(p, "result-rating"); got != want {
+			t.Errorf("%s (seat %d) reads %q in the ending dialog, want %q", names[p], seat, got, want)
+		}
+		p.screenshot(filepath.Join(shots, "rating-change-"+names[p]+"-phone.png"))
+	}
+	auditNew(a, "ending dialog with the rating change, phone")
+}
+
+// checkPairedGame checks the game quick pairing made: rated, at 3+2, a
+// seat each, the board turned for the player of the top row.
+func checkPairedGame(t *testing.T, a, b *page, id string) {
+	t.Helper()
+	st := a.gameState()
+	clock, _ := st["clock"].(map[string]any)
+	if st["rated"] != true || clock["initial"] != 180.0 || clock["increment"] != 2.0 {
+		t.Errorf("quick pairing at 3+2 rated made a game rated %v with the clock %v", st["rated"], clock)
+	}
+	seats := [2]int{}
+	for i, p := range []*page{a, b} {
+		seats[i] = eval[int](p, `(s => s === 0 || s === 1 ? s : -1)(JSON.parse(localStorage.getItem('oanquan.seats'))[`+gameID+`])`)
+		if flipped := eval[bool](p, `document.getElementById('table').classList.contains('flipped')`); flipped != (seats[i] == 1) {
+			t.Errorf("seat %d: the board turned %v", seats[i], flipped)
+		}
+	}
+	if seats[0]+seats[1] != 1 {
+		t.Errorf("the strangers hold seats %v, want one each", seats)
+	}
+}

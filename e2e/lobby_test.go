@@ -208,3 +208,100 @@ func checkPairedGame(t *testing.T, a, b *page, id string) {
 		t.Errorf("the strangers hold seats %v, want one each", seats)
 	}
 }
+
+// rawKeys lists the lobby's texts that show a translation's key rather
+// than its words (a key missing from every language).
+const rawKeys = `[...document.querySelectorAll('#lobby-view *')].flatMap((e) => [...e.childNodes].filter((n) => n.nodeType === 3 && /\b(lobby|clock|games)\.[a-zA-Z]/.test(n.textContent)).map((n) => n.textContent))`
+
+// TestLobbySeeks: the open seeks, live. A stranger's seek (posted by the
+// API) is listed on a desktop page; a phone posts a seek (a rating range
+// out of order is refused and said in the lobby's words), waits with the
+// time waited, cancels, posts again, and the desktop accepts it with one
+// click: both go to the board of the same game. The lobby in the six
+// languages (no key shown raw), Persian right to left, light and dark,
+// audited with axe where AXE_JS is set.
+func TestLobbySeeks(t *testing.T) {
+	if chromiumPath() != "" {
+		t.Setenv("E2E_URL", startServer(t))
+	}
+	shots := shotDir(t)
+	d := newPage(t, 1200, 900, `{"anim":"off"}`)
+	var posted struct{ ID, Secret string }
+	apiCall(t, d.base, "POST", "/api/seeks", "", `{"clock":{"initial":300,"increment":3},"rated":false}`, &posted)
+	openLobby(d, "not signed in")
+	d.wait(fmt.Sprintf(`document.querySelector('#seeks button[data-seek=%q]') !== null`, posted.ID), 10*time.Second)
+	if got := eval[string](d, `document.querySelector('#seeks .seek').textContent`); !strings.Contains(got, "Anonymous") || !strings.Contains(got, "5+3") || !strings.Contains(got, "Casual") {
+		t.Errorf("the stranger's seek reads %q", got)
+	}
+	if eval[bool](d, `document.getElementById('post-rated').disabled`) == false {
+		t.Error("signed out, the seek may be posted rated")
+	}
+	auditNew(d, "lobby, desktop")
+	d.screenshot(filepath.Join(shots, "lobby-seeks-en-desktop.png"))
+	for _, lang := range []string{"vi", "fr", "de", "ca", "fa", "en"} {
+		setLang(d, lang)
+		if raw := eval[[]string](d, rawKeys); len(raw) != 0 {
+			t.Errorf("%s: the lobby shows keys %q", lang, raw)
+		}
+		if lang == "fa" {
+			if eval[string](d, `document.documentElement.dir`) != "rtl" {
+				t.Error("Persian: the page is not right to left")
+			}
+			d.do(colorScheme(true))
+			auditNew(d, "lobby, Persian desktop, dark")
+			d.screenshot(filepath.Join(shots, "lobby-seeks-fa-desktop-dark.png"))
+			d.do(colorScheme(false))
+		}
+	}
+
+	p := phone(t)
+	openLobby(p, "not signed in")
+	setField(p, "post-min", "1800")
+	setField(p, "post-max", "1200")
+	click(p, "#post-go")
+	p.wait(`document.getElementById('lobby-alert').hidden === false`, 10*time.Second)
+	if got := text(p, "lobby-alert"); !strings.Contains(got, "the first no more than the second") {
+		t.Errorf("a range out of order is refused with %q", got)
+	}
+	setField(p, "post-min", "")
+	setField(p, "post-max", "")
+	setField(p, "post-clock", "600+5")
+	click(p, "#post-go")
+	p.wait(`document.getElementById('lobby-wait').hidden === false && document.getElementById('lobby-alert').hidden`, 10*time.Second)
+	if got := text(p, "lobby-wait-text"); got != "Your game waits for an opponent: 10 min + 5 s per move, Casual." {
+		t.Errorf("waiting, the phone reads %q", got)
+	}
+	d.wait(`[...document.querySelectorAll('#seeks .seek')].some((s) => s.textContent.includes('10+5'))`, 10*time.Second)
+	p.wait(`document.getElementById('lobby-waited').textContent === '0:01'`, 5*time.Second)
+	setLang(p, "fa")
+	p.do(colorScheme(true))
+	auditNew(p, "lobby, a seek waiting, Persian phone, dark")
+	p.screenshot(filepath.Join(shots, "lobby-waiting-fa-phone-dark.png"))
+	click(p, "#lobby-cancel")
+	p.wait(`document.getElementById('lobby-wait').hidden`, 10*time.Second)
+	d.wait(`![...document.querySelectorAll('#seeks .seek')].some((s) => s.textContent.includes('10+5'))`, 10*time.Second)
+
+	setLang(p, "en")
+	click(p, "#post-go")
+	p.wait(`document.getElementById('lobby-wait').hidden === false`, 10*time.Second)
+	watchBoard(p)
+	watchBoard(d)
+	d.wait(`[...document.querySelectorAll('#seeks .seek')].some((s) => s.textContent.includes('10+5'))`, 10*time.Second)
+	click(d, `#seeks .seek:has(.ctl[dir="ltr"]) button:not([data-seek="`+posted.ID+`"])`)
+	for _, pg := range []*page{p, d} {
+		pg.wait(`window.boardAt > 0`, 10*time.Second)
+	}
+	if a, b := eval[string](p, gameID), eval[string](d, gameID); a != b {
+		t.Errorf("the seek's poster is shown game %s, the one who accepted it %s", a, b)
+	}
+	st := d.gameState()
+	if clock, _ := st["clock"].(map[string]any); clock["initial"] != 600.0 || st["rated"] == true {
+		t.Errorf("the seek made a game with the clock %v, rated %v: want 10+5 casual", clock, st["rated"])
+	}
+	p.screenshot(filepath.Join(shots, "lobby-seek-played-phone-dark.png"))
+	// Expected: asked who is signed in, nobody is (401); the range refused.
+	for _, pg := range []*page{p, d} {
+		pg.forget("(Unauthorized) " + pg.base + "/api/me")
+	}
+	p.forget("(Bad Request) " + p.base + "/api/seeks")
+}

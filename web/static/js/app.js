@@ -516,6 +516,7 @@ async function route() {
 function play(id) {
   if (location.hash) history.pushState(null, '', location.pathname + location.search);
   route();
+  scrollTo(0, 0); // the board from its top, wherever the lobby was scrolled
   if (id) openById(id);
 }
 

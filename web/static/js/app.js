@@ -174,9 +174,22 @@ function createOpts() {
 
 async function newGame(opts = {}) {
   try {
-    if (S.settings.mode === 'online') await loadOnline();
-    setGame(await api.create({ ...createOpts(), ...opts }));
+    // A game online needs the server: past ONLINE_WAIT without it (a server
+    // killed mid-answer; a failed call handed to the engine in the browser,
+    // slow to start, that can only refuse it) the failure is said.
+    const online = S.settings.mode === 'online';
+    if (online) await within(loadOnline(), ONLINE_WAIT);
+    const made = api.create({ ...createOpts(), ...opts });
+    setGame(await (online ? within(made, ONLINE_WAIT) : made));
   } catch (e) { fail(e); }
+}
+
+const ONLINE_WAIT = 8000; // ms
+
+// within is promise p, or a failure past ms (problem says it as the
+// server out of reach).
+function within(p, ms) {
+  return Promise.race([p, new Promise((_, no) => setTimeout(() => no(new Error('no answer in time')), ms))]);
 }
 
 // openById shows game id (from "Your games", a rematch), taking a seat

@@ -147,7 +147,7 @@ function setGame(state) {
   $('copy-out').hidden = true;
   try { localStorage.setItem(GAME_KEY, state.id); } catch { /* storage off */ }
   S.link = '';
-  S.feed = subscribe(state.id, (msg) => receive(msg, true), linked, () => (game()?.id === state.id ? game().ply : -1));
+  S.feed = subscribe(state.id, (msg) => (online && msg.type.startsWith('phrase') ? online.phrase(msg) : receive(msg, true)), linked, () => (game()?.id === state.id ? game().ply : -1));
   // Another game (a rematch, one from Your games): its board whole in
   // view, the other player's row too, however far down the page was.
   if (before && before !== state.id && $('table').getBoundingClientRect().top < 0) document.querySelector('.play').scrollIntoView({ block: 'start' });

@@ -186,6 +186,11 @@ func TestLobbyQuickPairing(t *testing.T) {
 		p.screenshot(filepath.Join(shots, "rating-change-"+names[p]+"-phone.png"))
 	}
 	auditNew(a, "ending dialog with the rating change, phone")
+	setLang(b, "fa")
+	b.do(colorScheme(true))
+	b.wait(`document.getElementById('result-rating').textContent.startsWith('امتیاز برق‌آسا: ۱۵۰۰؟ ← ')`, 5*time.Second)
+	auditNew(b, "ending dialog with the rating change, Persian phone, dark")
+	b.screenshot(filepath.Join(shots, "rating-change-fa-phone-dark.png"))
 }
 
 // checkPairedGame checks the game quick pairing made: rated, at 3+2, a
@@ -304,4 +309,59 @@ func TestLobbySeeks(t *testing.T) {
 		pg.forget("(Unauthorized) " + pg.base + "/api/me")
 	}
 	p.forget("(Bad Request) " + p.base + "/api/seeks")
+}
+
+// TestLobbyPhrases: two strangers quick-paired (casual, signed out) say
+// preset phrases: one shown by its player's row on both phones and said
+// in the other's live region; a second at once is refused and the page
+// says why; a player who turns phrases off is offered none and shown
+// none. In Persian and dark, audited with axe where AXE_JS is set.
+func TestLobbyPhrases(t *testing.T) {
+	if chromiumPath() != "" {
+		t.Setenv("E2E_URL", startServer(t))
+	}
+	shots := shotDir(t)
+	a, b := phone(t), phone(t)
+	for _, p := range []*page{a, b} {
+		openLobby(p, "not signed in")
+	}
+	quickPair(t, a, b)
+	seat := eval[int](a, `JSON.parse(localStorage.getItem('oanquan.seats'))[`+gameID+`]`)
+	for _, p := range []*page{a, b} {
+		p.wait(`document.getElementById('phrase-menu')?.hidden === false && document.documentElement.dataset.live === 'on'`, 10*time.Second)
+	}
+	click(a, "#phrase-menu summary")
+	click(a, "#phrase-say-good_luck")
+	bubble := fmt.Sprintf(`document.getElementById('phrase-%d')`, seat)
+	b.wait(bubble+`.hidden === false && `+bubble+`.textContent === 'Your friend: Good luck!' && `+bubble+`.classList.contains('top')`, 5*time.Second)
+	b.wait(`document.getElementById('announce').textContent === 'Your friend: Good luck!'`, 5*time.Second)
+	a.wait(bubble+`.hidden === false && `+bubble+`.textContent === 'You: Good luck!' && !`+bubble+`.classList.contains('top')`, 5*time.Second)
+	b.screenshot(filepath.Join(shots, "phrase-en-phone.png"))
+
+	click(a, "#phrase-menu summary")
+	click(a, "#phrase-say-hello") // within 3 s of the last: refused
+	a.wait(`document.getElementById('phrase-note').textContent === 'Wait a moment before saying something else.'`, 5*time.Second)
+	if eval[bool](b, `document.getElementById('announce').textContent.includes('Hello')`) {
+		t.Error("a phrase refused was said on the other phone")
+	}
+	setLang(a, "fa")
+	a.do(colorScheme(true))
+	auditNew(a, "phrases offered, Persian phone, dark")
+	a.screenshot(filepath.Join(shots, "phrase-menu-fa-phone-dark.png"))
+	setLang(a, "en")
+
+	click(b, "#phrases-on") // off
+	b.wait(`document.getElementById('phrase-menu').hidden && `+bubble+`.hidden`, 5*time.Second)
+	a.wait(bubble+`.hidden`, 10*time.Second) // shown for a while, then gone
+	time.Sleep(3 * time.Second)              // past the server's gap between two phrases
+	click(a, "#phrase-menu summary")
+	click(a, "#phrase-say-thanks")
+	a.wait(bubble+`.textContent === 'You: Thank you!'`, 5*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	if eval[bool](b, bubble+`.hidden === false || document.getElementById('announce').textContent.includes('Thank')`) {
+		t.Error("phrases turned off, the other's phrase was shown or said")
+	}
+	for _, p := range []*page{a, b} {
+		p.forget("(Unauthorized) " + p.base + "/api/me")
+	}
 }

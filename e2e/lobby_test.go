@@ -194,7 +194,8 @@ func TestLobbyQuickPairing(t *testing.T) {
 }
 
 // checkPairedGame checks the game quick pairing made: rated, at 3+2, a
-// seat each, the board turned for the player of the top row.
+// seat each, the board turned for the player of the top row and given
+// the focus.
 func checkPairedGame(t *testing.T, a, b *page, id string) {
 	t.Helper()
 	st := a.gameState()
@@ -205,6 +206,7 @@ func checkPairedGame(t *testing.T, a, b *page, id string) {
 	seats := [2]int{}
 	for i, p := range []*page{a, b} {
 		seats[i] = eval[int](p, `(s => s === 0 || s === 1 ? s : -1)(JSON.parse(localStorage.getItem('oanquan.seats'))[`+gameID+`])`)
+		p.wait(`document.activeElement.closest('#game-board') !== null`, 5*time.Second) // from the lobby's button to the board
 		if flipped := eval[bool](p, `document.getElementById('table').classList.contains('flipped')`); flipped != (seats[i] == 1) {
 			t.Errorf("seat %d: the board turned %v", seats[i], flipped)
 		}

@@ -525,12 +525,14 @@ async function route() {
   }
 }
 
-// play leaves the lobby for the board, with game id (if any) on it.
-function play(id) {
+// play leaves the lobby for the board, with game id (if any) on it and
+// the focus, which was on the lobby's buttons.
+async function play(id) {
   if (location.hash) history.pushState(null, '', location.pathname + location.search);
   route();
   scrollTo(0, 0); // the board from its top, wherever the lobby was scrolled
-  if (id) openById(id);
+  if (id) await openById(id);
+  board.focus({ preventScroll: true });
 }
 
 let howtoLang = null; // the language of the fragment shown

@@ -221,7 +221,8 @@ func checkPairedGame(t *testing.T, a, b *page, id string) {
 const rawKeys = `[...document.querySelectorAll('#lobby-view *')].flatMap((e) => [...e.childNodes].filter((n) => n.nodeType === 3 && /\b(lobby|clock|games)\.[a-zA-Z]/.test(n.textContent)).map((n) => n.textContent))`
 
 // TestLobbySeeks: the open seeks, live. A stranger's seek (posted by the
-// API) is listed on a desktop page; a phone posts a seek (a rating range
+// API) is listed on a desktop page, come from the new-game dialog; a phone
+// waits for quick pairing and cancels (not paired after); it posts a seek (a rating range
 // out of order is refused and said in the lobby's words), waits with the
 // time waited, cancels, posts again, and the desktop accepts it with one
 // click: both go to the board of the same game. The lobby in the six
@@ -235,7 +236,11 @@ func TestLobbySeeks(t *testing.T) {
 	d := newPage(t, 1200, 900, `{"anim":"off"}`)
 	var posted struct{ ID, Secret string }
 	apiCall(t, d.base, "POST", "/api/seeks", "", `{"clock":{"initial":300,"increment":3},"rated":false}`, &posted)
-	openLobby(d, "not signed in")
+	// From the new-game dialog's "Play anyone": the dialog closes.
+	click(d, "#new")
+	d.wait(`document.getElementById('newgame').open`, 5*time.Second)
+	click(d, `#newgame a[href="#lobby"]`)
+	d.wait(`document.getElementById('lobby-view')?.hidden === false && !document.getElementById('newgame').open && document.activeElement.id === 'lobby-heading' && document.getElementById('lobby-who').textContent.includes('not signed in')`, 10*time.Second)
 	d.wait(fmt.Sprintf(`document.querySelector('#seeks button[data-seek=%q]') !== null`, posted.ID), 10*time.Second)
 	if got := eval[string](d, `document.querySelector('#seeks .seek').textContent`); !strings.Contains(got, "Anonymous") || !strings.Contains(got, "5+3") || !strings.Contains(got, "Casual") {
 		t.Errorf("the stranger's seek reads %q", got)
@@ -263,6 +268,20 @@ func TestLobbySeeks(t *testing.T) {
 
 	p := phone(t)
 	openLobby(p, "not signed in")
+	// Quick pairing waited for, then cancelled: the desktop choosing the
+	// same time control after it waits too (the ticket left the pool).
+	click(p, `#quick button[data-clock="60+0"]`)
+	p.wait(`document.getElementById('lobby-wait').hidden === false && document.getElementById('lobby-wait-text').textContent === 'Looking for an opponent: 1 min + 0 s per move, Casual.'`, 10*time.Second)
+	click(p, "#lobby-cancel")
+	p.wait(`document.getElementById('lobby-wait').hidden && document.getElementById('announce').textContent.startsWith('Cancelled')`, 10*time.Second)
+	click(d, `#quick button[data-clock="60+0"]`)
+	d.wait(`document.getElementById('lobby-wait').hidden === false`, 10*time.Second)
+	time.Sleep(1500 * time.Millisecond) // the pool is tried every second
+	if !eval[bool](d, `document.getElementById('game-view').hidden`) {
+		t.Fatal("paired with a ticket cancelled")
+	}
+	click(d, "#lobby-cancel")
+	d.wait(`document.getElementById('lobby-wait').hidden`, 10*time.Second)
 	setField(p, "post-min", "1800")
 	setField(p, "post-max", "1200")
 	click(p, "#post-go")

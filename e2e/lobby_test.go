@@ -221,13 +221,14 @@ func checkPairedGame(t *testing.T, a, b *page, id string) {
 const rawKeys = `[...document.querySelectorAll('#lobby-view *')].flatMap((e) => [...e.childNodes].filter((n) => n.nodeType === 3 && /\b(lobby|clock|games)\.[a-zA-Z]/.test(n.textContent)).map((n) => n.textContent))`
 
 // TestLobbySeeks: the open seeks, live. A stranger's seek (posted by the
-// API) is listed on a desktop page, come from the new-game dialog; a phone
-// waits for quick pairing and cancels (not paired after); it posts a seek (a rating range
-// out of order is refused and said in the lobby's words), waits with the
-// time waited, cancels, posts again, and the desktop accepts it with one
-// click: both go to the board of the same game. The lobby in the six
-// languages (no key shown raw), Persian right to left, light and dark,
-// audited with axe where AXE_JS is set.
+// API) is listed on a desktop page, come from the new-game dialog. A
+// phone waits for quick pairing and cancels (nobody is paired with it
+// after); it posts a seek (a rating range out of order is refused and
+// said in the lobby's words), waits with the time waited, cancels, posts
+// again, and the desktop accepts it with one click: both go to the board
+// of the same game. The lobby in the six languages (no key shown raw),
+// Persian right to left, light and dark, audited with axe where AXE_JS
+// is set.
 func TestLobbySeeks(t *testing.T) {
 	if chromiumPath() != "" {
 		t.Setenv("E2E_URL", startServer(t))

@@ -12,7 +12,7 @@ import { t, num, plural } from './i18n.js';
 import { call, APIError, keepSecret, problem } from './api.js';
 import { $, announce } from './view.js';
 import { setText } from './board.js';
-import { controlText } from './online.js';
+import { controlText, markLobby } from './online.js';
 import { useStyle } from './ending.js';
 import { ratingShown } from './result.js';
 
@@ -286,6 +286,7 @@ function stopWaiting() {
 // paired plays game id, in seat with secret: the board shows it.
 function paired(id, seat, secret) {
   keepSecret(id, secret, seat);
+  markLobby(id); // the other seat is an opponent, not a friend (online.js)
   stopWaiting();
   announce(t('lobby.paired'));
   app.open(id);

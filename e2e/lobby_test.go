@@ -479,6 +479,15 @@ func TestLobbyNames(t *testing.T) {
 	b.screenshot(filepath.Join(shots, "names-fa-320-dark.png"))
 	auditNew(b, "a game between strangers named, Persian 320 px phone, dark")
 
+	// In every language, by name: no key nor placeholder shown raw.
+	for _, lang := range []string{"vi", "fr", "ca", "de", "en"} {
+		setLang(a, lang)
+		got := eval[string](a, `[...document.querySelectorAll('#presence, #game-info, #status, .store-name, #turns')].map((e) => e.textContent).join(' | ')`)
+		if !strings.Contains(got, isolated(persian)) || strings.Contains(got, "{") || strings.Contains(got, "lobby.") {
+			t.Errorf("%s: the page reads %q", lang, got)
+		}
+	}
+
 	// The ending, and Your games.
 	click(a, "#resign")
 	click(a, "#resign")

@@ -96,6 +96,7 @@ export function draw() {
   setText($('alert'), alert);
   $('alert').hidden = !alert;
   drawControls(st);
+  board.inert = !model; // no game yet: empty squares, nothing to name or press
   if (!model) return;
   const legal = legalCells();
   updateBoard(board, model, { owner: ownerWord, classes: (c) => classesFor(c, legal, v), stoneValue: st?.stoneValue });

@@ -148,8 +148,19 @@ function adoptable(id) {
 // server would, or throws an APIError as api.js does. failed is fetch's
 // error when the server could not be reached: a call the engine cannot
 // take without the server (not_offline), or about a game this browser
-// neither keeps nor can carry on, is then refused with it.
+// neither keeps nor can carry on, is then refused with it; so is one the
+// engine failed to answer (broken), as the engine only stood in for the
+// server, whose absence is what the player can do something about (and a
+// call that needs the server would have been refused anyway).
 export async function call(method, path, body, failed) {
+  try {
+    return await answer(method, path, body, failed);
+  } catch (e) {
+    throw failed && e.code === 'engine_failed' ? failed : e;
+  }
+}
+
+async function answer(method, path, body, failed) {
   const id = new URL(path, location.href).pathname.split('/')[3];
   if (id && !(id in games())) {
     const st = adoptable(id);

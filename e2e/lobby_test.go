@@ -425,6 +425,9 @@ func TestLobbyNames(t *testing.T) {
 	setLang(b, "fa")
 	openLobby(a, latin)
 	openLobby(b, persian)
+	if got := text(b, "lobby-who"); !strings.Contains(got, isolated(persian)) {
+		t.Errorf("the lobby names who plays %q, not isolated", got)
+	}
 	quickPair(t, a, b)
 	sa, sb := seatOf(a), seatOf(b)
 	store := func(seat int) string {

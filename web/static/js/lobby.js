@@ -12,7 +12,7 @@ import { t, num, plural } from './i18n.js';
 import { call, APIError, keepSecret, problem } from './api.js';
 import { $, announce } from './view.js';
 import { setText } from './board.js';
-import { controlText, markLobby } from './online.js';
+import { controlText, markLobby, isolate } from './online.js';
 import { useStyle } from './ending.js';
 import { ratingShown } from './result.js';
 
@@ -172,7 +172,7 @@ function clockOf(value) {
 function render() {
   if (!$('lobby-view')) return;
   const rated = !!player;
-  setText($('lobby-who'), player === undefined ? '' : rated ? t('lobby.signedIn', { name: player.username }) : t('lobby.signedOut'));
+  setText($('lobby-who'), player === undefined ? '' : rated ? t('lobby.signedIn', { name: isolate(player.username) }) : t('lobby.signedOut'));
   setText($('quick-text'), t(rated ? 'lobby.quickRated' : 'lobby.quickCasual'));
   // Rated by default once signed in, until the player chooses.
   const box = $('post-rated');

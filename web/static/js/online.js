@@ -791,7 +791,7 @@ function learnNames(st) {
 // isolate keeps a name's writing apart from the sentence around it (a
 // Latin name in Persian, an Arabic-script one in English), as <bdi> does
 // in markup: the names go into text, labels and the tab's title.
-function isolate(name) { return `\u2068${name}\u2069`; }
+export function isolate(name) { return `\u2068${name}\u2069`; }
 
 // named names seat p of the online game shown for state.js playerName:
 // its account's username; "Opponent" for the other seat of a game the

@@ -59,7 +59,7 @@ func firstVisit(t *testing.T, files fs.FS) (loaded, onDemand []string) {
 	seen := map[string]bool{"index.html": true}
 	queue := []string{}
 	for _, m := range pageRefs.FindAllStringSubmatch(read("index.html"), -1) {
-		queue = append(queue, path.Clean(m[1]))
+		queue = append(queue, strings.TrimPrefix(path.Clean(m[1]), "/")) // absolute: the page is served at /@/NAME too
 	}
 	later := map[string]bool{}
 	for len(queue) > 0 {

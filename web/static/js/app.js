@@ -488,6 +488,34 @@ function shownTurns() {
 }
 
 
+// Accounts, profiles (/@/NAME) and leaderboards (/leaderboard): account.js,
+// loaded when the header's button is pressed or such an address is shown.
+// Until then the button says the name this browser last signed in with.
+const ACCOUNT_PAGES = /^\/(@\/|leaderboard(\/|$))/;
+let account = null;
+
+async function loadAccount() {
+  if (!account) {
+    const m = await import('./account.js');
+    m.init({ open: openById, fail });
+    account = m;
+  }
+  return account;
+}
+
+function wireAccount() {
+  const b = $('nav-account');
+  let name = null;
+  try { name = localStorage.getItem('oanquan.me'); } catch { /* storage off */ }
+  if (name) { b.removeAttribute('data-i18n'); b.textContent = name; }
+  b.onclick = () => loadAccount().then((m) => m.openMenu(), fail);
+  const go = () => { if (account || ACCOUNT_PAGES.test(location.pathname)) loadAccount().then((m) => m.route(), fail); };
+  if (ACCOUNT_PAGES.test(location.pathname)) $('game-view').hidden = true;
+  addEventListener('popstate', go);
+  go();
+}
+
+
 async function route() {
   const howto = location.hash === '#howto';
   const wasHowto = !$('howto-view').hidden;
@@ -528,6 +556,7 @@ async function start() {
   const lang = preferred();
   sel.value = lang;
   sel.onchange = () => changeLang(sel.value);
+  wireAccount();
   await setLang(lang);
   wireBoard();
   wireSettings();

@@ -241,8 +241,8 @@ function signIn(create = false) {
 
 // pageLink links to a page of the account's (a profile, the
 // leaderboards), shown without reloading.
-export function pageLink(path, key, text) {
-  const a = el('a', { href: path, textContent: text ?? t(key), className: 'btn' });
+export function pageLink(path, key, text, cls = 'btn') {
+  const a = el('a', { href: path, textContent: text ?? t(key), className: cls });
   a.onclick = (e) => {
     if (e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
     e.preventDefault();
@@ -346,7 +346,7 @@ async function blocks() {
           body.querySelector('.blocks button, [data-i18n="account.back"]').focus();
         } catch (e) { failed = say(e); draw(); }
       };
-      list.append(el('li', {}, pageLink(`/@/${encodeURIComponent(name)}`, null, name), unblock));
+      list.append(el('li', {}, pageLink(`/@/${encodeURIComponent(name)}`, null, name, ''), unblock));
     }
     panel('account.blocks', el('p', { className: 'note', textContent: t('account.blocksNote') }), list, err,
       el('div', { className: 'dialog-buttons' }, button('account.back', menu)));

@@ -1,0 +1,296 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"oanquan/internal/account"
+	"oanquan/internal/server"
+	"oanquan/internal/store"
+	"oanquan/web"
+)
+
+// accountSite starts the game server with accounts, its games in a SQLite
+// file, for the test's pages (E2E_URL): argon2id made cheap and the
+// limits of sign-ups and sign-ins lifted, as the server's own tests do,
+// so that a test can make the accounts it needs from one address.
+func accountSite(t *testing.T) string {
+	t.Helper()
+	if chromiumPath() == "" && os.Getenv("CI") != "true" {
+		t.Skip("chromium not found: apt-get install -y chromium")
+	}
+	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inf := server.Rate{PerMinute: math.Inf(1)}
+	s := server.New(server.Config{Store: st,
+		Limits:   server.Limits{Creates: server.Rate{PerMinute: 1e6, Burst: 1000}, SignIns: inf, SignUps: inf, SignInFailures: inf},
+		Accounts: server.Accounts{Hashing: account.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}}})
+	ts := httptest.NewServer(s)
+	t.Cleanup(func() {
+		ts.Close()
+		s.Close()
+		st.Close()
+	})
+	t.Setenv("E2E_URL", ts.URL)
+	return ts.URL
+}
+
+// english returns the page's English text for key, {placeholders} filled
+// from pairs.
+func english(t *testing.T, key string, pairs ...string) string {
+	t.Helper()
+	b, err := fs.ReadFile(web.FS(), "i18n/en.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]string
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	s, ok := m[key]
+	if !ok {
+		t.Fatalf("no English text for %s", key)
+	}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		s = strings.ReplaceAll(s, "{"+pairs[i]+"}", pairs[i+1])
+	}
+	return s
+}
+
+// accountForm fills the account dialog's fields (name → value) and
+// submits it, waiting until the page has its answer.
+func accountForm(p *page, fields map[string]string) {
+	p.t.Helper()
+	js, _ := json.Marshal(fields)
+	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+		const f = document.querySelector('#account form');
+		for (const [k, v] of Object.entries(%s)) f.elements[k].value = v;
+		window.answered = false;
+		f.querySelector('button[type=submit]').click();
+	})()`, js)))
+	p.wait(`!document.querySelector('#account form button[type=submit]')?.disabled`, 10*time.Second)
+}
+
+// accountError is what the account dialog says went wrong.
+func accountError(p *page) string {
+	return eval[string](p, `document.getElementById('account-error')?.textContent || ''`)
+}
+
+// openAccount presses the header's account button and waits for the
+// dialog's panel with that title.
+func openAccount(p *page, titleKey string) {
+	p.t.Helper()
+	click(p, "#nav-account")
+	p.wait(fmt.Sprintf(`document.getElementById('account')?.open && document.getElementById('account-title').textContent === %q`, english(p.t, titleKey)), 10*time.Second)
+}
+
+// menuItem presses the account menu's item of key.
+func menuItem(p *page, key string) {
+	p.t.Helper()
+	click(p, fmt.Sprintf(`#account [data-i18n=%q]`, key))
+}
+
+// TestAccountLifecycle: on a phone, a player makes an account from the
+// header (a common password and a short name refused, each said in the
+// player's terms), signs out, fails to sign in with a wrong password and
+// with an unknown name (the same words for both), signs in, changes the
+// password (the wrong old one said), signs out everywhere, signs in with
+// the new password and deletes the account (a wrong password first):
+// the server no longer knows the name.
+func TestAccountLifecycle(t *testing.T) {
+	base := accountSite(t)
+	p := newPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	// The refusals this test asks for are logged by the browser.
+	t.Cleanup(func() { p.dropErrors(accountRefusal) })
+	p.do(chromedp.Evaluate[chromedp.Void](keepSaid))
+	if got := text(p, "nav-account"); got != english(t, "account.signIn") {
+		t.Fatalf("header's account button says %q", got)
+	}
+	openAccount(p, "account.signInTitle")
+	click(p, `#account [data-i18n="account.newHere"]`)
+	p.wait(`document.getElementById('account-title').textContent === 'Create an account'`, 5*time.Second)
+	accountForm(p, map[string]string{"username": "Lan", "password": "password"})
+	if got, want := accountError(p), english(t, "account.err.password.common"); got != want {
+		t.Errorf("a common password: %q, want %q", got, want)
+	}
+	if eval[string](p, `document.activeElement.name`) != "password" || eval[string](p, `document.getElementById('account-password').getAttribute('aria-invalid')`) != "true" {
+		t.Error("the refused password is not marked and focused")
+	}
+	accountForm(p, map[string]string{"username": "L", "password": "trâu ăn cỏ non"})
+	if got, want := accountError(p), english(t, "account.err.username.too_short", "min", "3"); got != want {
+		t.Errorf("a short name: %q, want %q", got, want)
+	}
+	accountForm(p, map[string]string{"username": "Lan", "password": "trâu ăn cỏ non"})
+	p.wait(`!document.getElementById('account').open && document.getElementById('nav-account').textContent === 'Lan'`, 10*time.Second)
+	saidOnce(p, english(t, "account.created", "name", "Lan"))
+
+	openAccount(p, "account.menuTitle")
+	menuItem(p, "account.signOut")
+	p.wait(`document.getElementById('nav-account').textContent === 'Sign in'`, 10*time.Second)
+
+	openAccount(p, "account.signInTitle")
+	accountForm(p, map[string]string{"username": "Lan", "password": "trâu ăn cỏ già"})
+	wrong := accountError(p)
+	accountForm(p, map[string]string{"username": "Nobody", "password": "trâu ăn cỏ già"})
+	unknown := accountError(p)
+	if want := english(t, "account.err.credentials"); wrong != want || unknown != want {
+		t.Errorf("a wrong password: %q; an unknown name: %q; want both %q", wrong, unknown, want)
+	}
+	accountForm(p, map[string]string{"username": "lan", "password": "trâu ăn cỏ non"})
+	p.wait(`document.getElementById('nav-account').textContent === 'Lan'`, 10*time.Second)
+
+	openAccount(p, "account.menuTitle")
+	menuItem(p, "account.changePassword")
+	p.wait(`document.getElementById('account-title').textContent === 'Change password'`, 5*time.Second)
+	accountForm(p, map[string]string{"old": "not it at all", "new": "gà trống gáy sáng"})
+	if got, want := accountError(p), english(t, "account.err.wrongPassword"); got != want {
+		t.Errorf("a wrong old password: %q, want %q", got, want)
+	}
+	accountForm(p, map[string]string{"old": "trâu ăn cỏ non", "new": "gà trống gáy sáng"})
+	p.wait(`document.getElementById('account-title').textContent === 'Your account' && document.getElementById('account-error').textContent === 'Password changed.'`, 10*time.Second)
+	menuItem(p, "account.signOutAll")
+	p.wait(`document.getElementById('nav-account').textContent === 'Sign in'`, 10*time.Second)
+	if code := statusOf(t, base, "GET", "/api/me", nil); code != 401 {
+		t.Errorf("GET /api/me without a session: %d", code)
+	}
+
+	openAccount(p, "account.signInTitle")
+	accountForm(p, map[string]string{"username": "Lan", "password": "gà trống gáy sáng"})
+	p.wait(`document.getElementById('nav-account').textContent === 'Lan'`, 10*time.Second)
+	openAccount(p, "account.menuTitle")
+	menuItem(p, "account.delete")
+	accountForm(p, map[string]string{"password": "trâu ăn cỏ non"})
+	if got, want := accountError(p), english(t, "account.err.wrongPassword"); got != want {
+		t.Errorf("deleting with a wrong password: %q, want %q", got, want)
+	}
+	accountForm(p, map[string]string{"password": "gà trống gáy sáng"})
+	p.wait(`document.getElementById('nav-account').textContent === 'Sign in' && !document.getElementById('account').open`, 10*time.Second)
+	if code := statusOf(t, base, "GET", "/api/players/Lan", nil); code != 404 {
+		t.Errorf("GET /api/players/Lan after deleting: %d, want 404", code)
+	}
+	shotAccount(p, "account-deleted")
+}
+
+// accountRefusal reports whether a console error is the browser's note
+// of a refused request of an account's (a test's wrong password).
+func accountRefusal(msg string) bool {
+	return strings.Contains(msg, "Failed to load resource") && (strings.Contains(msg, "/api/accounts") || strings.Contains(msg, "/api/session") || strings.Contains(msg, "/api/me"))
+}
+
+// statusOf sends a request with client c (nil: no cookies) and returns its
+// status.
+func statusOf(t *testing.T, base, method, path string, c *http.Client) int {
+	t.Helper()
+	if c == nil {
+		c = &http.Client{Timeout: 10 * time.Second}
+	}
+	req, _ := http.NewRequest(method, base+path, nil)
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	return res.StatusCode
+}
+
+// shotAccount saves the page's screenshot as name.png under
+// SCREENSHOT_DIR, when it is set.
+func shotAccount(p *page, name string) {
+	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+		p.screenshot(filepath.Join(dir, name+".png"))
+	}
+}
+
+// member is an account used through the API, with its own cookies.
+type member struct {
+	t    *testing.T
+	base string
+	name string
+	c    *http.Client
+}
+
+// memberSignUp makes account name through the API.
+func memberSignUp(t *testing.T, base, name, password string) *member {
+	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	m := &member{t, base, name, &http.Client{Jar: jar, Timeout: 10 * time.Second}}
+	m.call("POST", "/api/accounts", "", fmt.Sprintf(`{"username":%q,"password":%q}`, name, password), nil)
+	return m
+}
+
+// call sends a request with m's session (and a seat's secret, if given),
+// decoding a JSON answer into out; any status but 2xx fails the test.
+func (m *member) call(method, path, secret, body string, out any) {
+	m.t.Helper()
+	req, _ := http.NewRequest(method, m.base+path, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if secret != "" {
+		req.Header.Set("Authorization", "Bearer "+secret)
+	}
+	res, err := m.c.Do(req)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode/100 != 2 {
+		b, _ := io.ReadAll(res.Body)
+		m.t.Fatalf("%s %s: %d %s", method, path, res.StatusCode, b)
+	}
+	if out != nil {
+		if err := json.NewDecoder(res.Body).Decode(out); err != nil {
+			m.t.Fatalf("%s %s: %v", method, path, err)
+		}
+	}
+}
+
+// ratedGameOf has a make a rated 3+2 game and b join it, each side play
+// moves moves (the first legal one) and then loser resign; it returns
+// the game's id.
+func ratedGameOf(a, b *member, moves int, loser *member) string {
+	a.t.Helper()
+	var made struct {
+		ID, Secret string
+		Seat       int
+	}
+	a.call("POST", "/api/games", "", `{"mode":"online","clock":{"initial":180,"increment":2},"rated":true}`, &made)
+	var joined struct {
+		Secret string
+		Seat   int
+	}
+	b.call("POST", "/api/games/"+made.ID+"/join", "", "", &joined)
+	secrets := map[int]string{made.Seat: made.Secret, joined.Seat: joined.Secret}
+	seats := map[*member]int{a: made.Seat, b: joined.Seat}
+	for i := 0; i < 2*moves; i++ {
+		var st struct {
+			ToMove int
+			Legal  []string
+			Over   bool
+		}
+		a.call("GET", "/api/games/"+made.ID, "", "", &st)
+		if st.Over {
+			return made.ID
+		}
+		a.call("POST", "/api/games/"+made.ID+"/moves", secrets[st.ToMove], fmt.Sprintf(`{"move":%q}`, st.Legal[0]), nil)
+	}
+	loser.call("POST", "/api/games/"+made.ID+"/resign", secrets[seats[loser]], "", nil)
+	return made.ID
+}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"oanquan/internal/account"
 	"oanquan/internal/server"
@@ -293,4 +294,84 @@ func ratedGameOf(a, b *member, moves int, loser *member) string {
 	}
 	loser.call("POST", "/api/games/"+made.ID+"/resign", secrets[seats[loser]], "", nil)
 	return made.ID
+}
+
+// rating is a player's rating in one speed, as GET /api/players gives it.
+type rating struct {
+	Rating, RD  float64
+	Provisional bool
+	Games       int
+}
+
+// ratingOf returns name's rating in speed.
+func ratingOf(t *testing.T, base, name, speed string) rating {
+	t.Helper()
+	var p struct{ Ratings map[string]rating }
+	apiCall(t, base, "GET", "/api/players/"+name, "", "", &p)
+	return p.Ratings[speed]
+}
+
+// seedLeaders has Nam and Lan play rated blitz games through the API,
+// each winning in turn, until Nam's rating is no longer provisional
+// (RD ≤ 110); it returns the two.
+func seedLeaders(t *testing.T, base string) (nam, lan *member) {
+	t.Helper()
+	nam = memberSignUp(t, base, "Nam", "gà trống gáy sáng")
+	lan = memberSignUp(t, base, "Lan", "trâu ăn cỏ non")
+	for i := 0; ratingOf(t, base, "Nam", "blitz").Provisional || ratingOf(t, base, "Nam", "blitz").Games == 0; i++ {
+		if i == 80 {
+			t.Fatalf("Nam still provisional after 80 games: %+v", ratingOf(t, base, "Nam", "blitz"))
+		}
+		loser := lan
+		if i%3 == 2 {
+			loser = nam
+		}
+		ratedGameOf(nam, lan, 0, loser)
+	}
+	return nam, lan
+}
+
+// TestLeaderboard: two players made sure of their blitz ratings by rated
+// games through the API are on the blitz leaderboard, highest first, with
+// the ratings the server gives; the tabs go to another speed by keyboard
+// (empty there), and a name opens the player's profile at its address.
+func TestLeaderboard(t *testing.T) {
+	base := accountSite(t)
+	seedLeaders(t, base)
+	nam, lan := ratingOf(t, base, "Nam", "blitz"), ratingOf(t, base, "Lan", "blitz")
+	t.Logf("Nam %+v, Lan %+v", nam, lan)
+	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.do(chromedp.Navigate(base + "/leaderboard"))
+	p.wait(`document.querySelectorAll('#leaders-panel tbody tr').length > 0`, 20*time.Second)
+	rows := eval[[][]string](p, `[...document.querySelectorAll('#leaders-panel tbody tr')].map(r => [...r.children].map(c => c.textContent))`)
+	want := [][]string{{"1", "Nam", fmt.Sprint(math.Round(nam.Rating)), fmt.Sprint(nam.Games)}, {"2", "Lan", fmt.Sprint(math.Round(lan.Rating)), fmt.Sprint(lan.Games)}}
+	if lan.Rating > nam.Rating {
+		want[0], want[1] = want[1], want[0]
+		want[0][0], want[1][0] = "1", "2"
+	}
+	if lan.Provisional {
+		want = want[:1]
+		want[0][0] = "1"
+	}
+	if fmt.Sprint(rows) != fmt.Sprint(want) {
+		t.Errorf("blitz leaderboard shows %q, want %q", rows, want)
+	}
+	if got := eval[string](p, `document.querySelector('[role=tab][aria-selected=true]').textContent`); got != "Blitz" {
+		t.Errorf("the tab selected is %q", got)
+	}
+	shotAccount(p, "leaderboard-desktop")
+	click(p, "#leaders-tab-blitz")
+	p.do(chromedp.KeyEvent(kb.ArrowRight))
+	p.wait(`location.pathname === '/leaderboard/rapid' && document.activeElement.id === 'leaders-tab-rapid' && document.querySelector('#leaders-panel .none')`, 10*time.Second)
+	if got, want := text(p, "leaders-panel"), english(t, "leaders.none"); got != want {
+		t.Errorf("rapid: %q, want %q", got, want)
+	}
+	p.do(chromedp.Navigate(base + "/leaderboard/blitz"))
+	setLang(p, "fa")
+	p.do(colorScheme(true), chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	p.wait(`document.querySelectorAll('#leaders-panel tbody tr').length > 0`, 20*time.Second)
+	shotAccount(p, "leaderboard-phone-fa-dark")
+	setLang(p, "en")
+	click(p, `#leaders-panel tbody a`)
+	p.wait(`location.pathname.startsWith('/@/') && document.getElementById('profile-title')`, 10*time.Second)
 }

@@ -7,7 +7,7 @@
 // does without it. The server decides every rule; a refusal is said from
 // its error's code, field and reason, never from its English text.
 
-import { t, num, translateDOM } from './i18n.js';
+import { t, currentLang, translateDOM } from './i18n.js';
 import { call, APIError, problem } from './api.js';
 import { $, announce } from './view.js';
 
@@ -61,9 +61,15 @@ export function button(key, onclick, cls = '') {
 
 export const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
 
+// points says a rating's value in the page's digits, rounded and not
+// grouped (1567, not 1,567).
+export function points(n) {
+  return new Intl.NumberFormat(currentLang(), { useGrouping: false, maximumFractionDigits: 0 }).format(Math.round(n));
+}
+
 // ratingText is a rating as shown: rounded, with "?" while provisional.
 export function ratingText(r) {
-  return `${num(Math.round(r.rating))}${r.provisional ? '?' : ''}`;
+  return `${points(r.rating)}${r.provisional ? '?' : ''}`;
 }
 
 // me returns the username signed in on this browser, as far as the page

@@ -65,7 +65,7 @@ function draw(focusId) {
   else {
     panel.append(el('table', { className: 'leaders' },
       el('caption', { className: 'sr-only', textContent: t('leaders.caption', { speed: t(`profile.speed.${s.speed}`) }) }),
-      el('thead', {}, el('tr', {}, ...['leaders.rank', 'leaders.player', 'profile.rating', 'profile.games'].map((k) => el('th', { scope: 'col', textContent: t(k) })))),
+      el('thead', {}, el('tr', {}, ...['leaders.rank', 'leaders.player', 'profile.rating', 'profile.games'].map((k, i) => el('th', { scope: 'col', className: i === 1 ? '' : 'num', textContent: t(k) })))),
       el('tbody', {}, ...list.map((l) => el('tr', {},
         el('td', { className: 'num', textContent: num(l.rank) }),
         el('th', { scope: 'row' }, pageLink(`/@/${encodeURIComponent(l.username)}`, null, l.username, '')),

@@ -8,7 +8,7 @@
 import { t, num, plural, currentLang } from './i18n.js';
 import { call, APIError } from './api.js';
 import { announce } from './view.js';
-import { el, svg, button, say, sayText, ratingText, SPEEDS, onLang, pageLink, me } from './account.js';
+import { el, svg, button, say, sayText, ratingText, points as pts, SPEEDS, onLang, pageLink, me } from './account.js';
 
 const REASONS = ['cheating', 'stalling', 'offensive_name', 'sandbagging', 'other'];
 
@@ -74,7 +74,7 @@ function ratings(p) {
   const rows = SPEEDS.filter((sp) => p.ratings && p.ratings[sp]);
   if (!rows.length) return section('profile-ratings', 'profile.ratings', el('p', { className: 'none', textContent: t('profile.noRatings') }));
   const table = el('table', { className: 'ratings' },
-    el('thead', {}, el('tr', {}, ...['profile.speed', 'profile.rating', 'profile.games'].map((k) => el('th', { scope: 'col', textContent: t(k) })))),
+    el('thead', {}, el('tr', {}, ...['profile.speed', 'profile.rating', 'profile.games'].map((k, i) => el('th', { scope: 'col', className: i ? 'num' : '', textContent: t(k) })))),
     el('tbody', {}, ...rows.map((sp) => {
       const r = p.ratings[sp];
       const val = el('td', { className: 'num', textContent: ratingText(r) });
@@ -103,22 +103,22 @@ function graph(s) {
   const W = 320, H = 120, L = 40, B = 4, T = 8;
   const { lo, hi, xy } = points(list, W - L - 8, H - T - B);
   const summary = plural('profile.graphSummary', list.length, {
-    speed: t(`profile.speed.${s.speed}`), first: num(Math.round(list[0].rating)), last: num(Math.round(list.at(-1).rating)),
-    high: num(Math.round(Math.max(...list.map((p) => p.rating)))), low: num(Math.round(Math.min(...list.map((p) => p.rating)))),
+    speed: t(`profile.speed.${s.speed}`), first: pts(list[0].rating), last: pts(list.at(-1).rating),
+    high: pts(Math.max(...list.map((p) => p.rating))), low: pts(Math.min(...list.map((p) => p.rating))),
   });
   const pic = svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': 'profile-graph-title', class: 'graph' },
     svg('title', { id: 'profile-graph-title' }, summary),
     svg('line', { x1: L, y1: T, x2: W - 8, y2: T, class: 'grid' }),
     svg('line', { x1: L, y1: H - B, x2: W - 8, y2: H - B, class: 'grid' }),
-    svg('text', { x: L - 4, y: T + 4, 'text-anchor': 'end' }, num(hi)),
-    svg('text', { x: L - 4, y: H - B, 'text-anchor': 'end' }, num(lo)),
+    svg('text', { x: L - 4, y: T + 4, 'text-anchor': 'end' }, pts(hi)),
+    svg('text', { x: L - 4, y: H - B, 'text-anchor': 'end' }, pts(lo)),
     svg('polyline', { points: xy.map(([x, y]) => `${x + L},${y + T}`).join(' '), class: 'line' }),
     ...xy.map(([x, y]) => svg('circle', { cx: x + L, cy: y + T, r: list.length > 60 ? 1.2 : 2.5 })));
   const pick = el('select', { id: 'profile-speed' }, ...speeds.map((sp) => el('option', { value: sp, textContent: t(`profile.speed.${sp}`), selected: sp === s.speed })));
   pick.onchange = () => { s.speed = pick.value; draw(); };
   const table = el('table', { className: 'history' },
-    el('thead', {}, el('tr', {}, ...['profile.when', 'profile.rating'].map((k) => el('th', { scope: 'col', textContent: t(k) })))),
-    el('tbody', {}, ...list.slice(-20).reverse().map((p) => el('tr', {}, el('td', { textContent: date(p.at, true) }), el('td', { className: 'num', textContent: num(Math.round(p.rating)) })))));
+    el('thead', {}, el('tr', {}, ...['profile.when', 'profile.rating'].map((k, i) => el('th', { scope: 'col', className: i ? 'num' : '', textContent: t(k) })))),
+    el('tbody', {}, ...list.slice(-20).reverse().map((p) => el('tr', {}, el('td', { textContent: date(p.at, true) }), el('td', { className: 'num', textContent: pts(p.rating) })))));
   return section('profile-history', 'profile.history',
     el('div', { className: 'field' }, el('label', { for: 'profile-speed', textContent: t('profile.speed') }), pick),
     el('figure', {}, pic, el('figcaption', { className: 'note', textContent: summary })),

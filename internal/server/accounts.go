@@ -167,7 +167,7 @@ func (h host) SignUp(ctx context.Context, name string, password api.Password) (a
 	}
 	http.SetCookie(h.w, k.cookies.Session(h.r, tok))
 	h.s.log.Info("account created", "account", a.ID)
-	return api.Player{Username: a.Username, Ratings: map[string]api.Rating{}}, nil
+	return api.Player{Username: a.Username, Ratings: map[string]api.Rating{}, Joined: a.Created.UTC()}, nil
 }
 
 // newSession returns a new token and the session it keys.
@@ -354,7 +354,10 @@ func (s *Server) profile(ctx context.Context, a store.Account) (api.Player, erro
 	if err != nil {
 		return api.Player{}, err
 	}
-	p := api.Player{Username: a.Username, Ratings: make(map[string]api.Rating, len(rs))}
+	p := api.Player{Username: a.Username, Ratings: make(map[string]api.Rating, len(rs)), Joined: a.Created.UTC()}
+	if p.Results, err = s.results(ctx, a.ID); err != nil {
+		return api.Player{}, err
+	}
 	now := time.Now()
 	for speed, r := range rs {
 		r = rating.System{}.AsOf(r, now)

@@ -38,6 +38,12 @@ type Limits struct {
 	// (beside the few it may have open at once, maxOpenSeeks). A zero
 	// Rate is the default; an infinite PerMinute, no limit.
 	Seeks Rate
+	// Profiles bounds the reads of players' profiles, histories and
+	// games, blocks and leaderboards a client address makes (each a
+	// query or more of the store); Records the downloads of a player's
+	// records (each all of a player's games). A zero Rate is the
+	// default; an infinite PerMinute, no limit.
+	Profiles, Records Rate
 	// Sockets is how many WebSockets one client may have open at once;
 	// beyond it the next is refused (429) before the upgrade. 0: no
 	// limit.
@@ -82,13 +88,19 @@ var DefaultLimits = Limits{
 	// Thirty seeks an hour, ten at once: a player who posts, cancels
 	// and posts again, not a flood of the lobby.
 	Seeks: Rate{PerMinute: 30.0 / 60, Burst: 10},
+	// A class of children behind one address looking at each other's
+	// profiles (a profile is three reads, a leaderboard one).
+	Profiles: Rate{PerMinute: 300, Burst: 120},
+	// Ten downloads an hour, five at once: a player's own games, and a
+	// friend's or two.
+	Records: Rate{PerMinute: 10.0 / 60, Burst: 5},
 }
 
 func (l Limits) orDefault() Limits {
 	if l.Creates == (Rate{}) && l.Hints == (Rate{}) && l.Reviews == (Rate{}) && l.Unknown == (Rate{}) && l.Sockets == 0 {
 		l.Creates, l.Hints, l.Reviews, l.Unknown, l.Sockets = DefaultLimits.Creates, DefaultLimits.Hints, DefaultLimits.Reviews, DefaultLimits.Unknown, DefaultLimits.Sockets
 	}
-	for _, r := range []struct{ rt, def *Rate }{{&l.SignIns, &DefaultLimits.SignIns}, {&l.SignUps, &DefaultLimits.SignUps}, {&l.SignInFailures, &DefaultLimits.SignInFailures}, {&l.Seeks, &DefaultLimits.Seeks}} {
+	for _, r := range []struct{ rt, def *Rate }{{&l.SignIns, &DefaultLimits.SignIns}, {&l.SignUps, &DefaultLimits.SignUps}, {&l.SignInFailures, &DefaultLimits.SignInFailures}, {&l.Seeks, &DefaultLimits.Seeks}, {&l.Profiles, &DefaultLimits.Profiles}, {&l.Records, &DefaultLimits.Records}} {
 		if *r.rt == (Rate{}) {
 			*r.rt = *r.def
 		}

@@ -22,6 +22,11 @@ func (h host) PlayerGames(ctx context.Context, name string, before time.Time, li
 	if err != nil {
 		return api.PlayerGames{}, err
 	}
+	if pr, ok := h.s.store.(store.Profiles); ok {
+		if err := h.s.fillResults(ctx, pr, acct); err != nil {
+			return api.PlayerGames{}, err
+		}
+	}
 	ids, err := pg.GamesOf(ctx, acct, before, limit)
 	if err != nil {
 		return api.PlayerGames{}, err
@@ -43,6 +48,7 @@ func (h host) PlayerGames(ctx context.Context, name string, before time.Time, li
 		if o := g.Players[1-seat]; o != "" {
 			v.Opponent = &o
 		}
+		v.Result, v.RatingDiff = gameResult(g, seat), ratingDiff(g, seat)
 		out.Games = append(out.Games, v)
 	}
 	if len(ids) == limit && len(out.Games) > 0 {

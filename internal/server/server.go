@@ -312,12 +312,13 @@ func (s *Server) releaseLeases(ids []string) {
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	own := map[string]func(http.ResponseWriter, *http.Request) error{
-		"ws":     s.websocket,
-		"health": s.health,
-		"ready":  s.health,
-		"live":   s.liveness,
-		"qr":     s.qrCode,
-		"lobby":  s.lobbySocket,
+		"ws":      s.websocket,
+		"health":  s.health,
+		"ready":   s.health,
+		"live":    s.liveness,
+		"qr":      s.qrCode,
+		"lobby":   s.lobbySocket,
+		"records": s.playerRecords,
 	}
 	for _, rt := range api.Routes {
 		h := own[rt.Name]

@@ -46,7 +46,7 @@ func (m *Memory) Create(ctx context.Context, g Game) error {
 	if _, ok := m.games[g.ID]; ok {
 		return fmt.Errorf("game %q: %w", g.ID, ErrExists)
 	}
-	g.Updated = m.now()
+	g.Updated, g.Result = m.now(), NoResult
 	m.games[g.ID] = &g
 	return nil
 }
@@ -158,7 +158,7 @@ func (m *Memory) Truncate(ctx context.Context, id string, n int, w Waiting) erro
 		if len(g.MoveClocks) > n {
 			g.MoveClocks = slices.Clip(g.MoveClocks[:n])
 		}
-		g.Waiting = w
+		g.Waiting, g.Result = w, NoResult
 		delete(m.finished, id)
 		return nil
 	})
@@ -264,18 +264,23 @@ func (m *Memory) Len() int {
 	return len(m.games)
 }
 
-// Finish records that the game has ended, unless it is recorded.
-func (m *Memory) Finish(ctx context.Context, id string) error {
+// Finish records that the game has ended, and how, unless it is
+// recorded.
+func (m *Memory) Finish(ctx context.Context, id string, r Result) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, ok := m.games[id]; !ok {
+	g, ok := m.games[id]
+	if !ok {
 		return fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
 	if _, ok := m.finished[id]; !ok {
 		m.finished[id] = m.now()
+	}
+	if g.Result == NoResult {
+		g.Result = r
 	}
 	return nil
 }

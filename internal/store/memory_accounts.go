@@ -23,6 +23,7 @@ type historyRow struct {
 	game, account, speed string
 	seat                 int
 	before, after        rating.Rating
+	at                   time.Time // when the game ended (Ending.At)
 }
 
 // acc returns m's accounts; m.mu is held.
@@ -284,13 +285,16 @@ func (m *Memory) EndRated(ctx context.Context, id string, e Ending) (RatingChang
 	if _, ok := m.finished[id]; !ok {
 		m.finished[id] = m.now()
 	}
+	if g.Result == NoResult {
+		g.Result = resultOfScore(e.Score0)
+	}
 	for p := range 2 {
 		a := g.Accounts[p]
 		if ac.ratings[a] == nil {
 			ac.ratings[a] = map[string]rating.Rating{}
 		}
 		ac.ratings[a][g.Rated] = rc.After[p]
-		ac.history = append(ac.history, historyRow{game: id, account: a, speed: g.Rated, seat: p, before: rc.Before[p], after: rc.After[p]})
+		ac.history = append(ac.history, historyRow{game: id, account: a, speed: g.Rated, seat: p, before: rc.Before[p], after: rc.After[p], at: e.At})
 	}
 	return rc, nil
 }

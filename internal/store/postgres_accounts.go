@@ -266,7 +266,8 @@ func (p *Postgres) EndRated(ctx context.Context, id string, e Ending) (RatingCha
 			return fmt.Errorf("game %q: the ending does not fit: %w", id, ErrConflict)
 		}
 		change, _ := json.Marshal(rc)
-		if _, err := tx.Exec(ctx, `UPDATE games SET rating_change = $2, finished = coalesce(finished, now()) WHERE id = $1`, id, string(change)); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE games SET rating_change = $2, finished = coalesce(finished, now()),
+			result = CASE result WHEN 0 THEN $3 ELSE result END WHERE id = $1`, id, string(change), int16(resultOfScore(e.Score0))); err != nil {
 			return err
 		}
 		for s := range 2 {

@@ -280,7 +280,8 @@ func (w *sqliteWriter) endRated(now time.Time, id string, e Ending) (RatingChang
 		return rc, fmt.Errorf("store: game %q: ending: %s", id, err) // not wrapped: a write may have happened
 	}
 	change, _ := json.Marshal(rc)
-	if _, err := w.exec(`UPDATE games SET rating_change = ?, finished = coalesce(finished, ?) WHERE id = ?`, string(change), now.UnixNano(), id); err != nil {
+	if _, err := w.exec(`UPDATE games SET rating_change = ?, finished = coalesce(finished, ?), result = CASE result WHEN 0 THEN ? ELSE result END WHERE id = ?`,
+		string(change), now.UnixNano(), resultOfScore(e.Score0), id); err != nil {
 		return rc, err
 	}
 	for p := range 2 {

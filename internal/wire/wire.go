@@ -444,6 +444,12 @@ func MessageOf(u match.Update) Message {
 // Record returns the game record (docs/RECORD.md) of a match's state;
 // created, if not zero, gives its date.
 func Record(st *match.State, created time.Time) (string, error) {
+	return RecordTagged(st, created, nil)
+}
+
+// RecordTagged is Record with the tags extra added (a player's name as
+// Player0, say), or replacing those Record would write.
+func RecordTagged(st *match.State, created time.Time, extra map[string]string) (string, error) {
 	game, err := rules.NewGame(st.Rules, st.Start)
 	if err != nil {
 		return "", err
@@ -473,6 +479,9 @@ func Record(st *match.State, created time.Time) (string, error) {
 				comments[i+1] = notation.ClockTookComment(ms, c.Used[i].Milliseconds())
 			}
 		}
+	}
+	for k, v := range extra {
+		tags[k] = v
 	}
 	how, result := "", ""
 	if o := st.Status.Outcome; o.Kind != "" && !game.Over() {

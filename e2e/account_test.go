@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -374,4 +376,137 @@ func TestLeaderboard(t *testing.T) {
 	setLang(p, "en")
 	click(p, `#leaders-panel tbody a`)
 	p.wait(`location.pathname.startsWith('/@/') && document.getElementById('profile-title')`, 10*time.Second)
+}
+
+// TestProfile: Nam's profile after three rated games played through the
+// API shows his blitz rating with "?" (provisional), the history graph
+// with a point a game and its summary, the wins and losses the server
+// counts, the games newest first with their results and rating changes;
+// one opens at the board, finished, to go through with ← and review; back
+// returns to the profile; the records download is the server's file.
+// Signed in as Lan, the profile offers block and report, and both reach
+// the server. An unknown name says so.
+func TestProfile(t *testing.T) {
+	base := accountSite(t)
+	nam := memberSignUp(t, base, "Nam", "gà trống gáy sáng")
+	lan := memberSignUp(t, base, "Lan", "trâu ăn cỏ non")
+	for _, loser := range []*member{lan, nam, lan} {
+		ratedGameOf(nam, lan, 3, loser)
+	}
+	var prof struct {
+		Ratings map[string]rating
+		Results struct{ Wins, Draws, Losses int }
+	}
+	apiCall(t, base, "GET", "/api/players/Nam", "", "", &prof)
+	var games struct {
+		Games []struct {
+			ID, Result string
+			RatingDiff float64
+		}
+	}
+	apiCall(t, base, "GET", "/api/players/Nam/games", "", "", &games)
+	if len(games.Games) != 3 || prof.Results.Wins != 2 || prof.Results.Losses != 1 {
+		t.Fatalf("the server has %+v, games %+v: want 2 wins and 1 loss in 3 games", prof.Results, games.Games)
+	}
+
+	dir := t.TempDir()
+	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir})
+		return err
+	}), chromedp.Navigate(base+"/@/nam"))
+	p.wait(`document.querySelector('#profile-games-part .game-row')`, 20*time.Second)
+	if got := text(p, "profile-title"); got != "Nam" {
+		t.Errorf("the profile's title is %q", got)
+	}
+	r := prof.Ratings["blitz"]
+	wantRating := fmt.Sprint(math.Round(r.Rating), "?")
+	if got := eval[[]string](p, `[...document.querySelector('.ratings tbody tr').children].map(c => c.textContent)`); fmt.Sprint(got) != fmt.Sprint([]string{"Blitz", wantRating, "3"}) {
+		t.Errorf("the ratings row says %q, want Blitz %s 3", got, wantRating)
+	}
+	if n := eval[int](p, `document.querySelectorAll('svg.graph circle').length`); n != 3 {
+		t.Errorf("the graph has %d points, want 3", n)
+	}
+	var hist struct{ History map[string][]rating }
+	apiCall(t, base, "GET", "/api/players/Nam/history", "", "", &hist)
+	if b := hist.History["blitz"]; len(b) != 3 {
+		t.Fatalf("the server's history: %+v", hist)
+	}
+	if got := eval[string](p, `document.querySelector('svg.graph title').textContent`); !strings.HasPrefix(got, fmt.Sprintf("Blitz: from %v to %v over 3 rated games", math.Round(hist.History["blitz"][0].Rating), math.Round(r.Rating))) {
+		t.Errorf("the graph's summary is %q", got)
+	}
+	if got := eval[[]string](p, `[...document.querySelectorAll('.results li')].map(l => l.textContent)`); fmt.Sprint(got) != "[2 wins 0 draws 1 loss]" {
+		t.Errorf("results %q, want 2 wins, 0 draws, 1 loss", got)
+	}
+	outcomes := eval[[]string](p, `[...document.querySelectorAll('#profile-games-part .game-row .turn')].map(l => l.textContent)`)
+	for i, g := range games.Games {
+		d := math.Round(g.RatingDiff)
+		sign := "+"
+		if d < 0 {
+			sign = "−"
+		}
+		want := map[string]string{"win": "Won", "loss": "Lost"}[g.Result] + fmt.Sprintf(" (%s%v)", sign, math.Abs(d))
+		if i >= len(outcomes) || outcomes[i] != want {
+			t.Errorf("game %d shown %q, want %q", i, outcomes, want)
+		}
+	}
+	shotAccount(p, "profile-desktop")
+
+	// The records, downloaded as the server gives them.
+	click(p, "#profile-download")
+	file := filepath.Join(dir, "Nam-games.txt")
+	deadline := time.Now().Add(10 * time.Second)
+	for _, err := os.Stat(file); err != nil; _, err = os.Stat(file) {
+		if time.Now().After(deadline) {
+			entries, _ := os.ReadDir(dir)
+			t.Fatalf("no %s downloaded: %v", file, entries)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	got, _ := os.ReadFile(file)
+	res, err := http.Get(base + "/api/players/Nam/records")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if len(want) == 0 || string(got) != string(want) {
+		t.Errorf("downloaded %d bytes, the server gives %d", len(got), len(want))
+	}
+
+	// A game opens at the board, finished: replay and review.
+	click(p, "#profile-games-part .game-row")
+	p.wait(fmt.Sprintf(`location.search === '?game=%s' && !document.getElementById('game-view').hidden && document.getElementById('account-view').hidden && document.getElementById('result').open`, games.Games[0].ID), 10*time.Second)
+	click(p, "#result-close")
+	p.do(chromedp.KeyEvent(kb.ArrowLeft))
+	p.wait(`!document.getElementById('replay-bar').hidden && /5/.test(document.querySelector('#replay-bar .where').textContent)`, 5*time.Second)
+	click(p, "#replay-review")
+	p.wait(`document.getElementById('review-status')`, 10*time.Second)
+	click(p, "#review-close")
+	p.do(chromedp.NavigateBack())
+	p.wait(`location.pathname === '/@/nam' && !document.getElementById('account-view').hidden && document.getElementById('game-view').hidden && document.querySelector('#profile-games-part .game-row')`, 10*time.Second)
+
+	// Lan signs in: block and report.
+	openAccount(p, "account.signInTitle")
+	accountForm(p, map[string]string{"username": "Lan", "password": "trâu ăn cỏ non"})
+	p.wait(`document.getElementById('profile-block') && document.getElementById('profile-report')`, 10*time.Second)
+	click(p, "#profile-block")
+	p.wait(`document.getElementById('profile-said').textContent === 'Nam is blocked: you will never be paired.' && document.getElementById('profile-block').textContent === 'Unblock'`, 10*time.Second)
+	var blocks struct{ Blocks []string }
+	lan.call("GET", "/api/me/blocks", "", "", &blocks)
+	if fmt.Sprint(blocks.Blocks) != "[Nam]" {
+		t.Errorf("Lan blocks %v, want [Nam]", blocks.Blocks)
+	}
+	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#profile-safety-part details').open = true; document.getElementById('profile-reason').value = 'stalling'; document.getElementById('profile-game').selectedIndex = 1`))
+	click(p, "#profile-report")
+	p.wait(`document.getElementById('profile-said').textContent === 'Report sent. Thank you.'`, 10*time.Second)
+	setLang(p, "fa")
+	p.do(colorScheme(true), chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	shotAccount(p, "profile-phone-fa-dark")
+	setLang(p, "en")
+
+	p.do(chromedp.Navigate(base + "/@/Nobody"))
+	p.wait(`document.querySelector('#account-view .error')?.textContent === 'There is no player of that name.'`, 10*time.Second)
+	p.forget("/api/players/Nobody")
 }

@@ -82,7 +82,9 @@ function hint() {
 
 // setWho keeps who is signed in and shows it on the header's button.
 function setWho(name) {
+  const changed = who !== undefined && who !== name;
   who = name;
+  if (changed && view && !view.hidden) route(); // a profile offers block and report to who is signed in
   try {
     if (name) localStorage.setItem(ME_KEY, name);
     else localStorage.removeItem(ME_KEY);
@@ -384,6 +386,7 @@ export async function route() {
   const path = location.pathname;
   const profile = /^\/@\/([^/]+)\/?$/.exec(path);
   const leaders = /^\/leaderboard(?:\/([a-z]+))?\/?$/.exec(path);
+  base(!!(profile || leaders));
   if (!profile && !leaders) {
     if (!v.hidden) {
       v.hidden = true;
@@ -402,6 +405,15 @@ export async function route() {
   } else {
     (await import('./leaderboard.js')).show(v, SPEEDS.includes(leaders[1]) ? leaders[1] : 'blitz', ctx());
   }
+}
+
+// base has relative addresses resolved as from / while a page of its own
+// address is shown (a module loaded then may ask for 'css/x.css'), and
+// as from the address itself otherwise (the links to #howto at /?game=…).
+function base(on) {
+  const b = document.querySelector('base');
+  if (on && !b) document.head.prepend(el('base', { href: '/' }));
+  if (!on && b) b.remove();
 }
 
 // ctx is what the pages need of this module and the page.

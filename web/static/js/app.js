@@ -256,7 +256,7 @@ async function copy(kind) {
 
 function openResult(focus = true) {
   const st = game();
-  if (!st || !st.over || !st.result) return;
+  if (!st || !st.over || !st.result || $('game-view').hidden) return; // not over a profile (account.js)
   renderTallies($('tallies'), st.result, playerName);
   $('winner').textContent = st.end === 'abort' ? t('result.aborted') : winnerText(st.result, me(), playerName, isAI());
   // An aborted game was never played: no count to show.
@@ -510,7 +510,11 @@ function wireAccount() {
   if (name) { b.removeAttribute('data-i18n'); b.textContent = name; }
   b.onclick = () => loadAccount().then((m) => m.openMenu(), fail);
   const go = () => { if (account || ACCOUNT_PAGES.test(location.pathname)) loadAccount().then((m) => m.route(), fail); };
-  if (ACCOUNT_PAGES.test(location.pathname)) $('game-view').hidden = true;
+  if (ACCOUNT_PAGES.test(location.pathname)) {
+    $('game-view').hidden = true;
+    // Relative addresses (a module's stylesheet) as from /, where the page's files are.
+    document.head.prepend(Object.assign(document.createElement('base'), { href: '/' }));
+  }
   addEventListener('popstate', go);
   go();
 }

@@ -67,7 +67,7 @@ function date(iso, time = false) {
 }
 
 function section(id, key, ...kids) {
-  return el('section', { className: 'panel profile-part', 'aria-labelledby': id }, el('h3', { id, textContent: t(key) }), ...kids);
+  return el('section', { id: `${id}-part`, className: 'panel profile-part', 'aria-labelledby': id }, el('h3', { id, textContent: t(key) }), ...kids);
 }
 
 function ratings(p) {

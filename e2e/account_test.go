@@ -122,8 +122,11 @@ func TestAccountLifecycle(t *testing.T) {
 	// The refusals this test asks for are logged by the browser.
 	t.Cleanup(func() { p.dropErrors(accountRefusal) })
 	p.do(chromedp.Evaluate[chromedp.Void](keepSaid))
-	if got := text(p, "nav-account"); got != english(t, "account.signIn") {
-		t.Fatalf("header's account button says %q", got)
+	if got := eval[string](p, `document.getElementById('nav-account').getAttribute('aria-label')`); got != english(t, "account.signIn") {
+		t.Fatalf("header's account button is named %q", got)
+	}
+	if w := eval[float64](p, `document.getElementById('nav-account').getBoundingClientRect().width`); w > 60 {
+		t.Errorf("on a phone the header's account button is %v px wide: want its icon alone", w)
 	}
 	openAccount(p, "account.signInTitle")
 	click(p, `#account [data-i18n="account.newHere"]`)
@@ -142,7 +145,9 @@ func TestAccountLifecycle(t *testing.T) {
 	accountForm(p, map[string]string{"username": "Lan", "password": "trâu ăn cỏ non"})
 	p.wait(`!document.getElementById('account').open && document.getElementById('nav-account').textContent === 'Lan'`, 10*time.Second)
 	saidOnce(p, english(t, "account.created", "name", "Lan"))
-
+	if got := eval[string](p, `document.getElementById('nav-account').getAttribute('aria-label')`); got != english(t, "account.menuOf", "name", "Lan") {
+		t.Errorf("signed in, the header's account button is named %q", got)
+	}
 	openAccount(p, "account.menuTitle")
 	menuItem(p, "account.signOut")
 	p.wait(`document.getElementById('nav-account').textContent === 'Sign in'`, 10*time.Second)
@@ -509,4 +514,66 @@ func TestProfile(t *testing.T) {
 	p.do(chromedp.Navigate(base + "/@/Nobody"))
 	p.wait(`document.querySelector('#account-view .error')?.textContent === 'There is no player of that name.'`, 10*time.Second)
 	p.forget("/api/players/Nobody")
+}
+
+// TestAccountAxe audits, with axe-core as TestAxe does (AXE_JS), the
+// sign-in dialog with a refusal said, the account menu, a profile and the
+// leaderboard: on a desktop and a phone, light and dark, in English and
+// Persian. Screenshots of each under SCREENSHOT_DIR.
+func TestAccountAxe(t *testing.T) {
+	file := os.Getenv("AXE_JS")
+	if file == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("AXE_JS is not set: CI must run the accessibility audit (.ci/run fetches axe-core)")
+		}
+		t.Skip("set AXE_JS=/path/to/axe.min.js to run axe-core")
+	}
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := accountSite(t)
+	seedLeaders(t, base)
+	for _, c := range []struct {
+		name string
+		w, h int
+		dark bool
+		lang string
+	}{{"desktop", 1200, 900, false, "en"}, {"phone-dark", 390, 844, true, "en"}, {"phone-fa", 390, 844, false, "fa"}, {"desktop-fa-dark", 1200, 900, true, "fa"}} {
+		t.Run(c.name, func(t *testing.T) {
+			p := newPage(t, c.w, c.h, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+			t.Cleanup(func() { p.dropErrors(accountRefusal) })
+			p.do(colorScheme(c.dark))
+			setLang(p, c.lang)
+			audit := func(what string) {
+				t.Helper()
+				p.do(chromedp.Evaluate[chromedp.Void](string(src)))
+				for _, v := range eval[[]string](p, axeRun) {
+					t.Errorf("%s: %s", what, v)
+				}
+				shotAccount(p, "account-"+c.name+"-"+strings.ReplaceAll(what, " ", "-"))
+			}
+			click(p, "#nav-account")
+			p.wait(`document.getElementById('account')?.open`, 10*time.Second)
+			accountForm(p, map[string]string{"username": "Nam", "password": "not his password"})
+			p.wait(`document.getElementById('account-error').textContent !== ''`, 5*time.Second)
+			audit("sign in refused")
+			accountForm(p, map[string]string{"username": "Nam", "password": "gà trống gáy sáng"})
+			p.wait(`!document.getElementById('account').open`, 10*time.Second)
+			click(p, "#nav-account")
+			p.wait(`document.querySelector('#account .account-menu')`, 10*time.Second)
+			audit("account menu")
+			click(p, `#account .account-menu a`)
+			p.wait(`document.querySelector('#profile-games-part .game-row')`, 10*time.Second)
+			p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#profile-history-part details').open = true`))
+			audit("own profile")
+			p.do(chromedp.Navigate(base + "/@/Lan"))
+			p.wait(`document.querySelector('#profile-games-part .game-row') && document.getElementById('profile-block')`, 10*time.Second)
+			p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#profile-safety-part details').open = true`))
+			audit("another's profile")
+			click(p, "#account-view .page-nav a[href='/leaderboard']")
+			p.wait(`document.querySelectorAll('#leaders-panel tbody tr').length > 0`, 10*time.Second)
+			audit("leaderboard")
+		})
+	}
 }

@@ -95,7 +95,10 @@ func firstVisit(t *testing.T, files fs.FS) (loaded, onDemand []string) {
 		if !strings.HasSuffix(name, ".js") {
 			continue
 		}
-		for _, m := range staticImport.FindAllStringSubmatch(read(name), -1) {
+		text := read(name)
+		// What it imports, statically or on demand (profile.js by account.js).
+		deps := append(staticImport.FindAllStringSubmatch(text, -1), dynamicImport.FindAllStringSubmatch(text, -1)...)
+		for _, m := range deps {
 			if dep := path.Join(path.Dir(name), m[1]); !seen[dep] && !later[dep] {
 				later[dep] = true
 				more = append(more, dep)

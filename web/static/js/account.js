@@ -27,6 +27,8 @@ export function init(controller) {
   new MutationObserver(() => { for (const f of redraws) f(); })
     .observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
   setWho(hint());
+  addEventListener('popstate', () => route());
+  route();
 }
 
 // onLang has f called each time the page's language changes.
@@ -90,15 +92,12 @@ function setWho(name) {
     else localStorage.removeItem(ME_KEY);
   } catch { /* storage off */ }
   const b = $('nav-account');
-  if (name) {
-    b.removeAttribute('data-i18n');
-    b.textContent = name;
-    b.setAttribute('aria-label', t('account.menuOf', { name }));
-  } else {
-    b.dataset.i18n = 'account.signIn';
-    b.textContent = t('account.signIn');
-    b.removeAttribute('aria-label');
-  }
+  const shown = b.querySelector('.who');
+  b.removeAttribute('data-i18n-label');
+  b.setAttribute('aria-label', name ? t('account.menuOf', { name }) : t('account.signIn'));
+  shown.textContent = name || t('account.signIn');
+  if (name) shown.removeAttribute('data-i18n');
+  else shown.dataset.i18n = 'account.signIn';
 }
 onLang(() => setWho(who));
 
@@ -151,7 +150,7 @@ function dialog() {
 function panel(titleKey, ...parts) {
   body.textContent = '';
   const h = el('h2', { id: 'account-title', textContent: t(titleKey) });
-  body.append(h, ...parts);
+  body.append(h, ...parts.filter(Boolean));
   if (!dlg.open) dlg.showModal();
 }
 

@@ -488,35 +488,22 @@ function shownTurns() {
 }
 
 
-// Accounts, profiles (/@/NAME) and leaderboards (/leaderboard): account.js,
-// loaded when the header's button is pressed or such an address is shown.
-// Until then the button says the name this browser last signed in with.
-const ACCOUNT_PAGES = /^\/(@\/|leaderboard(\/|$))/;
+// account.js, on demand: accounts (the header's button, showing the name
+// last signed in), profiles (/@/NAME) and leaderboards (/leaderboard).
 let account = null;
-
-async function loadAccount() {
-  if (!account) {
-    const m = await import('./account.js');
-    m.init({ open: openById, fail });
-    account = m;
-  }
-  return account;
-}
+const loadAccount = async () => account ||= await import('./account.js').then((m) => { m.init({ open: openById, fail }); return m; });
 
 function wireAccount() {
   const b = $('nav-account');
   let name = null;
   try { name = localStorage.getItem('oanquan.me'); } catch { /* storage off */ }
-  if (name) { b.removeAttribute('data-i18n'); b.textContent = name; }
+  if (name) b.removeAttribute('data-i18n-label'), b.setAttribute('aria-label', name), b.lastChild.removeAttribute('data-i18n'), b.lastChild.textContent = name;
   b.onclick = () => loadAccount().then((m) => m.openMenu(), fail);
-  const go = () => { if (account || ACCOUNT_PAGES.test(location.pathname)) loadAccount().then((m) => m.route(), fail); };
-  if (ACCOUNT_PAGES.test(location.pathname)) {
+  if (/^\/(@\/|leaderboard)/.test(location.pathname)) {
     $('game-view').hidden = true;
-    // Relative addresses (a module's stylesheet) as from /, where the page's files are.
-    document.head.prepend(Object.assign(document.createElement('base'), { href: '/' }));
+    document.head.prepend(Object.assign(document.createElement('base'), { href: '/' })); // for relative addresses
+    loadAccount().catch(fail);
   }
-  addEventListener('popstate', go);
-  go();
 }
 
 

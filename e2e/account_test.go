@@ -421,6 +421,11 @@ func TestProfile(t *testing.T) {
 		return err
 	}), chromedp.Navigate(base+"/@/nam"))
 	p.wait(`document.querySelector('#profile-games-part .game-row')`, 20*time.Second)
+	// The page has settled (its game loaded, its strings): the profile alone is shown.
+	p.wait(`document.querySelector('#game-board .cell') && document.documentElement.dataset.live === 'on'`, 10*time.Second)
+	if eval[bool](p, `!document.getElementById('game-view').hidden || document.getElementById('result').open`) {
+		t.Error("the game is shown beside the profile")
+	}
 	if got := text(p, "profile-title"); got != "Nam" {
 		t.Errorf("the profile's title is %q", got)
 	}
@@ -569,6 +574,10 @@ func TestAccountAxe(t *testing.T) {
 			audit("own profile")
 			p.do(chromedp.Navigate(base + "/@/Lan"))
 			p.wait(`document.querySelector('#profile-games-part .game-row') && document.getElementById('profile-block')`, 10*time.Second)
+			p.wait(`document.querySelector('#game-board .cell') && document.documentElement.dataset.live === 'on'`, 10*time.Second)
+			if eval[bool](p, `!document.getElementById('game-view').hidden`) {
+				t.Error("the game is shown beside the profile")
+			}
 			p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#profile-safety-part details').open = true`))
 			audit("another's profile")
 			click(p, "#account-view .page-nav a[href='/leaderboard']")

@@ -491,6 +491,7 @@ function shownTurns() {
 // account.js, on demand: accounts (the header's button, showing the name
 // last signed in), profiles (/@/NAME) and leaderboards (/leaderboard).
 let account = null;
+const accountPage = () => /^\/(@\/|leaderboard)/.test(location.pathname);
 const loadAccount = async () => account ||= await import('./account.js').then((m) => { m.init({ open: openById, fail }); return m; });
 
 function wireAccount() {
@@ -499,7 +500,7 @@ function wireAccount() {
   try { name = localStorage.getItem('oanquan.me'); } catch { /* storage off */ }
   if (name) b.removeAttribute('data-i18n-label'), b.setAttribute('aria-label', name), b.lastChild.removeAttribute('data-i18n'), b.lastChild.textContent = name;
   b.onclick = () => loadAccount().then((m) => m.openMenu(), fail);
-  if (/^\/(@\/|leaderboard)/.test(location.pathname)) {
+  if (accountPage()) {
     $('game-view').hidden = true;
     document.head.prepend(Object.assign(document.createElement('base'), { href: '/' })); // for relative addresses
     loadAccount().catch(fail);
@@ -510,7 +511,7 @@ function wireAccount() {
 async function route() {
   const howto = location.hash === '#howto';
   const wasHowto = !$('howto-view').hidden;
-  $('game-view').hidden = howto;
+  $('game-view').hidden = howto || accountPage();
   $('howto-view').hidden = !howto;
   if (howto) {
     closeResult();

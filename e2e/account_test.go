@@ -586,3 +586,22 @@ func TestAccountAxe(t *testing.T) {
 		})
 	}
 }
+
+// TestProfileOffline: with the page's files kept by the service worker
+// and the network cut, a profile's and the leaderboard's addresses still
+// open the page (the service worker serves it for them), which says that
+// they need the server, in the player's words; the leaderboard too.
+func TestProfileOffline(t *testing.T) {
+	base := accountSite(t)
+	memberSignUp(t, base, "Nam", "gà trống gáy sáng")
+	p := newPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	p.wait(controlled, 30*time.Second)
+	p.offline(true)
+	t.Cleanup(p.dropRefused)
+	p.do(chromedp.Navigate(base + "/@/Nam"))
+	want := english(t, "account.err.needsNetwork")
+	p.wait(fmt.Sprintf(`document.querySelector('#account-view .error')?.textContent === %q && document.getElementById('game-view').hidden`, want), 20*time.Second)
+	shotAccount(p, "profile-offline")
+	p.do(chromedp.Navigate(base + "/leaderboard"))
+	p.wait(fmt.Sprintf(`document.querySelector('#leaders-panel .error')?.textContent === %q`, want), 20*time.Second)
+}

@@ -105,7 +105,8 @@ onLang(() => setWho(who));
 // key of the message and its values. field names the form's field, when
 // the refusal is about one of them.
 export function say(e, form = '') {
-  if (!(e instanceof APIError)) return { key: 'error.network' };
+  // Out of reach (or the engine in the browser, which keeps no accounts).
+  if (!(e instanceof APIError)) return { key: 'account.err.needsNetwork' };
   const d = e.detail || {};
   switch (e.code) {
     case 'bad_credentials': return { key: form === 'password' || form === 'delete' ? 'account.err.wrongPassword' : 'account.err.credentials', field: form === 'password' ? 'old' : 'password' };

@@ -508,6 +508,18 @@ func TestProfile(t *testing.T) {
 	if fmt.Sprint(blocks.Blocks) != "[Nam]" {
 		t.Errorf("Lan blocks %v, want [Nam]", blocks.Blocks)
 	}
+	// The account's list of blocked players has Nam, and unblocks him.
+	openAccount(p, "account.menuTitle")
+	menuItem(p, "account.blocks")
+	p.wait(`[...document.querySelectorAll('#account .blocks li')].map(l => l.textContent).join() === 'NamUnblock'`, 10*time.Second)
+	click(p, "#account .blocks button")
+	p.wait(fmt.Sprintf(`document.querySelector('#account .blocks').textContent === %q`, english(t, "account.noBlocks")), 10*time.Second)
+	lan.call("GET", "/api/me/blocks", "", "", &blocks)
+	if len(blocks.Blocks) != 0 {
+		t.Errorf("Lan still blocks %v", blocks.Blocks)
+	}
+	click(p, `#account [data-i18n="account.back"]`)
+	click(p, `#account [data-i18n="button.close"]`)
 	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#profile-safety-part details').open = true; document.getElementById('profile-reason').value = 'stalling'; document.getElementById('profile-game').selectedIndex = 1`))
 	click(p, "#profile-report")
 	p.wait(`document.getElementById('profile-said').textContent === 'Report sent. Thank you.'`, 10*time.Second)
@@ -604,4 +616,65 @@ func TestProfileOffline(t *testing.T) {
 	shotAccount(p, "profile-offline")
 	p.do(chromedp.Navigate(base + "/leaderboard"))
 	p.wait(fmt.Sprintf(`document.querySelector('#leaders-panel .error')?.textContent === %q`, want), 20*time.Second)
+}
+
+// rawKey finds a translation key shown as text (a string missing).
+const rawKey = `(document.body.innerText.match(/\b(account|profile|leaders)\.[A-Za-z_.]+/) || [''])[0]`
+
+// TestAccountLanguages: the sign-in dialog with a refusal, the account
+// menu, a profile and the leaderboard in each of the six languages: no
+// key shown raw, the words the language's own (not English), Persian
+// right to left; a language changed while a profile is shown redraws it.
+func TestAccountLanguages(t *testing.T) {
+	base := accountSite(t)
+	seedLeaders(t, base)
+	p := newPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	t.Cleanup(func() { p.dropErrors(accountRefusal) })
+	b, err := fs.ReadFile(web.FS(), "i18n/en.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var en map[string]string
+	json.Unmarshal(b, &en)
+	check := func(lang, what, id, key string) {
+		t.Helper()
+		if k := eval[string](p, rawKey); k != "" {
+			t.Errorf("%s, %s: %s shown raw", lang, what, k)
+		}
+		if got := text(p, id); lang != "en" && got == en[key] {
+			t.Errorf("%s, %s: %q is English", lang, what, got)
+		}
+	}
+	for _, lang := range []string{"en", "vi", "fr", "de", "ca", "fa"} {
+		p.do(chromedp.Navigate(base + "/"))
+		p.wait(`document.querySelectorAll('#game-board .cell').length === 12`, 10*time.Second)
+		setLang(p, lang)
+		if dir := eval[string](p, `document.documentElement.dir`); dir != map[bool]string{true: "rtl", false: "ltr"}[lang == "fa"] {
+			t.Errorf("%s: dir %s", lang, dir)
+		}
+		click(p, "#nav-account")
+		p.wait(`document.querySelector('#account form')`, 10*time.Second)
+		accountForm(p, map[string]string{"username": "Nam", "password": "gà"})
+		check(lang, "sign-in refused", "account-error", "account.err.credentials")
+		accountForm(p, map[string]string{"username": "Nam", "password": "gà trống gáy sáng"})
+		p.wait(`!document.getElementById('account').open`, 10*time.Second)
+		click(p, "#nav-account")
+		p.wait(`document.querySelector('#account .account-menu')`, 10*time.Second)
+		check(lang, "account menu", "account-title", "account.menuTitle")
+		click(p, `#account .account-menu a`)
+		p.wait(`document.querySelector('#profile-games-part .game-row')`, 10*time.Second)
+		check(lang, "profile", "profile-ratings", "profile.ratings")
+		click(p, "#account-view .page-nav a[href='/leaderboard']")
+		p.wait(`document.querySelectorAll('#leaders-panel tbody tr').length > 0`, 10*time.Second)
+		check(lang, "leaderboard", "leaders-title", "leaders.heading")
+		p.do(chromedp.Navigate(base + "/@/Nam"))
+		p.wait(`document.querySelector('#profile-games-part .game-row')`, 10*time.Second)
+		click(p, "#nav-account")
+		p.wait(`document.querySelector('#account .account-menu')`, 10*time.Second)
+		menuItem(p, "account.signOut")
+		p.wait(`!document.getElementById('account').open`, 10*time.Second)
+	}
+	// A language changed on a profile redraws it at once.
+	setLang(p, "de")
+	p.wait(fmt.Sprintf(`document.getElementById('profile-ratings').textContent === %q`, "Wertungen"), 5*time.Second)
 }

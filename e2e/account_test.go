@@ -526,6 +526,10 @@ func TestProfile(t *testing.T) {
 	setLang(p, "fa")
 	p.do(colorScheme(true), chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
 	shotAccount(p, "profile-phone-fa-dark")
+	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('profile-games-part').scrollIntoView()`))
+	shotAccount(p, "profile-phone-fa-dark-games")
+	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('profile-safety-part').scrollIntoView()`))
+	shotAccount(p, "profile-phone-fa-dark-safety")
 	setLang(p, "en")
 
 	p.do(chromedp.Navigate(base + "/@/Nobody"))

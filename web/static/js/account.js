@@ -7,7 +7,7 @@
 // does without it. The server decides every rule; a refusal is said from
 // its error's code, field and reason, never from its English text.
 
-import { t, currentLang, translateDOM } from './i18n.js';
+import { t, currentLang } from './i18n.js';
 import { call, APIError, problem } from './api.js';
 import { $, announce } from './view.js';
 
@@ -61,6 +61,7 @@ export function button(key, onclick, cls = '') {
   return b;
 }
 
+// SPEEDS are the speeds of ratings (internal/rating), fastest first.
 export const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
 
 // points says a rating's value in the page's digits, rounded and not
@@ -116,8 +117,8 @@ export function say(e, form = '') {
     case 'not_offline': return { key: 'account.err.needsNetwork' };
     case 'rate_limited': return { key: 'error.rateLimited', n: Math.max(1, e.retryAfter || 1) };
     case 'bad_request': {
-      if (!d.field || !d.reason) break;
-      const kind = d.field === 'username' ? 'username' : 'password';
+      const kind = d.field === 'username' ? 'username' : ['password', 'new', 'old'].includes(d.field) ? 'password' : null;
+      if (!kind || !d.reason) break;
       return { key: `account.err.${kind}.${d.reason}`, field: d.field, known: true };
     }
   }
@@ -438,6 +439,3 @@ function strings() {
     o.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
   });
 }
-
-// translate fills the data-i18n parts of root again.
-export function translate(root) { translateDOM(root); }

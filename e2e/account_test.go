@@ -520,6 +520,7 @@ func TestProfile(t *testing.T) {
 	}
 	click(p, `#account [data-i18n="account.back"]`)
 	click(p, `#account [data-i18n="button.close"]`)
+	p.wait(`document.getElementById('profile-block')?.textContent === 'Block'`, 10*time.Second)
 	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#profile-safety-part details').open = true; document.getElementById('profile-reason').value = 'stalling'; document.getElementById('profile-game').selectedIndex = 1`))
 	click(p, "#profile-report")
 	p.wait(`document.getElementById('profile-said').textContent === 'Report sent. Thank you.'`, 10*time.Second)

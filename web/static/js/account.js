@@ -351,6 +351,7 @@ async function blocks() {
           names = names.filter((n) => n !== name);
           failed = null;
           announce(t('account.unblocked', { name }));
+          if (view && !view.hidden) route(); // a profile shown offers to block again
           draw();
           body.querySelector('.blocks button, [data-i18n="account.back"]').focus();
         } catch (e) { failed = say(e); draw(); }

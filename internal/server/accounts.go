@@ -334,6 +334,9 @@ func (h host) DeleteAccount(ctx context.Context, password api.Password) error {
 
 // Player returns a player's public ratings.
 func (h host) Player(ctx context.Context, name string) (api.Player, error) {
+	if err := h.allowProfile(); err != nil {
+		return api.Player{}, err
+	}
 	k, err := h.keeper()
 	if err != nil {
 		return api.Player{}, err

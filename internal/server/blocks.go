@@ -88,6 +88,9 @@ func (h host) Unblock(ctx context.Context, name string) error {
 
 // Blocks returns the usernames the caller blocks.
 func (h host) Blocks(ctx context.Context) ([]string, error) {
+	if err := h.allowProfile(); err != nil {
+		return nil, err
+	}
 	b, acct, err := h.blocks(ctx)
 	if err != nil {
 		return nil, err

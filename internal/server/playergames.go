@@ -15,6 +15,9 @@ func (h host) PlayerGames(ctx context.Context, name string, before time.Time, li
 	if !ok {
 		return api.PlayerGames{}, api.Fail(api.ErrNotOffline, "this server keeps no players' games")
 	}
+	if err := h.allowProfile(); err != nil {
+		return api.PlayerGames{}, err
+	}
 	if err := h.s.limits.allowGame(h.s.limits.client(h.r)); err != nil {
 		return api.PlayerGames{}, err
 	}

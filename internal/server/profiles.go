@@ -82,9 +82,16 @@ func (s *Server) results(ctx context.Context, acct string) (api.Results, error) 
 	return api.Results{Wins: t.Wins, Draws: t.Draws, Losses: t.Losses}, err
 }
 
+// allowProfile applies the client's limit of reads of players'
+// profiles, histories and games, blocks and leaderboards (each a query
+// of the store or more).
+func (h host) allowProfile() error {
+	return h.s.limits.allow(h.r, "profile", h.s.limits.cfg.Profiles)
+}
+
 // History returns player name's ratings after each rated game.
 func (h host) History(ctx context.Context, name string) (api.History, error) {
-	if err := h.s.limits.allow(h.r, "profile", h.s.limits.cfg.Profiles); err != nil {
+	if err := h.allowProfile(); err != nil {
 		return api.History{}, err
 	}
 	pr, ok := h.s.store.(store.Profiles)
@@ -180,7 +187,7 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) error {
 	for {
 		ids, err := pg.GamesOf(ctx, a.ID, before, recordsPage)
 		if err != nil {
-			return s.recordsFailed(a.ID, wrote, err)
+			return s.recordsFailed(ctx, a.ID, wrote, err)
 		}
 		for _, id := range ids {
 			g, err := s.store.Get(ctx, id)
@@ -188,7 +195,7 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) error {
 				continue // expired meanwhile
 			}
 			if err != nil {
-				return s.recordsFailed(a.ID, wrote, err)
+				return s.recordsFailed(ctx, a.ID, wrote, err)
 			}
 			before = g.Created
 			if g.Result == store.NoResult {
@@ -215,13 +222,16 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) error {
 }
 
 // recordsFailed logs a failure of the records' download of account
-// acct; once some were sent, the answer is cut short (its status went
-// with the first) and there is no error to answer.
-func (s *Server) recordsFailed(acct string, wrote bool, err error) error {
+// acct (unless its client has gone: ctx is done); once some were sent,
+// the answer is cut short (its status went with the first) and there is
+// no error to answer.
+func (s *Server) recordsFailed(ctx context.Context, acct string, wrote bool, err error) error {
 	if !wrote {
 		return err
 	}
-	s.log.Error("downloading a player's records", "account", acct, "err", err)
+	if ctx.Err() == nil {
+		s.log.Error("downloading a player's records", "account", acct, "err", err)
+	}
 	return nil
 }
 

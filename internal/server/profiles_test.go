@@ -2,13 +2,16 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"oanquan/internal/api"
 	"oanquan/internal/store"
+	"oanquan/internal/store/pgtest"
 	"oanquan/internal/wire"
 	"oanquan/notation"
 )
@@ -79,17 +82,33 @@ func resultFor(t *testing.T, b *browser, id string, end wire.Game, name string) 
 	return api.ResultLoss
 }
 
-// TestProfile: a player's profile counts its results (rated and casual,
+// TestProfile, on SQLite and on PostgreSQL: a player's profile counts its results (rated and casual,
 // not aborted or going on) and says when it joined; its history has the
 // rating after each rated game, oldest first, as GET …/players says; its
 // games carry their result and rating change; its records download as
 // one file of records, newest first, each read back by notation; an
 // unknown player is 404 everywhere; the download is limited per address.
 func TestProfile(t *testing.T) {
+	for _, db := range []string{"sqlite", "postgres"} {
+		t.Run(db, func(t *testing.T) { testProfile(t, db) })
+	}
+}
+
+func testProfile(t *testing.T, db string) {
 	lim := noLimits
 	lim.Records = Rate{PerMinute: 1e-6, Burst: 2}
 	lim.ClientIPHeader = "X-Real-IP"
-	s, ts := accountServer(t, lim)
+	var ts *httptest.Server
+	if db == "postgres" {
+		st, err := store.OpenPostgres(context.Background(), pgtest.Start(t), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		_, ts = accountServerOn(t, st, lim)
+	} else {
+		_, ts = accountServer(t, lim)
+	}
 	start := time.Now().Add(-time.Second)
 	a, b := ratedPair(t, ts)
 	ids, ends := profileGames(t, a, b)
@@ -204,7 +223,6 @@ func TestProfile(t *testing.T) {
 		t.Errorf("another address: %d, %d records", r.status, len(splitRecords(string(r.body))))
 	}
 	wantError(t, b.call("GET", "/api/players/Nobody/records", nil, "X-Real-IP", "192.0.2.8"), 404, "not_found")
-	_ = s
 }
 
 // splitRecords splits a file of records, each after the blank line that
@@ -269,6 +287,40 @@ func TestRecordsDisposition(t *testing.T) {
 	} {
 		if got := recordsDisposition(name); got != want {
 			t.Errorf("recordsDisposition(%q) = %s, want %s", name, got, want)
+		}
+	}
+}
+
+// TestProfileLimits: a flood of reads of a player's profile, history,
+// games or records, of one's blocks or of a leaderboard from one address
+// (an IPv6 one by its /64) is refused 429 with Retry-After once its
+// bucket is empty; another address is unaffected.
+func TestProfileLimits(t *testing.T) {
+	lim := noLimits
+	lim.Profiles = Rate{PerMinute: 1e-6, Burst: 3}
+	lim.Records = Rate{PerMinute: 1e-6, Burst: 3}
+	lim.ClientIPHeader = "X-Real-IP"
+	_, ts := accountServer(t, lim)
+	nam, _ := ratedPair(t, ts)
+	for i, path := range []string{"/api/players/Lan", "/api/players/Lan/history", "/api/players/Lan/games",
+		"/api/players/Lan/records", "/api/me/blocks", "/api/leaderboard/blitz"} {
+		flood := fmt.Sprintf("2001:db8:%x::1", i)
+		neighbour := fmt.Sprintf("2001:db8:%x::2", i) // the same /64
+		other := fmt.Sprintf("198.51.100.%d", i+1)
+		for n := range 3 {
+			if r := nam.call("GET", path, nil, "X-Real-IP", flood); r.status != 200 {
+				t.Fatalf("GET %s, request %d: %s", path, n+1, r)
+			}
+		}
+		for _, addr := range []string{flood, neighbour} {
+			r := nam.call("GET", path, nil, "X-Real-IP", addr)
+			wantError(t, r, 429, "rate_limited")
+			if r.header.Get("Retry-After") == "" {
+				t.Errorf("GET %s from %s: no Retry-After", path, addr)
+			}
+		}
+		if r := nam.call("GET", path, nil, "X-Real-IP", other); r.status != 200 {
+			t.Errorf("GET %s from another address: %s", path, r)
 		}
 	}
 }

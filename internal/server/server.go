@@ -143,6 +143,8 @@ type Server struct {
 	// wsPing and wsWrite are wsPingInterval and wsWriteTimeout; tests
 	// shorten them.
 	wsPing, wsWrite time.Duration
+	// phraseGap is phraseGap; tests shorten it.
+	phraseGap time.Duration
 	// presence shares the presence of online games with the other
 	// servers; nil if the store has no board.
 	presence *presenceSync
@@ -173,11 +175,12 @@ func New(cfg Config) *Server {
 		live:  make(map[string]*liveGame),
 		lru:   list.New(),
 
-		reviews: newReviewCache(reviewCacheSize),
-		wsPing:  wsPingInterval,
-		wsWrite: wsWriteTimeout,
-		probe:   storeProbe{ttl: healthTTL},
-		started: time.Now(),
+		reviews:   newReviewCache(reviewCacheSize),
+		wsPing:    wsPingInterval,
+		wsWrite:   wsWriteTimeout,
+		phraseGap: phraseGap,
+		probe:     storeProbe{ttl: healthTTL},
+		started:   time.Now(),
 	}
 	if s.store == nil {
 		s.store = store.NewMemory()

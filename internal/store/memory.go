@@ -22,6 +22,7 @@ type Memory struct {
 	seeks    map[string]Seek // the lobby's, by id
 	blocks   []memoryBlock   // who blocked whom, in the order blocked
 	reported []Report        // players' reports, in the order made
+	phrases  map[phraseKey]phraseCount
 	now      func() time.Time
 }
 
@@ -32,7 +33,8 @@ type lease struct {
 
 // NewMemory returns an empty Memory.
 func NewMemory() *Memory {
-	return &Memory{games: make(map[string]*Game), leases: make(map[string]lease), finished: make(map[string]time.Time), accts: newMemAccounts(), now: time.Now}
+	return &Memory{games: make(map[string]*Game), leases: make(map[string]lease), finished: make(map[string]time.Time), accts: newMemAccounts(),
+		phrases: make(map[phraseKey]phraseCount), now: time.Now}
 }
 
 // Create saves a copy of g as a new game.
@@ -300,6 +302,8 @@ func (m *Memory) Expire(ctx context.Context, e Expiry) ([]string, error) {
 		if e.due(g.Mode, g.Seats, len(g.Moves), g.Updated, m.finished[id]) {
 			ids = append(ids, id)
 			delete(m.games, id)
+			delete(m.phrases, phraseKey{id, 0})
+			delete(m.phrases, phraseKey{id, 1})
 			delete(m.leases, id)
 			delete(m.finished, id)
 		}

@@ -183,6 +183,16 @@ var postgresMigrations = []string{
 	`ALTER TABLE games ADD COLUMN result smallint NOT NULL DEFAULT 0;
 	CREATE INDEX games_account0 ON games (account0, created) WHERE account0 IS NOT NULL;
 	CREATE INDEX games_account1 ON games (account1, created) WHERE account1 IS NOT NULL;`,
+
+	// v11: the preset phrases each seat of a game has said (Phrases):
+	// how many, and when the last.
+	`CREATE TABLE phrases (
+		game text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+		seat integer NOT NULL,
+		said integer NOT NULL,
+		last timestamptz NOT NULL,
+		PRIMARY KEY (game, seat)
+	);`,
 }
 
 // postgresMigrationLock is the pg_advisory_xact_lock key that servers

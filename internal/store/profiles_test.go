@@ -1,7 +1,9 @@
 package store
 
 import (
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -124,7 +126,7 @@ func testProfiles(t *testing.T, s Store) {
 
 // TestSQLiteMigrateFromV9: a game finished at schema v9 has no result
 // after migrating and is listed to be worked out; its result can then be
-// recorded.
+// recorded, and its players' phrases counted (v11).
 func TestSQLiteMigrateFromV9(t *testing.T) {
 	checkMigratedV9(t, migratedSQLite(t, 9, func(old *SQLite) {
 		mustAccount(t, old, "a1", "Nam")
@@ -173,4 +175,97 @@ func checkMigratedV9(t *testing.T, s Store) {
 	if got, err := pr.Results(ctx, "a1"); err != nil || got != (Tally{Wins: 1}) {
 		t.Errorf("Results after migrating = %+v, %v", got, err)
 	}
+	// And v11's phrases.
+	if err := s.(Phrases).SayPhrase(ctx, "old", 0, "hello", time.Second, 20); err != nil {
+		t.Errorf("SayPhrase after migrating = %v", err)
+	}
+}
+
+// BenchmarkProfiles reads what a profile shows of a player with 1,000
+// games (600 of them rated, ended, in the history) among 2,000: its
+// results, its rating history (the last 500) and a page of its games.
+//
+//	go test -run '^$' -bench Profiles -benchtime 2s ./internal/store
+func BenchmarkProfiles(b *testing.B) {
+	b.Run("sqlite", func(b *testing.B) {
+		s, err := OpenSQLite(ctx, b.TempDir()+"/bench.db", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		benchProfiles(b, s)
+	})
+	b.Run("postgres", func(b *testing.B) {
+		s, err := OpenPostgres(ctx, pgtest.Start(b), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		benchProfiles(b, s)
+	})
+}
+
+func benchProfiles(b *testing.B, s Store) {
+	acc, pr := s.(Accounts), s.(Profiles)
+	for i := range 10 {
+		a, se := newAccount(fmt.Sprint("a", i), fmt.Sprint("P", i))
+		if err := acc.CreateAccount(ctx, a, se); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for w := range 8 { // at once: SQLite commits them in groups
+		wg.Go(func() {
+			for i := w; i < 2000; i += 8 {
+				g := Game{ID: fmt.Sprint("g", i), Mode: "online", Level: "easy", Start: "5.5.5.5.5.10/5.5.5.5.5.10 0 0",
+					Moves: []string{"7R", "2L"}, Created: t0.Add(time.Duration(i) * time.Second),
+					Accounts: [2]string{fmt.Sprint("a", i%10), fmt.Sprint("a", (i+1)%10)}}
+				if i%2 == 0 {
+					g.Accounts[0] = "a0"
+				}
+				rated := i%2 == 0 && i < 1200
+				if rated {
+					g.Rated = "blitz"
+				}
+				err := s.Create(ctx, g)
+				if err == nil && rated {
+					_, err = acc.EndRated(ctx, g.ID, Ending{Index: 2, Move: "5R", Score0: float64(i % 3 / 2), At: g.Created})
+				} else if err == nil {
+					err = s.Finish(ctx, g.ID, Result(1+i%4))
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		b.Fatal(err)
+	}
+	b.Run("results", func(b *testing.B) {
+		for b.Loop() {
+			if t, err := pr.Results(ctx, "a0"); err != nil || t.Wins+t.Draws+t.Losses == 0 {
+				b.Fatal(t, err)
+			}
+		}
+	})
+	b.Run("history", func(b *testing.B) {
+		for b.Loop() {
+			if h, err := pr.RatingHistory(ctx, "a0", 500); err != nil || len(h["blitz"]) != 500 {
+				b.Fatal(len(h["blitz"]), err)
+			}
+		}
+	})
+	b.Run("games", func(b *testing.B) {
+		pg := s.(PlayerGames)
+		for b.Loop() {
+			if ids, err := pg.GamesOf(ctx, "a0", t0.Add(time.Hour), 20); err != nil || len(ids) != 20 {
+				b.Fatal(len(ids), err)
+			}
+		}
+	})
 }

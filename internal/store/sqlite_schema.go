@@ -177,6 +177,16 @@ var sqliteMigrations = []string{
 	`ALTER TABLE games ADD COLUMN result INTEGER NOT NULL DEFAULT 0;
 	CREATE INDEX games_account0 ON games (account0, created) WHERE account0 IS NOT NULL;
 	CREATE INDEX games_account1 ON games (account1, created) WHERE account1 IS NOT NULL;`,
+
+	// v11: the preset phrases each seat of a game has said (Phrases):
+	// how many, and when the last.
+	`CREATE TABLE phrases (
+		game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+		seat INTEGER NOT NULL,
+		said INTEGER NOT NULL,
+		last INTEGER NOT NULL, -- Unix nanoseconds
+		PRIMARY KEY (game, seat)
+	) WITHOUT ROWID;`,
 }
 
 // migrateSQLite brings the database on conn to schema version upTo, one

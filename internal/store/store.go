@@ -270,6 +270,11 @@ type Notice struct {
 	// Seek, or several ("").
 	Lobby bool
 	Seek  string
+	// Phrase, if not "", says that the player on seat Seat of game Game
+	// said the preset phrase Phrase (Phrases), through another server:
+	// not a change, and never re-sent after notices were missed.
+	Phrase string
+	Seat   int
 }
 
 // moveClocks returns the clocks read with a game's moves, nil if no move

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"math/rand/v2"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -416,6 +417,8 @@ func TestProfile(t *testing.T) {
 
 	dir := t.TempDir()
 	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.wait(ready, 20*time.Second)
+	playByKeyboard(p, rand.New(rand.NewPCG(21, 1))) // a game of this browser's, for Your games
 	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir})
 		return err
@@ -496,6 +499,13 @@ func TestProfile(t *testing.T) {
 	click(p, "#review-close")
 	p.do(chromedp.NavigateBack())
 	p.wait(`location.pathname === '/@/nam' && !document.getElementById('account-view').hidden && document.getElementById('game-view').hidden && document.querySelector('#profile-games-part .game-row')`, 10*time.Second)
+	// Your games, from the profile, opens a game at the board.
+	click(p, "#nav-games")
+	p.wait(`document.querySelectorAll('#games-list .game-row').length > 0`, 10*time.Second)
+	click(p, "#games-list .game-row")
+	p.wait(`!document.getElementById('game-view').hidden && document.getElementById('account-view').hidden && location.pathname === '/'`, 10*time.Second)
+	p.do(chromedp.NavigateBack())
+	p.wait(`location.pathname === '/@/nam' && !document.getElementById('account-view').hidden && document.getElementById('game-view').hidden`, 10*time.Second)
 
 	// Lan signs in: block and report.
 	openAccount(p, "account.signInTitle")

@@ -28,6 +28,8 @@ export function init(controller) {
     .observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
   setWho(hint());
   addEventListener('popstate', () => route());
+  // "Your games" opens a game at the board: the board is shown first.
+  $('nav-games').addEventListener('click', () => { if (view && !view.hidden) go('/'); }, true);
   route();
 }
 

@@ -166,7 +166,7 @@ function closeButton() {
 function field(name, key, type, autocomplete) {
   const id = `account-${name}`;
   const input = el('input', { id, name, type, autocomplete, required: true, 'aria-describedby': 'account-error' });
-  if (type === 'text') Object.assign(input, { autocapitalize: 'none', spellcheck: false, maxLength: 40 });
+  if (type === 'text') Object.assign(input, { autocapitalize: 'none', spellcheck: false, maxLength: 40, dir: 'auto' }); // a name in any script
   return el('div', { className: 'field' }, el('label', { for: id, textContent: t(key) }), input);
 }
 

@@ -304,17 +304,17 @@ func ratedGameOf(a, b *member, moves int, loser *member) string {
 	return made.ID
 }
 
-// rating is a player's rating in one speed, as GET /api/players gives it.
-type rating struct {
+// playerRating is a player's rating in one speed, as GET /api/players gives it.
+type playerRating struct {
 	Rating, RD  float64
 	Provisional bool
 	Games       int
 }
 
 // ratingOf returns name's rating in speed.
-func ratingOf(t *testing.T, base, name, speed string) rating {
+func ratingOf(t *testing.T, base, name, speed string) playerRating {
 	t.Helper()
-	var p struct{ Ratings map[string]rating }
+	var p struct{ Ratings map[string]playerRating }
 	apiCall(t, base, "GET", "/api/players/"+name, "", "", &p)
 	return p.Ratings[speed]
 }
@@ -400,7 +400,7 @@ func TestProfile(t *testing.T) {
 		ratedGameOf(nam, lan, 3, loser)
 	}
 	var prof struct {
-		Ratings map[string]rating
+		Ratings map[string]playerRating
 		Results struct{ Wins, Draws, Losses int }
 	}
 	apiCall(t, base, "GET", "/api/players/Nam", "", "", &prof)
@@ -440,7 +440,7 @@ func TestProfile(t *testing.T) {
 	if n := eval[int](p, `document.querySelectorAll('svg.graph circle').length`); n != 3 {
 		t.Errorf("the graph has %d points, want 3", n)
 	}
-	var hist struct{ History map[string][]rating }
+	var hist struct{ History map[string][]playerRating }
 	apiCall(t, base, "GET", "/api/players/Nam/history", "", "", &hist)
 	if b := hist.History["blitz"]; len(b) != 3 {
 		t.Fatalf("the server's history: %+v", hist)

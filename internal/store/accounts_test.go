@@ -26,6 +26,7 @@ func testAccounts(t *testing.T, open opener) {
 		{"Delete", testDeleteAccount},
 		{"EndRated", testEndRated},
 		{"EndRatedRefused", testEndRatedRefused},
+		{"EndRatedOnce", testEndRatedOnce},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -245,6 +246,33 @@ func testEndRatedRefused(t *testing.T, s Accounts, g Store) {
 	}
 	if r, _ := s.Ratings(ctx, "a1"); len(r) != 0 {
 		t.Errorf("refused endings rated: %+v", r)
+	}
+}
+
+// testEndRatedOnce: a rated game is rated once. Its last move, saved
+// through one server, leaves its status as it was; a resignation sent
+// through another server at the same moment comes from that status, and
+// must be refused as a conflict (the game changed meanwhile), not rate
+// the game a second time nor fail as a fault of the store.
+func testEndRatedOnce(t *testing.T, s Accounts, g Store) {
+	mustAccount(t, s, "a1", "Nam")
+	mustAccount(t, s, "a2", "Lan")
+	ratedGame(t, g, "r1")
+	rc, err := s.EndRated(ctx, "r1", Ending{Index: 2, Move: "5R", Score0: 1, At: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.EndRated(ctx, "r1", Ending{From: "", To: `{"resigned":0}`, Score0: 0, At: t0.Add(time.Second)})
+	if !errors.Is(err, ErrConflict) {
+		t.Errorf("a resignation after the rated end = %v, want ErrConflict", err)
+	}
+	for i, id := range []string{"a1", "a2"} {
+		if r, _ := s.Ratings(ctx, id); !near(r["blitz"], rc.After[i]) || r["blitz"].Games != 1 {
+			t.Errorf("Ratings(%s) = %+v, want %+v (rated once)", id, r["blitz"], rc.After[i])
+		}
+	}
+	if got := mustGet(t, g, "r1"); got.Status != "" || got.RatingChange == nil || !near(got.RatingChange.After[0], rc.After[0]) {
+		t.Errorf("game after = status %q, change %+v; want the first ending's", got.Status, got.RatingChange)
 	}
 }
 

@@ -327,6 +327,7 @@ func (h host) DeleteAccount(ctx context.Context, password api.Password) error {
 	if err := k.store.DeleteAccount(ctx, a.ID); err != nil {
 		return err
 	}
+	h.s.lobbyChanged("") // its open seeks went with it
 	http.SetCookie(h.w, k.cookies.Deletion(h.r))
 	h.s.log.Info("account deleted", "account", a.ID)
 	return nil

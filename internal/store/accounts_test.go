@@ -27,6 +27,7 @@ func testAccounts(t *testing.T, open opener) {
 		{"EndRated", testEndRated},
 		{"EndRatedRefused", testEndRatedRefused},
 		{"EndRatedOnce", testEndRatedOnce},
+		{"DeleteWithdrawsSeeks", testDeleteWithdrawsSeeks},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -273,6 +274,51 @@ func testEndRatedOnce(t *testing.T, s Accounts, g Store) {
 	}
 	if got := mustGet(t, g, "r1"); got.Status != "" || got.RatingChange == nil || !near(got.RatingChange.After[0], rc.After[0]) {
 		t.Errorf("game after = status %q, change %+v; want the first ending's", got.Status, got.RatingChange)
+	}
+}
+
+// testDeleteWithdrawsSeeks: DeleteAccount withdraws the account's open
+// seeks and tickets: a
+// seek of an account that is gone would stay in the lobby (a rated one
+// making a game called rated that could only end unrated), and its
+// tickets would still be paired. Its seeks accepted already stay, and
+// others' seeks are untouched.
+func testDeleteWithdrawsSeeks(t *testing.T, s Accounts, g Store) {
+	mustAccount(t, s, "a1", "Nam")
+	mustAccount(t, s, "a2", "Lan")
+	ks := g.(Seeks)
+	now := time.Now()
+	seek := func(id, acct string, pool bool) Seek {
+		k := newSeek(id, now.Add(-time.Minute))
+		k.Account, k.Pool = acct, pool
+		if err := ks.CreateSeek(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	seek("nam-open", "a1", false)
+	seek("nam-ticket", "a1", true)
+	seek("nam-taken", "a1", false)
+	seek("lan-open", "a2", false)
+	if err := ks.AcceptSeek(ctx, "nam-taken", "game1", 0, "a2", now, now.Add(10*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteAccount(ctx, "a1"); err != nil {
+		t.Fatal(err)
+	}
+	open, err := ks.OpenSeeks(ctx, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(open) != 1 || open[0].ID != "lan-open" {
+		ids := []string{}
+		for _, k := range open {
+			ids = append(ids, k.ID)
+		}
+		t.Errorf("open seeks after Nam's account was deleted: %q, want only lan-open", ids)
+	}
+	if k, err := ks.Seek(ctx, "nam-taken"); err != nil || k.Game != "game1" {
+		t.Errorf("Nam's seek accepted before = %+v, %v; want it kept with its game", k, err)
 	}
 }
 

@@ -146,6 +146,8 @@ func (m *Memory) DeleteAccount(ctx context.Context, id string) error {
 	delete(ac.ratings, id)
 	maps.DeleteFunc(ac.sessions, func(_ string, s Session) bool { return s.Account == id })
 	ac.history = slices.DeleteFunc(ac.history, func(h historyRow) bool { return h.account == id })
+	// Its open seeks and tickets go with it (those accepted stay).
+	maps.DeleteFunc(m.seeks, func(_ string, k Seek) bool { return k.Account == id && k.Game == "" })
 	return nil
 }
 

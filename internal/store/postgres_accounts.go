@@ -114,6 +114,10 @@ func (p *Postgres) DeleteAccount(ctx context.Context, id string) error {
 			`DELETE FROM sessions WHERE account = $1`,
 			`DELETE FROM ratings WHERE account = $1`,
 			`DELETE FROM rating_history WHERE account = $1`,
+			// Its open seeks and tickets (those accepted stay); the
+			// other servers' lobbies hear of it.
+			`WITH gone AS (DELETE FROM seeks WHERE account = $1 AND game IS NULL RETURNING id)
+				SELECT ` + lobbyNotifyAll + ` FROM gone LIMIT 1`,
 			`UPDATE accounts SET username = '', ukey = NULL, hash = '', deleted = now() WHERE id = $1`,
 		} {
 			if _, err := tx.Exec(ctx, q, id); err != nil {

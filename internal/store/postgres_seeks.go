@@ -18,6 +18,9 @@ func lobbyNotify(n int) string {
 	return fmt.Sprintf(`pg_notify('%s', current_setting('application_name') || ' ' || $%d)`, lobbyChannel, n)
 }
 
+// lobbyNotifyAll announces a change of many seeks (the payload's id "").
+const lobbyNotifyAll = `pg_notify('` + lobbyChannel + `', current_setting('application_name') || ' ')`
+
 const pgSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating, holder, held, poster`
 
 func scanPgSeek(scan func(...any) error) (Seek, error) {

@@ -121,6 +121,7 @@ func (s *SQLite) DeleteAccount(ctx context.Context, id string) error {
 			`DELETE FROM sessions WHERE account = ?1`,
 			`DELETE FROM ratings WHERE account = ?1`,
 			`DELETE FROM rating_history WHERE account = ?1`,
+			`DELETE FROM seeks WHERE account = ?1 AND game IS NULL`, // its open seeks and tickets; those accepted stay
 			`UPDATE accounts SET username = '', ukey = NULL, hash = '', deleted = ?2 WHERE id = ?1`,
 		} {
 			if _, err := w.exec(q, id, s.now().UnixNano()); err != nil {

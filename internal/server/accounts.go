@@ -309,7 +309,7 @@ func (h host) ChangePassword(ctx context.Context, old, new api.Password) error {
 // fieldOf names field in a wrong password's refusal.
 func fieldOf(err error, field string) error {
 	if errors.Is(err, api.ErrCredentials) {
-		return api.Fail(err, "%s: wrong password", field)
+		return &api.WrongPassword{Field: field}
 	}
 	return err
 }

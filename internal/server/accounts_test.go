@@ -645,3 +645,29 @@ func BenchmarkSignIn(b *testing.B) {
 		})
 	}
 }
+
+// TestErrorFields: every refusal of a field of issue 21's requests names
+// the field, for the page to say it in the player's language: a wrong
+// password where the request has two (old and new) or one (a deletion),
+// still 401 bad_credentials, and a field of the wrong JSON type in any
+// body (a sign-up's username, a seek's clock).
+func TestErrorFields(t *testing.T) {
+	_, ts := accountServer(t, noLimits)
+	a := newBrowser(t, ts)
+	a.signUp("Nam", "gà trống gáy sáng")
+	field := func(r response, status int, code, field, reason string) {
+		t.Helper()
+		wantError(t, r, status, code)
+		if e := decodeAs[api.ErrorBody](t, r); e.Error.Field != field || e.Error.Reason != reason {
+			t.Errorf("field %q, reason %q; want %q, %q: %s", e.Error.Field, e.Error.Reason, field, reason, r.body)
+		}
+	}
+	field(a.call("PUT", "/api/me/password", map[string]string{"old": "nope nope nope", "new": "trâu ăn cỏ non"}), 401, "bad_credentials", "old", "wrong")
+	field(a.call("DELETE", "/api/me", map[string]string{"password": "nope nope nope"}), 401, "bad_credentials", "password", "wrong")
+	field(a.call("POST", "/api/accounts", `{"username":5,"password":"gà trống gáy sáng"}`), 400, "bad_request", "username", "type")
+	field(a.call("PUT", "/api/me/password", `{"old":"gà trống gáy sáng","new":["x"]}`), 400, "bad_request", "new", "type")
+	field(a.call("POST", "/api/seeks", `{"clock":{"initial":"180","increment":2}}`), 400, "bad_request", "clock.initial", "not_whole")
+	field(a.call("POST", "/api/pairing", `{"clock":{"initial":180,"increment":2},"rated":"yes"}`), 400, "bad_request", "rated", "type")
+	// A sign-in says no more than "wrong pair": no field.
+	field(newBrowser(t, ts).call("POST", "/api/session", creds("Nam", "nope nope nope")), 401, "bad_credentials", "", "")
+}

@@ -171,10 +171,15 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 	return k, secret, nil
 }
 
-// OpenSeeks returns the open seeks the caller may accept.
+// OpenSeeks returns the open seeks the caller may accept. Each list
+// costs the store a read of every open seek and of its poster: it is
+// limited per address as the reads of profiles are.
 func (h host) OpenSeeks(ctx context.Context) ([]api.SeekView, error) {
 	ks, err := h.seeks()
 	if err != nil {
+		return nil, err
+	}
+	if err := h.allowProfile(); err != nil {
 		return nil, err
 	}
 	acct, err := h.caller(ctx, false)

@@ -292,7 +292,8 @@ func TestRecordsDisposition(t *testing.T) {
 }
 
 // TestProfileLimits: a flood of reads of a player's profile, history,
-// games or records, of one's blocks or of a leaderboard from one address
+// games or records, of one's blocks, of a leaderboard or of the lobby's
+// seeks from one address
 // (an IPv6 one by its /64) is refused 429 with Retry-After once its
 // bucket is empty; another address is unaffected.
 func TestProfileLimits(t *testing.T) {
@@ -303,7 +304,7 @@ func TestProfileLimits(t *testing.T) {
 	_, ts := accountServer(t, lim)
 	nam, _ := ratedPair(t, ts)
 	for i, path := range []string{"/api/players/Lan", "/api/players/Lan/history", "/api/players/Lan/games",
-		"/api/players/Lan/records", "/api/me/blocks", "/api/leaderboard/blitz"} {
+		"/api/players/Lan/records", "/api/me/blocks", "/api/leaderboard/blitz", "/api/seeks"} {
 		flood := fmt.Sprintf("2001:db8:%x::1", i)
 		neighbour := fmt.Sprintf("2001:db8:%x::2", i) // the same /64
 		other := fmt.Sprintf("198.51.100.%d", i+1)

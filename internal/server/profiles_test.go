@@ -293,9 +293,8 @@ func TestRecordsDisposition(t *testing.T) {
 
 // TestProfileLimits: a flood of reads of a player's profile, history,
 // games or records, of one's blocks, of a leaderboard or of the lobby's
-// seeks from one address
-// (an IPv6 one by its /64) is refused 429 with Retry-After once its
-// bucket is empty; another address is unaffected.
+// seeks from one address (an IPv6 one by its /64) is refused 429 with
+// Retry-After once its bucket is empty; another address is unaffected.
 func TestProfileLimits(t *testing.T) {
 	lim := noLimits
 	lim.Profiles = Rate{PerMinute: 1e-6, Burst: 3}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"net/http"
@@ -670,4 +671,47 @@ func TestErrorFields(t *testing.T) {
 	field(a.call("POST", "/api/pairing", `{"clock":{"initial":180,"increment":2},"rated":"yes"}`), 400, "bad_request", "rated", "type")
 	// A sign-in says no more than "wrong pair": no field.
 	field(newBrowser(t, ts).call("POST", "/api/session", creds("Nam", "nope nope nope")), 401, "bad_credentials", "", "")
+}
+
+// TestSignInLimitsAcrossServers: the limits of accounts hold over every
+// server sharing a store (two on one PostgreSQL), not on each: the
+// accounts one address makes, the sign-ins it tries, and the wrong
+// passwords given for a username from any address. Each is spread over
+// both servers; the request past the limit is refused on either.
+func TestSignInLimitsAcrossServers(t *testing.T) {
+	lim := noLimits
+	lim.SignUps = Rate{PerMinute: 1e-6, Burst: 2}
+	lim.SignIns = Rate{PerMinute: 1e-6, Burst: 4}
+	lim.SignInFailures = Rate{PerMinute: 1e-6, Burst: 3}
+	lim.ClientIPHeader = "X-Real-IP"
+	sa, sb := postgresPair(t)
+	var ts [2]*httptest.Server
+	for i, st := range []store.Store{sa, sb} {
+		ts[i] = newTestServer(t, newServer(t, Config{Store: st, ID: string(rune('a' + i)), Limits: lim, Accounts: Accounts{Hashing: fastHashing}}))
+	}
+	var on [2]*browser
+	for i := range on {
+		on[i] = newBrowser(t, ts[i])
+	}
+	// Accounts made by one address: two, through either server.
+	home := "X-Real-IP"
+	for i, name := range []string{"Nam", "Lan"} {
+		must[api.Player](t, on[i].call("POST", "/api/accounts", creds(name, "gà trống gáy sáng"), home, "203.0.113.1"), 201)
+	}
+	wantError(t, on[0].call("POST", "/api/accounts", creds("Minh", "gà trống gáy sáng"), home, "203.0.113.1"), 429, "rate_limited")
+	// Wrong passwords for Nam, each from another address: three, then
+	// Nam is refused on both, the right password too.
+	for i := range 3 {
+		addr := fmt.Sprintf("198.51.100.%d", i+1)
+		wantError(t, on[i%2].call("POST", "/api/session", creds("Nam", "nope nope nope"), home, addr), 401, "bad_credentials")
+	}
+	for i := range on {
+		wantError(t, on[i].call("POST", "/api/session", creds("Nam", "gà trống gáy sáng"), home, "198.51.100.9"), 429, "rate_limited")
+	}
+	// Sign-ins from one address (each for another name): four.
+	for i := range 4 {
+		wantError(t, on[i%2].call("POST", "/api/session", creds(fmt.Sprintf("Nobody%d", i), "nope nope nope"), home, "192.0.2.7"), 401, "bad_credentials")
+	}
+	wantError(t, on[0].call("POST", "/api/session", creds("Lan", "gà trống gáy sáng"), home, "192.0.2.7"), 429, "rate_limited")
+	must[api.Player](t, on[1].call("POST", "/api/session", creds("Lan", "gà trống gáy sáng"), home, "192.0.2.8"), 200)
 }

@@ -138,7 +138,8 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 		return store.Seek{}, "", &retryError{limit: "open seeks", retry: time.Minute,
 			err: api.Fail(api.ErrRate, "your address has %d seeks open, the most it may: wait for one to be accepted or cancel one", n)}
 	}
-	if err := h.s.limits.allow(h.r, "seek", h.s.limits.cfg.Seeks); err != nil {
+	// Over every server sharing the store, as the open ones are.
+	if err := h.s.allowShared(ctx, h.r, "seek", h.s.limits.cfg.Seeks); err != nil {
 		return store.Seek{}, "", err
 	}
 	secret := newSecret()

@@ -279,3 +279,31 @@ func FuzzSeekRequests(f *testing.F) {
 		}
 	})
 }
+
+// TestSeekLimitsAcrossServers: the seeks an address posts are limited
+// over every server sharing the store (two on one PostgreSQL), as the
+// seeks it has open are: posting through the other server gets no new
+// allowance.
+func TestSeekLimitsAcrossServers(t *testing.T) {
+	lim := noLimits
+	lim.Seeks = Rate{PerMinute: 1e-6, Burst: 3}
+	sa, sb := postgresPair(t)
+	var on [2]*browser
+	for i, st := range []store.Store{sa, sb} {
+		on[i] = newBrowser(t, newTestServer(t, newServer(t, Config{Store: st, ID: string(rune('a' + i)), Limits: lim, Accounts: Accounts{Hashing: fastHashing}})))
+	}
+	const body = `{"clock":{"initial":300,"increment":0}}`
+	for i := range 3 {
+		k := on[i%2].post(body)
+		if r := on[i%2].call("DELETE", "/api/seeks/"+k.ID, nil, "Authorization", "Bearer "+k.Secret); r.status != 204 {
+			t.Fatalf("cancel: %v", r)
+		}
+	}
+	for i := range on {
+		r := on[i].call("POST", "/api/seeks", body)
+		wantError(t, r, 429, "rate_limited")
+		if r.header.Get("Retry-After") == "" {
+			t.Error("429 without Retry-After")
+		}
+	}
+}

@@ -261,3 +261,36 @@ func TestLobbyHolderStops(t *testing.T) {
 		t.Errorf("after A stopped, B lists held %v (want no), never held %v (want yes)", listed(l, held.ID), listed(l, never.ID))
 	}
 }
+
+// TestLobbyHoldGuesses: a lobby socket's holds that name no seek of the
+// sender's (a wrong id or secret) count against its address's allowance
+// of requests naming what does not exist (Limits.Unknown), as GET
+// /api/seeks/{id} does: each costs the store a read, and a socket could
+// send them without end. Past it, even a right hold is refused, saying
+// to wait, until the allowance fills again.
+func TestLobbyHoldGuesses(t *testing.T) {
+	lim := noLimits
+	lim.Unknown = Rate{PerMinute: 1e-6, Burst: 3}
+	_, ts := accountServer(t, lim)
+	b := newBrowser(t, ts)
+	k := b.post(`{"clock":{"initial":300,"increment":0}}`)
+	lb := dialLobby(t, b)
+	send := func(id, secret string) lobbyMsg {
+		t.Helper()
+		msg, _ := json.Marshal(map[string]string{"type": "hold", "seek": id, "secret": secret})
+		if err := lb.c.Write(context.Background(), websocket.MessageText, msg); err != nil {
+			t.Fatal(err)
+		}
+		return lb.until("an answer", func(m lobbyMsg) bool { return m.Type == "held" || m.Type == "error" })
+	}
+	for _, guess := range [][2]string{{"aaaaaaaaaaaaaaaaaaaa", k.Secret}, {k.ID, "not-the-secret"}, {"nonsense", ""}} {
+		if m := send(guess[0], guess[1]); m.Type != "error" {
+			t.Fatalf("hold %q: %+v, want an error", guess, m)
+		}
+	}
+	m := send(k.ID, k.Secret)
+	if m.Type != "error" || !strings.Contains(m.Message, "try again") {
+		t.Errorf("the right hold past the allowance: %+v, want an error saying to wait", m)
+	}
+	wantError(t, b.call("GET", "/api/seeks/"+k.ID, nil), 429, "rate_limited")
+}

@@ -54,3 +54,23 @@ func wantFieldError(t *testing.T, r response, field string) {
 		t.Errorf("field %q, want %q: %s", e.Error.Field, field, r.body)
 	}
 }
+
+// TestReportsPerAddressAcrossServers: the reports one address makes
+// (without an account, so that only the address's limit counts) are
+// limited over every server sharing the store, not on each: 20 through
+// two servers, then the next is refused on either.
+func TestReportsPerAddressAcrossServers(t *testing.T) {
+	url := pgtest.Start(t)
+	_, tsA := accountServerOn(t, openPostgresURL(t, url), noLimits)
+	_, tsB := accountServerOn(t, openPostgresURL(t, url), noLimits)
+	newBrowser(t, tsA).signUp("Lan", "trâu ăn cỏ non")
+	on := [2]*browser{newBrowser(t, tsA), newBrowser(t, tsB)}
+	for i := range reportRate.Burst {
+		if r := on[i%2].call("POST", "/api/players/Lan/report", `{"reason":"stalling"}`); r.status != 204 {
+			t.Fatalf("report %d: %s", i+1, r)
+		}
+	}
+	for i := range on {
+		wantError(t, on[i].call("POST", "/api/players/Lan/report", `{"reason":"stalling"}`), 429, "rate_limited")
+	}
+}

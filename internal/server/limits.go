@@ -323,11 +323,12 @@ func (e *retryError) Unwrap() error { return e.err }
 func retrySeconds(d time.Duration) int { return int(math.Ceil(d.Seconds())) }
 
 // The limits of accounts (sign-ins and sign-ups per address, wrong
-// passwords per username) and of the seeks and reports an address posts
-// are kept in the store's buckets when it keeps them (store.Buckets):
-// then they hold over every server sharing it, as issue 21 asks of them,
-// rather than on each (two servers would let a guesser try twice the
-// passwords). A store without buckets, this server's.
+// passwords per username), of the seeks and reports an address posts
+// and of its downloads of records are kept in the store's buckets when
+// it keeps them (store.Buckets): then they hold over every server
+// sharing it, as issue 21 asks of them, rather than on each (two servers
+// would let a guesser try twice the passwords). A store without
+// buckets, this server's.
 
 // sharedRate is rt as the store's buckets take it; ok false for no limit.
 func sharedRate(rt Rate) (store.BucketRate, bool) {
@@ -345,8 +346,8 @@ func owing(tokens float64, br store.BucketRate, limit, msg string) error {
 }
 
 // allowShared takes a token of kind ("sign-in", "sign-up", "seek",
-// "report") for r's
-// client, of rate rt, or refuses saying when to come back.
+// "report", "records") for r's client, of rate rt, or refuses saying
+// when to come back.
 func (s *Server) allowShared(ctx context.Context, r *http.Request, kind string, rt Rate) error {
 	b, ok := s.store.(store.Buckets)
 	br, limited := sharedRate(rt)

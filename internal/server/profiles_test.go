@@ -324,3 +324,25 @@ func TestProfileLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordsLimitAcrossServers: the downloads of players' records one
+// address makes, each a read of all of a player's games, are limited
+// over every server sharing the store (two on one PostgreSQL), not on
+// each.
+func TestRecordsLimitAcrossServers(t *testing.T) {
+	lim := noLimits
+	lim.Records = Rate{PerMinute: 1e-6, Burst: 2}
+	url := pgtest.Start(t)
+	_, tsA := accountServerOn(t, openPostgresURL(t, url), lim)
+	_, tsB := accountServerOn(t, openPostgresURL(t, url), lim)
+	newBrowser(t, tsA).signUp("Lan", "trâu ăn cỏ non")
+	on := [2]*browser{newBrowser(t, tsA), newBrowser(t, tsB)}
+	for i := range 2 {
+		if r := on[i].call("GET", "/api/players/Lan/records", nil); r.status != 200 {
+			t.Fatalf("download %d: %s", i+1, r)
+		}
+	}
+	for i := range on {
+		wantError(t, on[i].call("GET", "/api/players/Lan/records", nil), 429, "rate_limited")
+	}
+}

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/coder/websocket"
+
 	"oanquan/internal/account"
 	"oanquan/internal/api"
 	"oanquan/internal/rating"
@@ -714,4 +716,38 @@ func TestSignInLimitsAcrossServers(t *testing.T) {
 	}
 	wantError(t, on[0].call("POST", "/api/session", creds("Lan", "gà trống gáy sáng"), home, "192.0.2.7"), 429, "rate_limited")
 	must[api.Player](t, on[1].call("POST", "/api/session", creds("Lan", "gà trống gáy sáng"), home, "192.0.2.8"), 200)
+}
+
+// TestEveryChangeCrossSite: every route of the API that changes
+// anything (each but GET's), issue 21's lobby, pairing, blocks and
+// reports among them, refuses a request from another site that carries
+// the session cookie, before reading it; and the lobby's WebSocket,
+// which knows its listener by that cookie, refuses another site's page.
+func TestEveryChangeCrossSite(t *testing.T) {
+	_, ts := accountServer(t, noLimits)
+	b := newBrowser(t, ts)
+	b.signUp("Nam", "gà trống gáy sáng")
+	newBrowser(t, ts).signUp("Lan", "trâu ăn cỏ non")
+	n := 0
+	for _, rt := range api.Routes {
+		if rt.Method == "GET" {
+			continue
+		}
+		path := strings.ReplaceAll(rt.Pattern, "{id}", "Lan")
+		wantError(t, b.call(rt.Method, path, `{}`, "Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site"), 403, "forbidden")
+		n++
+	}
+	if n < 20 {
+		t.Errorf("%d routes that change anything, want the 20 and more of the API", n)
+	}
+	if p, st := b.me(); st != 200 || p.Username != "Nam" {
+		t.Errorf("after the cross-site requests: me = %+v, %d", p, st)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	_, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.URL, "http")+"/api/lobby/ws",
+		&websocket.DialOptions{HTTPClient: b.c, HTTPHeader: http.Header{"Origin": {"https://evil.example"}}})
+	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("the lobby's socket from another site: %v, %v; want 403", resp, err)
+	}
 }

@@ -130,13 +130,14 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 	}
 	now := time.Now()
 	addr := h.s.limits.client(h.r)
+	// Counted first so that a full address spends none of its rate;
+	// counted again, with the save, at the end.
 	n, err := ks.CountSeeks(ctx, addr, now)
 	if err != nil {
 		return store.Seek{}, "", err
 	}
 	if n >= maxOpenSeeks {
-		return store.Seek{}, "", &retryError{limit: "open seeks", retry: time.Minute,
-			err: api.Fail(api.ErrRate, "your address has %d seeks open, the most it may: wait for one to be accepted or cancel one", n)}
+		return store.Seek{}, "", tooManyOpen(n)
 	}
 	// Over every server sharing the store, as the open ones are.
 	if err := h.s.allowShared(ctx, h.r, "seek", h.s.limits.cfg.Seeks); err != nil {
@@ -159,9 +160,12 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 	}
 	for tries := 0; ; tries++ {
 		k.ID = newID()
-		err := ks.CreateSeek(ctx, k)
+		n, err := ks.CreateSeekWithin(ctx, k, maxOpenSeeks)
 		if err == nil {
 			break
+		}
+		if errors.Is(err, store.ErrSeekLimit) { // others posted at once
+			return store.Seek{}, "", tooManyOpen(n)
 		}
 		if !errors.Is(err, store.ErrExists) || tries == 5 {
 			return store.Seek{}, "", err
@@ -170,6 +174,13 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 	h.s.log.Info("seek posted", "seek", k.ID, "speed", k.Speed, "rated", k.Rated, "pool", pool)
 	h.s.lobbyChanged(k.ID)
 	return k, secret, nil
+}
+
+// tooManyOpen refuses a seek of an address with n seeks open, the most
+// it may have.
+func tooManyOpen(n int) error {
+	return &retryError{limit: "open seeks", retry: time.Minute,
+		err: api.Fail(api.ErrRate, "your address has %d seeks open, the most it may: wait for one to be accepted or cancel one", n)}
 }
 
 // OpenSeeks returns the open seeks the caller may accept. Each list

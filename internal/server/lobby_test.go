@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -305,5 +306,48 @@ func TestSeekLimitsAcrossServers(t *testing.T) {
 		if r.header.Get("Retry-After") == "" {
 			t.Error("429 without Retry-After")
 		}
+	}
+}
+
+// TestSeekOpenLimitRace: an address posting many seeks at once still has
+// no more than maxOpenSeeks open: the count and the insert are one step
+// of the store, on SQLite and on PostgreSQL.
+func TestSeekOpenLimitRace(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		st   func(t *testing.T) store.Store
+	}{
+		{"SQLite", func(t *testing.T) store.Store {
+			st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			return st
+		}},
+		{"PostgreSQL", func(t *testing.T) store.Store { return openPostgresURL(t, pgtest.Start(t)) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lim := noLimits
+			lim.Seeks = Rate{PerMinute: math.Inf(1)}
+			_, ts := accountServerOn(t, tc.st(t), lim)
+			a := newBrowser(t, ts)
+			var wg sync.WaitGroup
+			var posted atomic.Int32
+			for range 4 * maxOpenSeeks {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if a.call("POST", "/api/seeks", `{"clock":{"initial":300,"increment":0}}`).status == 201 {
+						posted.Add(1)
+					}
+				}()
+			}
+			wg.Wait()
+			open := newBrowser(t, ts).seeks()
+			if posted.Load() > maxOpenSeeks || len(open) > maxOpenSeeks {
+				t.Errorf("%d seeks posted at once answered 201, %d open; want at most %d", posted.Load(), len(open), maxOpenSeeks)
+			}
+		})
 	}
 }

@@ -43,7 +43,7 @@ func (h host) Report(ctx context.Context, name string, q api.ReportRequest) erro
 		return err
 	}
 	if acct == reported {
-		return api.Fail(api.ErrBadRequest, "you cannot report yourself")
+		return &api.FieldError{Field: "name", Reason: "self", Problem: "you cannot report yourself"}
 	}
 	if err := h.s.allowShared(ctx, h.r, "report", reportRate); err != nil {
 		return err

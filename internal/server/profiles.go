@@ -202,6 +202,11 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) error {
 			if g.Result == store.NoResult {
 				continue // going on
 			}
+			if g.Seats[0] == nil || g.Seats[1] == nil {
+				// An invitation that ended with its seat free: its id
+				// would let anyone take the seat (as in PlayerGames).
+				continue
+			}
 			text, err := recordOf(g)
 			if err != nil {
 				s.log.Warn("a saved game's record", "id", id, "err", err)

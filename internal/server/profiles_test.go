@@ -346,3 +346,30 @@ func TestRecordsLimitAcrossServers(t *testing.T) {
 		wantError(t, on[i].call("GET", "/api/players/Lan/records", nil), 429, "rate_limited")
 	}
 }
+
+// TestRecordsHideInvitations: an invitation that ended with its seat
+// free (aborted by its creator before the friend came) is not in the
+// creator's records: its id there would let a stranger take the seat
+// (join asks nothing of a game over) and offer the creator a rematch.
+func TestRecordsHideInvitations(t *testing.T) {
+	_, ts := accountServer(t, noLimits)
+	nam, lan := ratedPair(t, ts)
+	played, ps := ratedGame(t, nam, lan)
+	if r := nam.act(ps[0], "POST", "/api/games/"+played+"/resign", ""); r.status != 200 { // the secret acts, whoever sends it
+		t.Fatalf("resign: %s", r)
+	}
+	invite := must[api.Created](t, nam.call("POST", "/api/games", `{"mode":"online","clock":{"initial":180,"increment":2}}`), 201)
+	if r := nam.act(player{invite.Secret, invite.Seat}, "POST", "/api/games/"+invite.ID+"/abort", ""); r.status != 200 {
+		t.Fatalf("abort: %s", r)
+	}
+	r := newBrowser(t, ts).call("GET", "/api/players/Nam/records", nil)
+	if r.status != 200 {
+		t.Fatalf("records: %s", r)
+	}
+	if strings.Contains(string(r.body), invite.ID) {
+		t.Errorf("the records name the invitation %s, its seat free:\n%s", invite.ID, r.body)
+	}
+	if !strings.Contains(string(r.body), played) {
+		t.Errorf("the records lack the game played %s:\n%s", played, r.body)
+	}
+}

@@ -2,6 +2,10 @@ package server
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
@@ -122,5 +126,69 @@ func TestQuickPairingWidens(t *testing.T) {
 	g := must[wire.Game](t, a.call("GET", "/api/games/"+pa.Game, nil), 200)
 	if g.Clock == nil || g.Clock.Initial == nil || *g.Clock.Initial != 180 {
 		t.Errorf("the game's clock: %+v", g.Clock)
+	}
+}
+
+// TestQuickPairingRaceTwoServers: eight tickets join the rated 3+2 pool
+// at once through two servers on one PostgreSQL, two of them one
+// account's from two browsers. Every game made holds exactly two
+// tickets, each ticket is in one game at most, and the two browsers of
+// one account are never paired with each other.
+func TestQuickPairingRaceTwoServers(t *testing.T) {
+	url := pgtest.Start(t)
+	var ts [2]*httptest.Server
+	for i := range ts {
+		_, ts[i] = accountServerOn(t, openPostgresURL(t, url), noLimits)
+	}
+	type entrant struct {
+		b    *browser
+		name string
+	}
+	var es []entrant
+	for i := range 6 {
+		b := newBrowser(t, ts[i%2])
+		name := fmt.Sprintf("Player%d", i)
+		b.signUp(name, "gà trống gáy sáng")
+		es = append(es, entrant{b, name})
+	}
+	twin := newBrowser(t, ts[0])
+	twin.signUp("Twin", "gà trống gáy sáng")
+	twin2 := newBrowser(t, ts[1])
+	must[api.Player](t, twin2.call("POST", "/api/session", creds("Twin", "gà trống gáy sáng")), 200)
+	es = append(es, entrant{twin, "Twin"}, entrant{twin2, "Twin"})
+	tickets := make([]api.Ticket, len(es))
+	var wg sync.WaitGroup
+	for i, e := range es {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := e.b.call("POST", "/api/pairing", `{"clock":{"initial":180,"increment":2},"rated":true}`)
+			if r.status == 201 {
+				json.Unmarshal(r.body, &tickets[i])
+			}
+		}()
+	}
+	wg.Wait()
+	byGame := map[string][]string{} // the names in each game
+	for i, e := range es {
+		k := tickets[i]
+		if k.ID == "" {
+			t.Fatalf("%s's ticket was refused", e.name)
+		}
+		v := must[api.SeekView](t, e.b.call("GET", "/api/seeks/"+k.ID, nil, "Authorization", "Bearer "+k.Secret), 200)
+		if k.Game != nil && v.Game != k.Game.ID {
+			t.Errorf("%s's ticket: answered game %s, the seek says %q", e.name, k.Game.ID, v.Game)
+		}
+		if v.Game != "" {
+			byGame[v.Game] = append(byGame[v.Game], e.name)
+		}
+	}
+	if len(byGame) == 0 {
+		t.Fatal("no game was made")
+	}
+	for g, names := range byGame {
+		if len(names) != 2 || names[0] == names[1] {
+			t.Errorf("game %s holds the tickets of %q, want two players", g, names)
+		}
 	}
 }

@@ -136,9 +136,11 @@ func TestQuickPairingWidens(t *testing.T) {
 // one account are never paired with each other.
 func TestQuickPairingRaceTwoServers(t *testing.T) {
 	url := pgtest.Start(t)
+	lim := noLimits
+	lim.ClientIPHeader = "X-Real-IP" // each entrant its own address: an address has 5 seeks open at most
 	var ts [2]*httptest.Server
 	for i := range ts {
-		_, ts[i] = accountServerOn(t, openPostgresURL(t, url), noLimits)
+		_, ts[i] = accountServerOn(t, openPostgresURL(t, url), lim)
 	}
 	type entrant struct {
 		b    *browser
@@ -156,39 +158,46 @@ func TestQuickPairingRaceTwoServers(t *testing.T) {
 	twin2 := newBrowser(t, ts[1])
 	must[api.Player](t, twin2.call("POST", "/api/session", creds("Twin", "gà trống gáy sáng")), 200)
 	es = append(es, entrant{twin, "Twin"}, entrant{twin2, "Twin"})
-	tickets := make([]api.Ticket, len(es))
-	var wg sync.WaitGroup
-	for i, e := range es {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := e.b.call("POST", "/api/pairing", `{"clock":{"initial":180,"increment":2},"rated":true}`)
-			if r.status == 201 {
-				json.Unmarshal(r.body, &tickets[i])
+	// Four pools, one after the other: a race each.
+	for _, clock := range []string{`{"initial":180,"increment":2}`, `{"initial":300,"increment":0}`, `{"initial":600,"increment":5}`, `{"initial":60,"increment":1}`} {
+		tickets := make([]api.Ticket, len(es))
+		answers := make([]response, len(es))
+		var wg sync.WaitGroup
+		for i, e := range es {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				answers[i] = e.b.call("POST", "/api/pairing", `{"clock":`+clock+`,"rated":true}`, "X-Real-IP", fmt.Sprintf("192.0.2.%d", i+1))
+				if answers[i].status == 201 {
+					json.Unmarshal(answers[i].body, &tickets[i])
+				}
+			}()
+		}
+		wg.Wait()
+		byGame := map[string][]string{} // the names in each game
+		for i, e := range es {
+			k := tickets[i]
+			if k.ID == "" {
+				t.Fatalf("pool %s: %s's ticket was refused: %s", clock, e.name, answers[i])
 			}
-		}()
-	}
-	wg.Wait()
-	byGame := map[string][]string{} // the names in each game
-	for i, e := range es {
-		k := tickets[i]
-		if k.ID == "" {
-			t.Fatalf("%s's ticket was refused", e.name)
+			v := must[api.SeekView](t, e.b.call("GET", "/api/seeks/"+k.ID, nil, "Authorization", "Bearer "+k.Secret, "X-Real-IP", fmt.Sprintf("192.0.2.%d", i+1)), 200)
+			if k.Game != nil && v.Game != k.Game.ID {
+				t.Errorf("pool %s: %s's ticket: answered game %s, the seek says %q", clock, e.name, k.Game.ID, v.Game)
+			}
+			if v.Game != "" {
+				byGame[v.Game] = append(byGame[v.Game], e.name)
+			}
+			// Out of the pool, for the next: its ticket withdrawn, or
+			// its game ended (an address has 5 seeks open at most).
+			e.b.call("DELETE", "/api/seeks/"+k.ID, nil, "Authorization", "Bearer "+k.Secret, "X-Real-IP", fmt.Sprintf("192.0.2.%d", i+1))
 		}
-		v := must[api.SeekView](t, e.b.call("GET", "/api/seeks/"+k.ID, nil, "Authorization", "Bearer "+k.Secret), 200)
-		if k.Game != nil && v.Game != k.Game.ID {
-			t.Errorf("%s's ticket: answered game %s, the seek says %q", e.name, k.Game.ID, v.Game)
+		if len(byGame) == 0 {
+			t.Fatalf("pool %s: no game was made", clock)
 		}
-		if v.Game != "" {
-			byGame[v.Game] = append(byGame[v.Game], e.name)
-		}
-	}
-	if len(byGame) == 0 {
-		t.Fatal("no game was made")
-	}
-	for g, names := range byGame {
-		if len(names) != 2 || names[0] == names[1] {
-			t.Errorf("game %s holds the tickets of %q, want two players", g, names)
+		for g, names := range byGame {
+			if len(names) != 2 || names[0] == names[1] {
+				t.Errorf("pool %s: game %s holds the tickets of %q, want two players", clock, g, names)
+			}
 		}
 	}
 }

@@ -176,6 +176,19 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 	return k, secret, nil
 }
 
+// gameMade tells every server's lobby that the game of seek (or ticket)
+// id is made: the sockets holding it may now be told "paired" (settle
+// waits for the game). Other servers heard of the seek's acceptance
+// from the store before the game existed; they hear of it again.
+func (s *Server) gameMade(ctx context.Context, id string) {
+	if n, ok := s.store.(store.LobbyNotifier); ok {
+		if err := n.NotifyLobby(context.WithoutCancel(ctx), id); err != nil {
+			s.log.Warn("announcing a seek's game", "seek", id, "err", err)
+		}
+	}
+	s.lobbyChanged(id)
+}
+
 // tooManyOpen refuses a seek of an address with n seeks open, the most
 // it may have.
 func tooManyOpen(n int) error {
@@ -406,7 +419,7 @@ func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
 		return api.Joined{}, err
 	}
 	h.s.log.Info("seek accepted", "seek", id, "id", gameID, "rated", cfg.Rated)
-	h.s.lobbyChanged(id)
+	h.s.gameMade(ctx, id)
 	st := m.State()
 	return api.Joined{Game: wire.GameOf(&st), Seat: 1 - poster, Secret: secret}, nil
 }

@@ -297,6 +297,18 @@ func (l *lobbyHub) settle(ctx context.Context, ks store.Seeks, id string) {
 		l.s.log.Warn("reading a seek", "seek", id, "err", err)
 		return
 	}
+	if err == nil && k.Game != "" {
+		// The server that accepted or paired it makes the game just
+		// after: until then the poster would find no game. It tells
+		// every server once the game is made (gameMade).
+		switch _, gerr := l.s.store.Get(ctx, k.Game); {
+		case errors.Is(gerr, store.ErrNotFound):
+			return // still held: the next refresh settles it
+		case gerr != nil:
+			l.s.log.Warn("reading a seek's game", "seek", id, "err", gerr)
+			return
+		}
+	}
 	l.mu.Lock()
 	hs := l.holders[id]
 	delete(l.holders, id)

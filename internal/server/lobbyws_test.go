@@ -10,6 +10,7 @@ import (
 	"github.com/coder/websocket"
 
 	"oanquan/internal/api"
+	"oanquan/internal/store"
 	"oanquan/internal/store/pgtest"
 	"oanquan/internal/wire"
 )
@@ -293,4 +294,80 @@ func TestLobbyHoldGuesses(t *testing.T) {
 		t.Errorf("the right hold past the allowance: %+v, want an error saying to wait", m)
 	}
 	wantError(t, b.call("GET", "/api/seeks/"+k.ID, nil), 429, "rate_limited")
+}
+
+// TestLobbyPairedWaitsForGame: two servers on one PostgreSQL. A seek
+// held on A is accepted through B, whose store tells A at once, before
+// B has made the game: A's poster socket must not be told "paired"
+// then (its page would ask A for a game that does not exist yet), but
+// once B has made the game and said so.
+func TestLobbyPairedWaitsForGame(t *testing.T) {
+	url := pgtest.Start(t)
+	_, tsA := accountServerOn(t, openPostgresURL(t, url), noLimits)
+	sB, _ := accountServerOn(t, openPostgresURL(t, url), noLimits)
+	a := newBrowser(t, tsA)
+	la := dialLobby(t, a)
+	k := a.post(`{"clock":{"initial":300,"increment":0}}`)
+	la.hold(k)
+	msgs := make(chan lobbyMsg, 64)
+	go func() {
+		defer close(msgs)
+		for {
+			_, data, err := la.c.Read(context.Background())
+			if err != nil {
+				return
+			}
+			var m lobbyMsg
+			if json.Unmarshal(data, &m) == nil {
+				msgs <- m
+			}
+		}
+	}()
+	// B accepts: the seek's row says the game, which B has not made yet.
+	ctx := context.Background()
+	gameID, now := newID(), time.Now()
+	if err := sB.store.(store.Seeks).AcceptSeek(ctx, k.ID, gameID, 0, "", now, now.Add(seekKeep)); err != nil {
+		t.Fatal(err)
+	}
+	quiet := time.After(700 * time.Millisecond) // A has heard of it, and refreshed, by then
+	for waiting := true; waiting; {
+		select {
+		case m := <-msgs:
+			if m.Type == "paired" {
+				r := a.call("GET", "/api/games/"+m.Game, nil)
+				t.Fatalf("told paired before the game was made: GET /api/games/%s is %d", m.Game, r.status)
+			}
+		case <-quiet:
+			waiting = false
+		}
+	}
+	// B makes the game, as AcceptSeek does, and says so.
+	cfg, err := api.Settings{Mode: "online", Clock: &api.ClockSetting{Initial: 300}}.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Seed, cfg.Created = newSeed(), now
+	if _, err := sB.newMatchID(ctx, gameID, cfg, [2][]byte{hashSecret(k.Secret), hashSecret(newSecret())}, [2]string{}); err != nil {
+		t.Fatal(err)
+	}
+	sB.gameMade(ctx, k.ID)
+	deadline := time.After(guard)
+	for {
+		select {
+		case m, ok := <-msgs:
+			if !ok {
+				t.Fatal("the socket closed")
+			}
+			if m.Type != "paired" {
+				continue
+			}
+			if m.Game != gameID || m.Seat != 0 || m.Secret != k.Secret {
+				t.Fatalf("paired %+v, want game %s, seat 0", m, gameID)
+			}
+			must[wire.Game](t, a.call("GET", "/api/games/"+m.Game, nil), 200)
+			return
+		case <-deadline:
+			t.Fatal("never told paired once the game was made")
+		}
+	}
 }

@@ -173,7 +173,7 @@ func (s *Server) pairGame(ctx context.Context, id string, a, b store.Seek, seatA
 		return err
 	}
 	s.log.Info("paired", "id", id, "seeks", a.ID+" "+b.ID, "rated", cfg.Rated)
-	s.lobbyChanged(id)
+	s.gameMade(ctx, a.ID) // one notice: any refresh settles both tickets
 	return nil
 }
 

@@ -240,3 +240,20 @@ func (p *Postgres) PairSeeks(ctx context.Context, a, b, game string, seatA int, 
 	}
 	return err
 }
+
+// LobbyNotifier tells the other servers sharing a store that something
+// of the lobby changed beside a seek's row: the game an accepted seek
+// names now exists (Postgres; the other stores serve one server).
+type LobbyNotifier interface {
+	NotifyLobby(ctx context.Context, id string) error
+}
+
+var _ LobbyNotifier = (*Postgres)(nil)
+
+// NotifyLobby announces a change of seek id to the other servers.
+func (p *Postgres) NotifyLobby(ctx context.Context, id string) error {
+	if _, err := p.pool.Exec(ctx, `SELECT `+lobbyNotify(1), id); err != nil {
+		return fmt.Errorf("store: announcing a change of the lobby: %w", err)
+	}
+	return nil
+}

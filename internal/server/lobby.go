@@ -277,11 +277,20 @@ func (h host) Seek(ctx context.Context, id string) (api.SeekView, error) {
 		return api.SeekView{}, api.Fail(api.ErrNotFound, "no such seek: it was taken")
 	}
 	v, err := h.s.seekView(ctx, k)
-	if err == nil && mine && k.Game != "" {
-		seat := k.Seat
-		v.Game, v.Seat = k.Game, &seat
+	if err != nil || !mine || k.Game == "" {
+		return v, err
 	}
-	return v, err
+	// The server that accepted it makes the game just after: until
+	// then, the poster hears of no game (and asks again).
+	switch _, err := h.s.store.Get(ctx, k.Game); {
+	case errors.Is(err, store.ErrNotFound):
+		return v, nil
+	case err != nil:
+		return v, err
+	}
+	seat := k.Seat
+	v.Game, v.Seat = k.Game, &seat
+	return v, nil
 }
 
 // seekFor reads seek id, refusing with ErrNotFound an id it has not (or

@@ -300,7 +300,8 @@ func TestLobbyHoldGuesses(t *testing.T) {
 // held on A is accepted through B, whose store tells A at once, before
 // B has made the game: A's poster socket must not be told "paired"
 // then (its page would ask A for a game that does not exist yet), but
-// once B has made the game and said so.
+// once B has made the game and said so. Nor may GET /api/seeks/{id}
+// tell the poster of the game before.
 func TestLobbyPairedWaitsForGame(t *testing.T) {
 	url := pgtest.Start(t)
 	_, tsA := accountServerOn(t, openPostgresURL(t, url), noLimits)
@@ -328,6 +329,10 @@ func TestLobbyPairedWaitsForGame(t *testing.T) {
 	gameID, now := newID(), time.Now()
 	if err := sB.store.(store.Seeks).AcceptSeek(ctx, k.ID, gameID, 0, "", now, now.Add(seekKeep)); err != nil {
 		t.Fatal(err)
+	}
+	// Nor does the seek tell its poster of the game yet.
+	if v := must[api.SeekView](t, a.call("GET", "/api/seeks/"+k.ID, nil, "Authorization", "Bearer "+k.Secret), 200); v.Game != "" {
+		t.Fatalf("GET /api/seeks/%s tells the poster of game %s, not made yet", k.ID, v.Game)
 	}
 	quiet := time.After(700 * time.Millisecond) // A has heard of it, and refreshed, by then
 	for waiting := true; waiting; {
@@ -365,6 +370,9 @@ func TestLobbyPairedWaitsForGame(t *testing.T) {
 				t.Fatalf("paired %+v, want game %s, seat 0", m, gameID)
 			}
 			must[wire.Game](t, a.call("GET", "/api/games/"+m.Game, nil), 200)
+			if v := must[api.SeekView](t, a.call("GET", "/api/seeks/"+k.ID, nil, "Authorization", "Bearer "+k.Secret), 200); v.Game != gameID {
+				t.Errorf("GET /api/seeks/%s once the game is made: game %q, want %s", k.ID, v.Game, gameID)
+			}
 			return
 		case <-deadline:
 			t.Fatal("never told paired once the game was made")

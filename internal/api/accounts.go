@@ -116,6 +116,16 @@ type FieldError struct {
 func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
 func (e *FieldError) Unwrap() error { return ErrBadRequest }
 
+// WrongPassword refuses a request that must give the account's
+// password to change it or delete the account (401 bad_credentials),
+// naming the field that held it ("old", "password") with the reason
+// "wrong". A sign-in's wrong pair is ErrCredentials, which names no
+// field: it tells nothing of which was wrong.
+type WrongPassword struct{ Field string }
+
+func (e *WrongPassword) Error() string { return e.Field + ": wrong password" }
+func (e *WrongPassword) Unwrap() error { return errCredentials }
+
 // accounts returns the caller's host of accounts.
 func accounts(c *Call) (AccountHost, error) {
 	if a, ok := c.Host.(AccountHost); ok {

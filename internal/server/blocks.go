@@ -53,7 +53,7 @@ func (h host) Block(ctx context.Context, name string) error {
 		return err
 	}
 	if other == acct {
-		return api.Fail(api.ErrBadRequest, "you cannot block yourself")
+		return &api.FieldError{Field: "name", Reason: "self", Problem: "you cannot block yourself"}
 	}
 	have, err := b.Blocked(ctx, acct)
 	if err != nil {

@@ -35,6 +35,7 @@ func (h host) PlayerGames(ctx context.Context, name string, before time.Time, li
 		return api.PlayerGames{}, err
 	}
 	out := api.PlayerGames{Games: []api.PlayerGame{}}
+	var last time.Time // the creation of the last game read: the next page's before
 	for _, id := range ids {
 		g, err := h.s.store.Get(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
@@ -42,6 +43,12 @@ func (h host) PlayerGames(ctx context.Context, name string, before time.Time, li
 		}
 		if err != nil {
 			return api.PlayerGames{}, err
+		}
+		last = g.Created
+		if g.Seats[0] == nil || g.Seats[1] == nil {
+			// An invitation, its seat free for the friend invited: its
+			// id would let anyone reading this list take that seat.
+			continue
 		}
 		seat := 0
 		if g.Accounts[1] == acct {
@@ -54,8 +61,8 @@ func (h host) PlayerGames(ctx context.Context, name string, before time.Time, li
 		v.Result, v.RatingDiff = gameResult(g, seat), ratingDiff(g, seat)
 		out.Games = append(out.Games, v)
 	}
-	if len(ids) == limit && len(out.Games) > 0 {
-		out.Next = out.Games[len(out.Games)-1].Created.Format(time.RFC3339Nano)
+	if len(ids) == limit && !last.IsZero() {
+		out.Next = last.UTC().Format(time.RFC3339Nano)
 	}
 	return out, nil
 }

@@ -150,9 +150,10 @@ const recordsPage = 100
 // playerRecords answers GET /api/players/{name}/records: the records of
 // all the player's finished games (docs/RECORD.md), newest first, one
 // after another with a blank line between, streamed as they are made.
-// Limited per address: each costs the whole of a player's games.
+// Limited per address, over every server sharing the store: each costs
+// the whole of a player's games.
 func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) error {
-	if err := s.limits.allow(r, "records", s.limits.cfg.Records); err != nil {
+	if err := s.allowShared(r.Context(), r, "records", s.limits.cfg.Records); err != nil {
 		return err
 	}
 	h := host{s: s, r: r, w: w}
@@ -200,6 +201,11 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) error {
 			before = g.Created
 			if g.Result == store.NoResult {
 				continue // going on
+			}
+			if g.Seats[0] == nil || g.Seats[1] == nil {
+				// An invitation that ended with its seat free: its id
+				// would let anyone take the seat (as in PlayerGames).
+				continue
 			}
 			text, err := recordOf(g)
 			if err != nil {

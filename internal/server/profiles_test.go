@@ -292,9 +292,9 @@ func TestRecordsDisposition(t *testing.T) {
 }
 
 // TestProfileLimits: a flood of reads of a player's profile, history,
-// games or records, of one's blocks or of a leaderboard from one address
-// (an IPv6 one by its /64) is refused 429 with Retry-After once its
-// bucket is empty; another address is unaffected.
+// games or records, of one's blocks, of a leaderboard or of the lobby's
+// seeks from one address (an IPv6 one by its /64) is refused 429 with
+// Retry-After once its bucket is empty; another address is unaffected.
 func TestProfileLimits(t *testing.T) {
 	lim := noLimits
 	lim.Profiles = Rate{PerMinute: 1e-6, Burst: 3}
@@ -303,7 +303,7 @@ func TestProfileLimits(t *testing.T) {
 	_, ts := accountServer(t, lim)
 	nam, _ := ratedPair(t, ts)
 	for i, path := range []string{"/api/players/Lan", "/api/players/Lan/history", "/api/players/Lan/games",
-		"/api/players/Lan/records", "/api/me/blocks", "/api/leaderboard/blitz"} {
+		"/api/players/Lan/records", "/api/me/blocks", "/api/leaderboard/blitz", "/api/seeks"} {
 		flood := fmt.Sprintf("2001:db8:%x::1", i)
 		neighbour := fmt.Sprintf("2001:db8:%x::2", i) // the same /64
 		other := fmt.Sprintf("198.51.100.%d", i+1)
@@ -322,5 +322,54 @@ func TestProfileLimits(t *testing.T) {
 		if r := nam.call("GET", path, nil, "X-Real-IP", other); r.status != 200 {
 			t.Errorf("GET %s from another address: %s", path, r)
 		}
+	}
+}
+
+// TestRecordsLimitAcrossServers: the downloads of players' records one
+// address makes, each a read of all of a player's games, are limited
+// over every server sharing the store (two on one PostgreSQL), not on
+// each.
+func TestRecordsLimitAcrossServers(t *testing.T) {
+	lim := noLimits
+	lim.Records = Rate{PerMinute: 1e-6, Burst: 2}
+	url := pgtest.Start(t)
+	_, tsA := accountServerOn(t, openPostgresURL(t, url), lim)
+	_, tsB := accountServerOn(t, openPostgresURL(t, url), lim)
+	newBrowser(t, tsA).signUp("Lan", "trâu ăn cỏ non")
+	on := [2]*browser{newBrowser(t, tsA), newBrowser(t, tsB)}
+	for i := range 2 {
+		if r := on[i].call("GET", "/api/players/Lan/records", nil); r.status != 200 {
+			t.Fatalf("download %d: %s", i+1, r)
+		}
+	}
+	for i := range on {
+		wantError(t, on[i].call("GET", "/api/players/Lan/records", nil), 429, "rate_limited")
+	}
+}
+
+// TestRecordsHideInvitations: an invitation that ended with its seat
+// free (aborted by its creator before the friend came) is not in the
+// creator's records: its id there would let a stranger take the seat
+// (join asks nothing of a game over) and offer the creator a rematch.
+func TestRecordsHideInvitations(t *testing.T) {
+	_, ts := accountServer(t, noLimits)
+	nam, lan := ratedPair(t, ts)
+	played, ps := ratedGame(t, nam, lan)
+	if r := nam.act(ps[0], "POST", "/api/games/"+played+"/resign", ""); r.status != 200 { // the secret acts, whoever sends it
+		t.Fatalf("resign: %s", r)
+	}
+	invite := must[api.Created](t, nam.call("POST", "/api/games", `{"mode":"online","clock":{"initial":180,"increment":2}}`), 201)
+	if r := nam.act(player{invite.Secret, invite.Seat}, "POST", "/api/games/"+invite.ID+"/abort", ""); r.status != 200 {
+		t.Fatalf("abort: %s", r)
+	}
+	r := newBrowser(t, ts).call("GET", "/api/players/Nam/records", nil)
+	if r.status != 200 {
+		t.Fatalf("records: %s", r)
+	}
+	if strings.Contains(string(r.body), invite.ID) {
+		t.Errorf("the records name the invitation %s, its seat free:\n%s", invite.ID, r.body)
+	}
+	if !strings.Contains(string(r.body), played) {
+		t.Errorf("the records lack the game played %s:\n%s", played, r.body)
 	}
 }

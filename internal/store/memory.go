@@ -23,6 +23,7 @@ type Memory struct {
 	blocks   []memoryBlock   // who blocked whom, in the order blocked
 	reported []Report        // players' reports, in the order made
 	phrases  map[phraseKey]phraseCount
+	buckets  map[string]bucketRow // Buckets', by key
 	now      func() time.Time
 }
 

@@ -193,6 +193,17 @@ var postgresMigrations = []string{
 		last timestamptz NOT NULL,
 		PRIMARY KEY (game, seat)
 	);`,
+
+	// v12: token buckets of limits that hold over every server sharing
+	// the store (Buckets): wrong passwords per username, sign-ins and
+	// sign-ups per address.
+	`CREATE TABLE buckets (
+		key     text PRIMARY KEY,
+		tokens  double precision NOT NULL,
+		updated timestamptz NOT NULL,
+		rate    double precision NOT NULL, -- tokens a second
+		burst   integer NOT NULL
+	);`,
 }
 
 // postgresMigrationLock is the pg_advisory_xact_lock key that servers

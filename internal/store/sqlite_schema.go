@@ -187,6 +187,17 @@ var sqliteMigrations = []string{
 		last INTEGER NOT NULL, -- Unix nanoseconds
 		PRIMARY KEY (game, seat)
 	) WITHOUT ROWID;`,
+
+	// v12: token buckets of limits that hold over every server sharing
+	// the store (Buckets): wrong passwords per username, sign-ins and
+	// sign-ups per address.
+	`CREATE TABLE buckets (
+		key     TEXT PRIMARY KEY,
+		tokens  REAL NOT NULL,
+		updated INTEGER NOT NULL, -- Unix nanoseconds
+		rate    REAL NOT NULL,    -- tokens a second
+		burst   INTEGER NOT NULL
+	) WITHOUT ROWID;`,
 }
 
 // migrateSQLite brings the database on conn to schema version upTo, one

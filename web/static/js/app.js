@@ -274,7 +274,7 @@ let ends = 0;
 
 function openResult(focus = true) {
   const st = game();
-  if (!st || !st.over || !st.result) return;
+  if (!st || !st.over || !st.result || $('game-view').hidden) return; // not over a profile (account.js)
   const asked = ends;
   ending ||= import('./ending.js').catch((e) => { ending = null; throw e; });
   ending.then((m) => { if (asked === ends) m.showEnding(focus); }, fail);
@@ -502,10 +502,30 @@ function shownTurns() {
 // lobby is lobby.js once the lobby (#lobby) has been visited.
 let lobby = null;
 
+// account.js, on demand: accounts (the header's button, showing the name
+// last signed in), profiles (/@/NAME) and leaderboards (/leaderboard).
+let account = null;
+const accountPage = () => /^\/(@\/|leaderboard)/.test(location.pathname);
+const loadAccount = async () => account ||= await import('./account.js').then((m) => { m.init({ open: openById, fail }); return m; });
+
+function wireAccount() {
+  const b = $('nav-account');
+  let name = null;
+  try { name = localStorage.getItem('oanquan.me'); } catch { /* storage off */ }
+  if (name) b.removeAttribute('data-i18n-label'), b.setAttribute('aria-label', name), b.lastChild.removeAttribute('data-i18n'), b.lastChild.textContent = name;
+  b.onclick = () => loadAccount().then((m) => m.openMenu(), fail);
+  if (accountPage()) {
+    $('game-view').hidden = true;
+    document.head.prepend(Object.assign(document.createElement('base'), { href: '/' })); // for relative addresses
+    loadAccount().catch(fail);
+  }
+}
+
+
 async function route() {
   const view = { '#howto': 'howto', '#lobby': 'lobby' }[location.hash] || 'game';
   const wasHowto = !$('howto-view').hidden;
-  $('game-view').hidden = view !== 'game';
+  $('game-view').hidden = view !== 'game' || accountPage();
   $('howto-view').hidden = view !== 'howto';
   if (view !== 'game') {
     closeResult();
@@ -561,6 +581,7 @@ async function start() {
   const lang = preferred();
   sel.value = lang;
   sel.onchange = () => changeLang(sel.value);
+  wireAccount();
   await setLang(lang);
   wireBoard();
   wireSettings();

@@ -35,7 +35,7 @@ export function showEnding(focus) {
 // phrases (css/lobby.css), once.
 export function useStyle() {
   if (document.getElementById('lobby-style')) return;
-  document.head.append(Object.assign(document.createElement('link'), { id: 'lobby-style', rel: 'stylesheet', href: 'css/lobby.css' }));
+  document.head.append(Object.assign(document.createElement('link'), { id: 'lobby-style', rel: 'stylesheet', href: '/css/lobby.css' }));
 }
 
 // Ratings --------------------------------------------------------------

@@ -36,7 +36,7 @@ export function init(controller) {
   addDrawer(render);
   watchStates((st, at) => { clk = take(clk, st, at); gone = { id: st.id, since: awaySince(st, at) }; });
   // The clocks' styles come with them.
-  document.head.append(el('link', { rel: 'stylesheet', href: 'css/clock.css' }));
+  document.head.append(el('link', { rel: 'stylesheet', href: '/css/clock.css' }));
   useStyle(); // the phrases'
   // A game with a clock the server may refuse keeps the new-game dialog
   // open: the refusal is said there (createClocked).

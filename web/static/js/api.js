@@ -28,7 +28,7 @@ export function problem(e) {
     illegal_move: 'error.illegal', rate_limited: 'error.rateLimited', not_your_seat: 'watch.note',
     not_your_turn: 'error.notYourTurn', game_over: 'error.over', conflict: 'error.conflict',
     not_found: 'error.notFound', seat_taken: 'error.seatTaken', not_offline: 'error.needsServer',
-    time_over: 'error.timeOver', cannot_claim: 'error.cannotClaim',
+    time_over: 'error.timeOver', cannot_claim: 'error.cannotClaim', engine_failed: 'error.engine',
   }[e.code];
   if (key) return { key, n: Math.max(1, e.retryAfter || 1) };
   return { key: e.status >= 500 || e.status === 408 ? 'error.server' : 'error.generic' };

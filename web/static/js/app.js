@@ -615,6 +615,7 @@ async function openGame() {
       // page says why it shows none); else a new game starts, in the
       // browser if need be.
       if (!(e instanceof APIError) && new URLSearchParams(location.search).get('game') === saved) { offline('status.offlineLink'); return; }
+      if (e.code === 'engine_failed') fail(e); // a game kept here, not opened: said
     }
   }
   const opts = createOpts();

@@ -5,7 +5,7 @@
 import { t } from './i18n.js';
 import { renderTallies, winnerText, whyText, ratingText } from './result.js';
 import { call } from './api.js';
-import { me, playerName, isAI } from './state.js';
+import { S, me, playerName, isAI } from './state.js';
 import { game } from './turns.js';
 import { $ } from './view.js';
 
@@ -18,7 +18,10 @@ export function showEnding(focus) {
   $('winner').textContent = st.end === 'abort' ? t('result.aborted') : winnerText(st.result, me(), playerName, isAI());
   // An aborted game was never played: no count to show.
   $('tallies').hidden = $('result-heading').hidden = st.end === 'abort';
-  const why = whyText(st.end, st.result, playerName, me(), st.endReason);
+  // Abandoned by this player: the other claimed, by name if named (online.js).
+  const other = me() === null ? null : 1 - me();
+  const named = st.end === 'abandon' && other === st.result.winner && S.named?.(other);
+  const why = named ? t('lobby.why.you-abandon', { name: named }) : whyText(st.end, st.result, playerName, me(), st.endReason);
   $('result-why').textContent = why;
   $('result-why').hidden = !why;
   $('result-review').hidden = !st.moves.length;

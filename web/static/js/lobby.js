@@ -12,7 +12,7 @@ import { t, num, plural } from './i18n.js';
 import { call, APIError, keepSecret, problem } from './api.js';
 import { $, announce } from './view.js';
 import { setText } from './board.js';
-import { controlText } from './online.js';
+import { controlText, markLobby, isolate } from './online.js';
 import { useStyle } from './ending.js';
 import { ratingShown } from './result.js';
 
@@ -49,13 +49,26 @@ export function show(on, controller) {
   $('lobby-heading').focus();
 }
 
-// whoAmI asks who is signed in: rated games need an account.
+// ME_KEY is where the page keeps the name signed in (account.js: set on
+// signing in or up, removed on signing out), the only way a browser gets
+// a session.
+const ME_KEY = 'oanquan.me';
+
+// whoAmI asks who is signed in: rated games need an account. A browser
+// that has not signed in is not asked for (the server's 401 would be
+// logged in the console as a failed load, for every visitor); one that
+// has is, and a session ended meanwhile (signed out everywhere, expired)
+// forgets the name. Any other failure is said.
 async function whoAmI() {
+  let hint;
+  try { hint = localStorage.getItem(ME_KEY); } catch { /* storage off: asked */ }
+  if (hint === null) { player = null; render(); return; }
   try {
     player = await call('GET', '/api/me');
   } catch (e) {
     player = null;
     if (!(e instanceof APIError && e.status === 401)) problemKey = problem(e);
+    else try { localStorage.removeItem(ME_KEY); } catch { /* storage off */ }
   }
   render();
 }
@@ -159,7 +172,7 @@ function clockOf(value) {
 function render() {
   if (!$('lobby-view')) return;
   const rated = !!player;
-  setText($('lobby-who'), player === undefined ? '' : rated ? t('lobby.signedIn', { name: player.username }) : t('lobby.signedOut'));
+  setText($('lobby-who'), player === undefined ? '' : rated ? t('lobby.signedIn', { name: isolate(player.username) }) : t('lobby.signedOut'));
   setText($('quick-text'), t(rated ? 'lobby.quickRated' : 'lobby.quickCasual'));
   // Rated by default once signed in, until the player chooses.
   const box = $('post-rated');
@@ -286,6 +299,7 @@ function stopWaiting() {
 // paired plays game id, in seat with secret: the board shows it.
 function paired(id, seat, secret) {
   keepSecret(id, secret, seat);
+  markLobby(id); // the other seat is an opponent, not a friend (online.js)
   stopWaiting();
   announce(t('lobby.paired'));
   app.open(id);
@@ -320,7 +334,10 @@ function refused(e) {
     seek_taken: 'lobby.taken', own_seek: 'lobby.own', out_of_range: 'lobby.outOfRange', not_found: 'lobby.taken', signed_out: 'lobby.signedOutNow',
   }[e.code];
   if (e instanceof APIError && e.status === 400 && d.field === 'range') key = 'lobby.badRange';
-  if (e.code === 'signed_out') player = null;
+  if (e.code === 'signed_out') {
+    player = null;
+    try { localStorage.removeItem(ME_KEY); } catch { /* storage off */ }
+  }
   problemKey = key ? { key } : problem(e);
   render();
   announce(t(problemKey.key, { n: problemKey.n }));

@@ -31,6 +31,7 @@ const TITLE = document.title;
 export function init(controller) {
   if (app) return;
   app = controller;
+  S.named = named;
   build();
   addDrawer(render);
   watchStates((st, at) => { clk = take(clk, st, at); gone = { id: st.id, since: awaySince(st, at) }; });
@@ -230,6 +231,15 @@ function render() {
   drawClocks();
   drawPhrases(st, online, mine, joined, linked);
   if (!online) { seen = null; return; }
+  learnNames(st);
+  // A store's heading takes the direction of the name in it, so that a
+  // long one cut short keeps its start (a Latin name on a Persian page).
+  for (const n of document.querySelectorAll('.store-name:not([dir])')) n.dir = 'auto';
+  // What the game is (view.js: "Play a friend online", its variants):
+  // against whom, for a player whose opponent is named.
+  const vs = mine === null ? '' : versus(st.id, names.get(st.id).players, mine);
+  const info = $('game-info');
+  if (vs && !info.textContent.startsWith(vs)) setText(info, [vs, ...info.textContent.split(' · ').slice(1)].join(' · '));
 
   // The invitation, while the friend has not come.
   const inviting = mine !== null && !joined && !st.over;
@@ -259,8 +269,8 @@ function render() {
   const watchers = p.watchers && linked ? ' · ' + plural('online.watchers', p.watchers) : '';
   const dropped = p.dropped || [false, false];
   let here;
-  if (!linked) here = t(mine !== null ? 'online.presenceUnknown' : 'online.watchUnknown');
-  else if (mine !== null) here = joined ? t(p.seats[other] ? 'online.friendHere' : dropped[other] ? 'online.friendDropped' : 'online.friendAway') : t('online.friendNotYet');
+  if (!linked) here = mine !== null ? aboutOther('online.presenceUnknown') : t('online.watchUnknown');
+  else if (mine !== null) here = joined ? aboutOther(p.seats[other] ? 'online.friendHere' : dropped[other] ? 'online.friendDropped' : 'online.friendAway') : t('online.friendNotYet');
   else here = [0, 1].map((q) => `${playerName(q)} ${p.seats[q] ? '●' : '○'}${dropped[q] ? ` (${t('online.seatDropped')})` : ''}`).join(' · ');
   setText($('presence'), here + watchers);
   $('presence').classList.toggle('away', !linked || (mine !== null && joined && !p.seats[other]));
@@ -281,7 +291,7 @@ function render() {
     visible($('offer-accept'), !fromMe && mine !== null);
     visible($('offer-decline'), !fromMe && mine !== null);
   } else if (answer) {
-    setText($('offer-text'), t(answer.key));
+    setText($('offer-text'), aboutOther(answer.key));
     visible($('offer-accept'), false);
     visible($('offer-decline'), false);
   }
@@ -468,7 +478,7 @@ function drawClocks() {
 function drawClaim(st, now) {
   const mine = me();
   const since = gone && gone.id === st.id && mine !== null ? gone.since[1 - mine] : null;
-  setText($('claim-text'), since === null ? t('clock.claimText') : t('clock.claimAgo', { time: spokenTime(Math.max(0, now - since)) }));
+  setText($('claim-text'), since === null ? aboutOther('clock.claimText') : aboutOther('clock.claimAgo', { time: spokenTime(Math.max(0, now - since)) }));
 }
 
 function tick() {
@@ -659,8 +669,8 @@ function visible(e, on) { if (e.hidden === on) e.hidden = !on; }
 
 // offerText says what offer is, from the point of view of seat mine.
 function offerText(offer, mine) {
-  if (offer.by === mine) return t(`online.sent.${offer.kind}`);
-  if (mine !== null) return t(`online.got.${offer.kind}`);
+  if (offer.by === mine) return aboutOther(`online.sent.${offer.kind}`);
+  if (mine !== null) return aboutOther(`online.got.${offer.kind}`);
   return t(`online.watch.${offer.kind}`, { name: playerName(offer.by) });
 }
 
@@ -688,25 +698,25 @@ function tell(st, mine, joined, p) {
     return;
   }
   const say = [];
-  if (!was.joined && now.joined && mine !== null) { say.push(t('online.joined')); callPlayer('online.titleJoined'); }
+  if (!was.joined && now.joined && mine !== null) { say.push(aboutOther('online.joined')); callPlayer(aboutOther('online.titleJoined')); }
   else if (now.joined && (was.here !== now.here || was.dropped !== now.dropped) && mine !== null) {
-    say.push(t(now.here ? 'online.friendBack' : now.dropped ? 'online.friendDropped' : 'online.friendLeft'));
+    say.push(aboutOther(now.here ? 'online.friendBack' : now.dropped ? 'online.friendDropped' : 'online.friendLeft'));
   }
   if (now.offer !== was.offer) {
     if (now.offerObj) answered = null;
     if (now.offerObj && now.offerObj.by !== mine) {
       say.push(offerText(now.offerObj, mine) + (mine !== null ? ' ' + t('online.answerHow') : ''));
-      if (mine !== null) callPlayer('online.titleOffer');
+      if (mine !== null) callPlayer(t('online.titleOffer'));
     } else if (!now.offerObj && was.offerObj && was.offerObj.by === mine && mine !== null) {
       const kind = was.offerObj.kind;
       let key = '';
       if (kind === 'takeback' && now.ply < was.ply) key = 'online.takebackDone';
       else if (!(kind === 'draw' && now.over) && now.ply === was.ply) key = `online.declined.${kind}`;
-      if (key) { say.push(t(key)); answered = { id: st.id, ply: st.ply, key }; }
+      if (key) { say.push(aboutOther(key)); answered = { id: st.id, ply: st.ply, key }; }
     }
   }
-  if (now.myTurn && !was.myTurn) callPlayer('online.titleTurn');
-  if (now.claim && !was.claim) say.push(`${t('clock.claimText')} ${t('clock.claimHow')}`);
+  if (now.myTurn && !was.myTurn) callPlayer(t('online.titleTurn'));
+  if (now.claim && !was.claim) say.push(`${aboutOther('clock.claimText')} ${t('clock.claimHow')}`);
   // The clock's endings, said once: the flag, the first move's limit.
   if (now.over && !was.over && st.clock && st.result) {
     const loser = 1 - st.result.winner;
@@ -717,10 +727,10 @@ function tell(st, mine, joined, p) {
 }
 
 // callPlayer tells a player whose tab is hidden that something needs
-// them: the tab's title changes, and a chime sounds.
-function callPlayer(key) {
+// them: the tab's title changes (to what, then the page's), and a chime sounds.
+function callPlayer(what) {
   if (!document.hidden) return;
-  document.title = `${t(key)} — ${TITLE}`;
+  document.title = `${what} — ${TITLE}`;
   sound.call();
 }
 
@@ -740,6 +750,83 @@ export async function openFromLink(st) {
     if (e instanceof APIError && e.code === 'seat_taken') return st;
     throw e;
   }
+}
+
+// Names (issue 21) -----------------------------------------------------------
+
+// A game's seats are named by their accounts (GET /api/games/{id}/players);
+// a seat without one is "Opponent" in a game the lobby paired, "Your
+// friend" in one made by a link. LOBBY_KEY keeps the ids of the games the
+// lobby paired this browser in (the server does not say), the latest last.
+const LOBBY_KEY = 'oanquan.lobby';
+const fromLobby = new Set(readLobby());
+// names holds, by game id, {taken, players}: the seats' usernames (null
+// for none), asked again when a seat is taken (a friend joining).
+const names = new Map();
+
+function readLobby() {
+  try { return JSON.parse(localStorage.getItem(LOBBY_KEY) || '[]'); } catch { return []; }
+}
+
+// markLobby notes that game id was paired by the lobby (lobby.js).
+export function markLobby(id) {
+  fromLobby.add(id);
+  try { localStorage.setItem(LOBBY_KEY, JSON.stringify([...fromLobby].slice(-200))); } catch { /* storage off */ }
+}
+
+// learnNames asks who plays each seat of online game st, once for each
+// set of seats taken; the page is drawn again with the names.
+function learnNames(st) {
+  const taken = String(st.presence?.taken);
+  const had = names.get(st.id);
+  if (had && had.taken === taken) return;
+  const now = { taken, players: had ? had.players : [] };
+  names.set(st.id, now);
+  call('GET', `/api/games/${st.id}/players`).then((v) => {
+    now.players = (v.players || []).map((x) => x?.username || null);
+    invalidate();
+  }, () => { now.taken = ''; }); // asked again when the seats change
+}
+
+// isolate keeps a name's writing apart from the sentence around it (a
+// Latin name in Persian, an Arabic-script one in English), as <bdi> does
+// in markup: the names go into text, labels and the tab's title.
+export function isolate(name) { return `\u2068${name}\u2069`; }
+
+// named names seat p of the online game shown for state.js playerName:
+// its account's username; "Opponent" for the other seat of a game the
+// lobby paired; undefined otherwise (a friend by link, players 1 and 2
+// for a watcher).
+function named(p) {
+  const st = game();
+  if (!st || !isOnline() || S.replay?.record) return undefined; // a record pasted: its players 1 and 2
+  const u = names.get(st.id)?.players[p];
+  if (u) return isolate(u);
+  return fromLobby.has(st.id) && me() === 1 - p ? t('lobby.opponent') : undefined;
+}
+
+// aboutOther says the sentence of key about the other player: by name
+// (lobby.KEY, with {name}) when named says one, else as a friend (KEY).
+function aboutOther(key, vars) {
+  const mine = me();
+  const name = mine === null ? undefined : named(1 - mine);
+  return name ? t('lobby.' + key, { ...vars, name }) : t(key, vars);
+}
+
+// versus says whom seat plays in online game id, with the seats'
+// usernames: by the other's name, as a lobby's opponent, or '' for a
+// friend by link.
+function versus(id, seats, seat) {
+  const other = seats[1 - seat];
+  return other ? t('lobby.gameWith', { name: isolate(other) }) : fromLobby.has(id) ? t('lobby.gameLobby') : '';
+}
+
+// gameNames asks who plays each seat of the online games of Your games,
+// as aboutGame reads it: {id: [username|null, username|null]}.
+async function gameNames(states) {
+  const online = states.filter((g) => g.mode === 'online');
+  const got = await Promise.all(online.map((g) => call('GET', `/api/games/${g.id}/players`).catch(() => null)));
+  return Object.fromEntries(online.map((g, i) => [g.id, (got[i]?.players || []).map((x) => x?.username || null)]));
 }
 
 // Your games ---------------------------------------------------------------
@@ -769,11 +856,12 @@ export async function showGames() {
   // move, the least time left first (clock.js urgency); the rest as they
   // were, the latest first.
   states.sort((a, b) => urgency(a, seatOf(a.id)) - urgency(b, seatOf(b.id)) || 0);
+  const who = await gameNames(states);
   list.textContent = '';
   if (!states.length) list.append(el('li', { className: 'none' }, t('games.none')));
   for (const g of states) {
     const b = el('button', { type: 'button', className: 'game-row', onclick: () => { dlg.close(); app.open(g.id); } },
-      el('span', { className: 'what' }, gameTitle(g)),
+      el('span', { className: 'what' }, gameTitle(g, who[g.id])),
       el('span', { className: 'turn' }, gameTurn(g)));
     if (g.id === game()?.id) b.setAttribute('aria-current', 'true');
     list.append(el('li', {}, b));
@@ -781,10 +869,13 @@ export async function showGames() {
   list.querySelector('button')?.focus();
 }
 
-// gameTitle says who the game is against, since when, and how many moves
-// it has.
-function gameTitle(g) {
-  const parts = [g.mode === 'ai' ? `${t('mode.ai')} (${t('level.' + g.level)})` : t(g.mode === 'online' ? 'mode.online' : 'mode.local')];
+// gameTitle says who the game is against (online, by the other seat's
+// account in seats, else a lobby's opponent or a friend), since when, and
+// how many moves it has.
+function gameTitle(g, seats = []) {
+  const seat = seatOf(g.id);
+  const online = (seat !== null && versus(g.id, seats, seat)) || t('mode.online');
+  const parts = [g.mode === 'ai' ? `${t('mode.ai')} (${t('level.' + g.level)})` : g.mode === 'online' ? online : t('mode.local')];
   const when = keptSince(g.id);
   if (when) parts.push(new Intl.DateTimeFormat(currentLang(), { dateStyle: 'medium', timeStyle: 'short' }).format(when));
   parts.push(plural('games.moves', g.moves.length));
@@ -829,6 +920,7 @@ export function follow(st) {
   follow.last = st.next;
   const secret = secretOf(st.id);
   if (secret) keepSecret(st.next, secret, me() ?? undefined);
+  if (fromLobby.has(st.id)) markLobby(st.next);
   announce(t('online.rematchStarts'));
   app.open(st.next);
   return true;

@@ -87,9 +87,12 @@ export function applyEvent(model, ev, name, hand, you = () => false, ai = false)
       out.active = null;
       out.message = () => {
         const pebbles = plural('pebbles', ev.count);
-        if (you(p)) return t(ai ? 'msg.youBorrow' : 'msg.youBorrowFriend', { pebbles });
+        // By name (online.js), or a friend.
+        const other = name(you(p) ? 1 - p : p);
+        const named = other === t('player.friend') ? '' : 'lobby.';
+        if (you(p)) return t(ai ? 'msg.youBorrow' : named + 'msg.youBorrowFriend', { pebbles, name: other });
         if (ai) return t('msg.computerBorrow', { pebbles });
-        if (you(1 - p)) return t('msg.friendBorrow', { pebbles });
+        if (you(1 - p)) return t(named + 'msg.friendBorrow', { pebbles, name: other });
         return t('msg.borrow', { name: name(p), pebbles, other: name(1 - p) });
       };
       break;

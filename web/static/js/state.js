@@ -25,6 +25,7 @@ export const S = {
   alert: null, // what went wrong, said at the board until the player acts (a function)
   pending: null, // {cell, dir, retrying}: the move sent, not yet answered
   link: '', // 'up' or 'down': the game's feed (api.js subscribe), '' before it first says
+  named: null, // online.js: p => seat p's name online, or undefined
   settings: loadSettings(),
 };
 
@@ -54,11 +55,11 @@ export function me() {
 }
 
 // playerName names player p: you and the computer or your friend when
-// one person plays here, else players 1 and 2.
+// one person plays here, else players 1 and 2; online, S.named's.
 export function playerName(p) {
   const mine = me();
-  if (mine === null) return t(p === 0 ? 'player.p1' : 'player.p2');
-  return t(p === mine ? 'player.you' : isAI() ? 'player.computer' : 'player.friend');
+  if (p === mine) return t('player.you');
+  return S.named?.(p) || t(mine === null ? (p ? 'player.p2' : 'player.p1') : isAI() ? 'player.computer' : 'player.friend');
 }
 
 export function isYou(p) { return me() !== null && p === me(); }
@@ -87,7 +88,9 @@ export function moveWords(move) {
 export function ownerWord(c) {
   const p = ownerOf(c);
   const mine = me();
-  if (mine === null) return t(p === 0 ? 'owner.p1' : 'owner.p2');
+  const name = p !== mine && S.named?.(p);
+  if (name) return t('lobby.ownerOf', { name });
+  if (mine === null) return t(p ? 'owner.p2' : 'owner.p1');
   return t(p === mine ? 'owner.yours' : isAI() ? 'owner.computer' : 'owner.friend');
 }
 

@@ -96,6 +96,7 @@ export function draw() {
   setText($('alert'), alert);
   $('alert').hidden = !alert;
   drawControls(st);
+  board.inert = !model; // no game yet: empty squares, nothing to name or press
   if (!model) return;
   const legal = legalCells();
   updateBoard(board, model, { owner: ownerWord, classes: (c) => classesFor(c, legal, v), stoneValue: st?.stoneValue });
@@ -207,7 +208,8 @@ export function statusText() {
   if (mine !== null) {
     const p = st.presence;
     if (st.toMove === mine) return t('status.yourTurn');
-    return t(p && p.taken && !p.taken[1 - mine] ? 'online.waitJoin' : 'online.theirTurn');
+    // By name (S.named), or a friend.
+    return t(p && p.taken && !p.taken[1 - mine] ? 'online.waitJoin' : S.named?.(1 - mine) ? 'status.watchTurn' : 'online.theirTurn', { name: playerName(1 - mine) });
   }
   return t('status.playerTurn', { name: playerName(st.toMove) });
 }

@@ -15,8 +15,15 @@ const GAMES_KEY = 'oanquan.local'; // {id: saved}, api.js reads its ids
 const LAST_KEY = 'oanquan.last'; // the server's last state of the game on screen (api.js)
 const KEEP = 20; // games kept
 
+// SILENCE is how long (ms) the engine may say nothing while calls wait
+// for it before it is taken for dead: its start (the wasm compiled, the
+// table awaited: well under a second here, docs/OFFLINE.md) and any one
+// answer take far less, even on a slow phone.
+const SILENCE = 15000;
+
 let worker = null;
 let count = 0;
+let watchdog = 0; // the timer of the engine's silence (watch)
 const waiting = new Map(); // request number -> {resolve, reject}
 const listeners = new Map(); // game id -> the functions its messages go to
 
@@ -33,24 +40,65 @@ function keep(saved) {
   try { localStorage.setItem(GAMES_KEY, JSON.stringify(all)); } catch { /* storage full or off */ }
 }
 
-// engine sends one request to the worker, started on first use.
+// engine sends one request to the worker, started on first use. It is
+// refused (broken) if the worker fails: its files cannot be loaded, it
+// throws, or it says nothing for SILENCE while calls wait.
 function engine(request) {
-  if (!worker) {
-    worker = new Worker(new URL('engine-worker.js', import.meta.url));
-    worker.onmessage = (e) => {
-      const { n, answer, update, failed } = e.data;
-      if (update) { onUpdate(JSON.parse(update)); return; }
-      const w = waiting.get(n);
-      waiting.delete(n);
-      if (failed) w.reject(new Error(failed));
-      else w.resolve(JSON.parse(answer));
-    };
-  }
+  if (!worker) start();
   const n = ++count;
   return new Promise((resolve, reject) => {
     waiting.set(n, { resolve, reject });
     worker.postMessage({ n, request: JSON.stringify(request) });
+    watch();
   });
+}
+
+// start starts the engine's worker and takes its messages: answers to
+// the calls waiting, and games' updates.
+function start() {
+  const w = new Worker(new URL('engine-worker.js', import.meta.url));
+  worker = w;
+  w.onmessage = (e) => {
+    const { n, answer, update, failed } = e.data;
+    if (update) { watch(); onUpdate(JSON.parse(update)); return; }
+    const call = waiting.get(n);
+    waiting.delete(n);
+    watch();
+    if (!call) return;
+    if (failed) call.reject(broken(failed)); // its wasm could not be had or started
+    else call.resolve(JSON.parse(answer));
+  };
+  // Not loaded, or an error the worker did not catch (the wasm's
+  // runtime gone): it is ended, and its calls fail. The browser logs
+  // the error itself.
+  w.onerror = (e) => stop(w, e.message || 'its script could not be loaded');
+  w.onmessageerror = () => stop(w, 'a message could not be read');
+}
+
+// watch times the engine's silence while calls wait for it (the time is
+// counted again from each message, so that a long queue of calls to a
+// working engine is not taken for a dead one).
+function watch() {
+  clearTimeout(watchdog);
+  if (waiting.size) watchdog = setTimeout(() => stop(worker, `no answer in ${SILENCE / 1000} s`), SILENCE);
+}
+
+// stop ends worker w, which failed, and fails every call waiting for it;
+// the next call starts another.
+function stop(w, why) {
+  if (!w || w !== worker) return;
+  w.terminate();
+  worker = null;
+  clearTimeout(watchdog);
+  const calls = [...waiting.values()];
+  waiting.clear();
+  for (const c of calls) c.reject(broken(why));
+}
+
+// broken is the error of a call the engine could not answer: api.js
+// problem says it in the player's words (error.engine).
+function broken(why) {
+  return new APIError(500, 'engine_failed', `the engine in the browser failed: ${why}`);
 }
 
 // lastTurn holds each game's last update if it was a turn, for a
@@ -100,8 +148,19 @@ function adoptable(id) {
 // server would, or throws an APIError as api.js does. failed is fetch's
 // error when the server could not be reached: a call the engine cannot
 // take without the server (not_offline), or about a game this browser
-// neither keeps nor can carry on, is then refused with it.
+// neither keeps nor can carry on, is then refused with it; so is one the
+// engine failed to answer (broken), as the engine only stood in for the
+// server, whose absence is what the player can do something about (and a
+// call that needs the server would have been refused anyway).
 export async function call(method, path, body, failed) {
+  try {
+    return await answer(method, path, body, failed);
+  } catch (e) {
+    throw failed && e.code === 'engine_failed' ? failed : e;
+  }
+}
+
+async function answer(method, path, body, failed) {
   const id = new URL(path, location.href).pathname.split('/')[3];
   if (id && !(id in games())) {
     const st = adoptable(id);

@@ -1,0 +1,88 @@
+package e2e
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// engineBroken is what the page says when the engine in the browser
+// fails (offline/local.js; en.json's error.engine).
+const engineBroken = "This browser could not play the game without the server: the part of the page that plays it did not load, or stopped. Reload the page to try again; the games kept here are not lost."
+
+// workerKey finds the key the service worker keeps the engine's worker
+// under (its path and hash), waiting until it is kept.
+func workerKey(t *testing.T, p *page) string {
+	t.Helper()
+	const find = `caches.open('oanquan').then((c) => c.keys()).then((ks) => (ks.find((r) => new URL(r.url).pathname === '/offline/engine-worker.js') || {}).url || '')`
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if key := eval[string](p, find); key != "" {
+			return key
+		}
+	}
+	t.Fatal("the service worker did not keep the engine's worker")
+	return ""
+}
+
+// keep has the service worker keep response (a JavaScript expression)
+// under key, in place of the file it kept.
+func keep(p *page, key, response string) {
+	p.t.Helper()
+	eval[bool](p, `caches.open('oanquan').then((c) => c.put(`+jsString(key)+`, `+response+`)).then(() => true)`)
+}
+
+// TestOfflineEngineBroken: a game kept in the browser is played by the
+// engine there, in a worker. With the network cut, a game against the
+// computer is begun in the browser; then the worker's file cannot be had
+// (the service worker keeps a 404 in its place): the page reloaded asks
+// the engine for its game, is refused at once and says so in the
+// player's words, rather than wait for ever (and that the server cannot
+// be reached, for the new game it tries then). A worker that loads but
+// never answers (a script that says nothing, kept in its place) is given
+// up the same way once it has said nothing for its time limit
+// (offline/local.js SILENCE, 15 s).
+func TestOfflineEngineBroken(t *testing.T) {
+	p := newPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	p.wait(controlled, 30*time.Second)
+	p.wait(ready, 20*time.Second)
+	key := workerKey(t, p)
+	p.offline(true)
+	p.do(
+		chromedp.Click(chromedp.ID("new")),
+		chromedp.WaitVisible(chromedp.ID("newgame")),
+		chromedp.Click(chromedp.ID("newgame-start")),
+	)
+	p.wait(`localStorage.getItem('oanquan.game').startsWith('local-') && `+localGame, 20*time.Second)
+	p.wait(ready, 20*time.Second)
+
+	keep(p, key, `new Response('gone', {status: 404, headers: {'Content-Type': 'text/plain'}})`)
+	said := `document.getElementById('alert').hidden === false && document.getElementById('alert').textContent === ` + jsString(engineBroken)
+	start := time.Now()
+	p.do(chromedp.Reload())
+	p.wait(said, 10*time.Second)
+	t.Logf("the worker's file missing: said %v after the reload", time.Since(start).Round(time.Millisecond))
+	p.wait(`document.getElementById('status').textContent === 'The server cannot be reached. Trying again…'`, 10*time.Second)
+	p.screenshot(filepath.Join(shotDir(t), "engine-broken-390x844.png"))
+	setLang(p, "fa")
+	if got := text(p, "alert"); got == engineBroken || strings.Contains(got, "error.") {
+		t.Errorf("in Persian the alert reads %q", got)
+	}
+	auditNew(p, "the engine broken, Persian phone")
+	p.screenshot(filepath.Join(shotDir(t), "engine-broken-fa-390x844.png"))
+	setLang(p, "en")
+
+	// A worker that loads and never answers.
+	keep(p, key, `new Response('onmessage = () => {};', {headers: {'Content-Type': 'text/javascript'}})`)
+	p.do(chromedp.Reload())
+	start = time.Now()
+	p.wait(said, 30*time.Second)
+	if took := time.Since(start); took < 14*time.Second {
+		t.Errorf("a silent engine was given up after %v, before its time limit of 15 s", took)
+	} else {
+		t.Logf("a silent worker: said after %v", took.Round(time.Millisecond))
+	}
+	p.forgetUnreachable()
+}

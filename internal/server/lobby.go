@@ -298,6 +298,20 @@ func (h host) Seek(ctx context.Context, id string) (api.SeekView, error) {
 	if k.Game != "" && !mine {
 		return api.SeekView{}, api.Fail(api.ErrNotFound, "no such seek: it was taken")
 	}
+	if !mine && k.Account != "" {
+		// As the list: a blocked pair see nothing of each other's
+		// seeks, told as if gone.
+		acct, err := h.caller(ctx, false)
+		if err != nil {
+			return api.SeekView{}, err
+		}
+		switch blocked, err := h.s.blockedWith(ctx, acct); {
+		case err != nil:
+			return api.SeekView{}, err
+		case blocked[k.Account]:
+			return api.SeekView{}, api.Fail(api.ErrNotFound, "no such seek: it was cancelled, taken or expired")
+		}
+	}
 	v, err := h.s.seekView(ctx, k)
 	if err != nil || !mine || k.Game == "" {
 		return v, err

@@ -145,7 +145,7 @@ func (k ChangeKind) String() string {
 type Change struct {
 	ID      string
 	Kind    ChangeKind
-	Index   int        // Moved: the move's index from the start (0 for the first); Undone: how many moves are left
+	Index   int        // Moved: the move's index from the start (0 for the first); Undone: how many moves are left; StatusSet: how many moves were played
 	Move    rules.Move // Moved
 	Level   ai.Level   // LevelSet
 	Status  Status     // StatusSet: the new status

@@ -72,7 +72,7 @@ func (m *Match) overLocked() bool {
 // setStatusLocked commits st and makes it the match's status, telling the
 // subscribers.
 func (m *Match) setStatusLocked(st Status) (State, error) {
-	return m.commitStatusLocked(Change{Kind: StatusSet, Status: st, From: m.status})
+	return m.commitStatusLocked(Change{Kind: StatusSet, Status: st, From: m.status, Index: len(m.game.Moves())})
 }
 
 // commitStatusLocked commits c, a StatusSet, and makes its status the

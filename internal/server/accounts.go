@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,13 +9,16 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"time"
 
 	"oanquan/internal/account"
 	"oanquan/internal/api"
+	"oanquan/internal/match"
 	"oanquan/internal/rating"
 	"oanquan/internal/store"
+	"oanquan/rules"
 )
 
 // Accounts (issue 21): the server is package api's AccountHost. The
@@ -274,6 +278,7 @@ func (h host) SignOut(ctx context.Context, everywhere bool) error {
 	if err != nil {
 		return err
 	}
+	h.s.lobby.endSessions(a.ID, func(key []byte) bool { return everywhere || bytes.Equal(key, se.Key) })
 	http.SetCookie(h.w, k.cookies.Deletion(h.r))
 	return nil
 }
@@ -309,6 +314,7 @@ func (h host) ChangePassword(ctx context.Context, old, new api.Password) error {
 	if err := k.store.SetPassword(ctx, a.ID, hash, se.Key); err != nil {
 		return err
 	}
+	h.s.lobby.endSessions(a.ID, func(key []byte) bool { return !bytes.Equal(key, se.Key) }) // the others ended
 	h.s.log.Info("password changed", "account", a.ID)
 	return nil
 }
@@ -331,13 +337,72 @@ func (h host) DeleteAccount(ctx context.Context, password api.Password) error {
 	if err := h.checkPassword(ctx, k, a.Username, a, password); err != nil {
 		return fieldOf(err, "password")
 	}
+	if err := h.s.resignRated(ctx, a.ID); err != nil {
+		return err
+	}
 	if err := k.store.DeleteAccount(ctx, a.ID); err != nil {
 		return err
 	}
+	h.s.lobby.endSessions(a.ID, func([]byte) bool { return true })
 	h.s.lobbyChanged("") // its open seeks went with it
 	http.SetCookie(h.w, k.cookies.Deletion(h.r))
 	h.s.log.Info("account deleted", "account", a.ID)
 	return nil
+}
+
+// resignRated resigns, for account, every rated game it plays that goes
+// on, as a resignation through the game's page would: rated as a loss,
+// before its account (and ratings) are deleted, which would leave the
+// game unrated and its opponent without the win. A game that ends
+// meanwhile (its last move, the other's resignation, a flag, here or
+// through another server) needs nothing more; any other failure refuses
+// the deletion, with nothing deleted.
+func (s *Server) resignRated(ctx context.Context, accountID string) error {
+	pg, ok := s.store.(store.PlayerGames)
+	if !ok {
+		return nil
+	}
+	ids, err := pg.RatedInPlay(ctx, accountID)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := s.resignAs(ctx, id, accountID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// resignAs resigns game id for the seat account holds in it.
+func (s *Server) resignAs(ctx context.Context, id, accountID string) error {
+	for try := 0; ; try++ {
+		g, err := s.game(ctx, id)
+		if err != nil {
+			return err
+		}
+		saved, err := s.store.Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		seat := slices.Index(saved.Accounts[:], accountID)
+		if seat < 0 {
+			return nil
+		}
+		_, err = g.m.Resign(rules.Player(seat))
+		switch {
+		case err == nil:
+			s.log.Info("resigned for a deleted account", "id", id, "seat", seat)
+			return nil
+		case errors.Is(err, match.ErrGameOver):
+			return nil
+		case errors.Is(err, match.ErrStale) && try < 3:
+			// Changed through another server: resign again once caught up.
+			s.resync(id)
+			continue
+		}
+		return err
+	}
 }
 
 // Player returns a player's public ratings.

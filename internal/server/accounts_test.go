@@ -11,6 +11,7 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -749,5 +750,65 @@ func TestEveryChangeCrossSite(t *testing.T) {
 		&websocket.DialOptions{HTTPClient: b.c, HTTPHeader: http.Header{"Origin": {"https://evil.example"}}})
 	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
 		t.Errorf("the lobby's socket from another site: %v, %v; want 403", resp, err)
+	}
+}
+
+// TestDeleteAccountResignsRated: deleting an account resigns its rated
+// games in play first, rated as a loss as a resignation is, so that the
+// opponent has the win; a casual game in play is left as it is. On
+// SQLite, and on PostgreSQL with the deletion sent through another
+// server than the one the game is live on.
+func TestDeleteAccountResignsRated(t *testing.T) {
+	for _, db := range []string{"sqlite", "postgres"} {
+		t.Run(db, func(t *testing.T) {
+			s, ts := accountServer(t, noLimits)
+			other := ts
+			if db == "postgres" {
+				url := pgtest.Start(t)
+				open := func() store.Store {
+					st, err := store.OpenPostgres(context.Background(), url, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					t.Cleanup(func() { st.Close() })
+					return st
+				}
+				s, ts = accountServerOn(t, open(), noLimits)
+				_, other = accountServerOn(t, open(), noLimits)
+			}
+			a, b := ratedPair(t, ts)
+			id, ps := ratedGame(t, a, b)
+			st := must[wire.Game](t, a.call("GET", "/api/games/"+id, nil), 200)
+			must[wire.Turn](t, a.act(ps[st.ToMove], "POST", "/api/games/"+id+"/moves", `{"move":"`+st.Legal[0]+`"}`), 200)
+			c := must[api.Created](t, a.call("POST", "/api/games", `{"mode":"online"}`), 201)
+			must[api.Joined](t, b.call("POST", "/api/games/"+c.ID+"/join", ""), 200)
+			saved, err := s.store.Get(context.Background(), id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lanSeat := slices.Index(saved.Players[:], "Lan")
+
+			b.base = other.URL // the deletion through the other server
+			if r := b.call("DELETE", "/api/me", map[string]string{"password": "trâu ăn cỏ non"}); r.status != 204 {
+				t.Fatalf("delete: %s", r)
+			}
+			saved, err = s.store.Get(context.Background(), id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if saved.RatingChange == nil || saved.Result != store.Won0+store.Result(1-lanSeat) {
+				t.Fatalf("after Lan's deletion: rating change %+v, result %v; want rated, won by seat %d", saved.RatingChange, saved.Result, 1-lanSeat)
+			}
+			if !strings.Contains(saved.Status, "resign") {
+				t.Errorf("status %q: want a resignation", saved.Status)
+			}
+			nam := must[api.Player](t, a.call("GET", "/api/players/Nam", nil), 200).Ratings["blitz"]
+			if nam.Games != 1 || nam.Rating <= 1500 {
+				t.Errorf("Nam's blitz rating after the win: %+v", nam)
+			}
+			if casual, err := s.store.Get(context.Background(), c.ID); err != nil || strings.Contains(casual.Status, "resign") {
+				t.Errorf("the casual game: status %q, %v; want it left as it was", casual.Status, err)
+			}
+		})
 	}
 }

@@ -40,6 +40,10 @@ func TestBlocks(t *testing.T) {
 		t.Error("another player does not see the seek")
 	}
 	wantError(t, lan.call("POST", "/api/seeks/"+kn.ID+"/accept", ""), 404, "not_found")
+	// Nor read one by its id, either way; others may.
+	wantError(t, lan.call("GET", "/api/seeks/"+kn.ID, nil), 404, "not_found")
+	wantError(t, nam.call("GET", "/api/seeks/"+kl.ID, nil), 404, "not_found")
+	must[api.SeekView](t, anon.call("GET", "/api/seeks/"+kn.ID, nil), 200)
 	wantError(t, nam.call("POST", "/api/seeks/"+kl.ID+"/accept", ""), 404, "not_found")
 
 	const pool = `{"clock":{"initial":180,"increment":2}}`

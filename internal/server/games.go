@@ -320,7 +320,11 @@ func (s *Server) commit(c match.Change) error {
 	case c.Kind == match.LevelSet:
 		err = s.store.SetLevel(ctx, c.ID, c.Level.String(), w)
 	case c.Kind == match.StatusSet:
-		if c.Flag {
+		// A status that ends the game (a resignation, an agreed draw, a
+		// claim, a flag) is saved only if no move was saved since: the
+		// game's last move, saved through another server, may have
+		// ended it already, leaving the status as it was.
+		if c.Flag || endsByStatus(c) {
 			err = s.store.SetStatusAt(ctx, c.ID, statusText(c.From), statusText(c.Status), c.Index)
 		} else {
 			err = s.store.SetStatus(ctx, c.ID, statusText(c.From), statusText(c.Status))
@@ -348,6 +352,13 @@ func (s *Server) commit(c match.Change) error {
 		}
 	}
 	return nil
+}
+
+// endsByStatus reports whether c is the status that first says how its
+// game ended (not a later change of an ended game's status, such as a
+// rematch offer).
+func endsByStatus(c match.Change) bool {
+	return c.Kind == match.StatusSet && c.Over && c.From.Outcome.Kind == "" && c.Status.Outcome.Kind != ""
 }
 
 // resultOf is how the change c, which ends its game (c.Over), ended it,

@@ -40,6 +40,12 @@ type Limits struct {
 	// (beside the few it may have open at once, maxOpenSeeks). A zero
 	// Rate is the default; an infinite PerMinute, no limit.
 	Seeks Rate
+	// OpenSeeks is how many seeks and quick-pairing tickets may be open
+	// at once in the store, from all addresses (over every server
+	// sharing it): beyond, a new one is refused 503 unavailable with
+	// Retry-After, so that many addresses together cannot flood the
+	// lobby. 0: DefaultLimits'.
+	OpenSeeks int
 	// Profiles bounds the reads of players' profiles, histories and
 	// games, blocks and leaderboards a client address makes (each a
 	// query or more of the store); Records the downloads of a player's
@@ -90,6 +96,8 @@ var DefaultLimits = Limits{
 	// Thirty seeks an hour, ten at once: a player who posts, cancels
 	// and posts again, not a flood of the lobby.
 	Seeks: Rate{PerMinute: 30.0 / 60, Burst: 10},
+	// Far more than a busy lobby shows, far fewer than a flood.
+	OpenSeeks: 2000,
 	// A class of children behind one address looking at each other's
 	// profiles (a profile is three reads, a leaderboard one).
 	Profiles: Rate{PerMinute: 300, Burst: 120},
@@ -106,6 +114,9 @@ func (l Limits) orDefault() Limits {
 		if *r.rt == (Rate{}) {
 			*r.rt = *r.def
 		}
+	}
+	if l.OpenSeeks == 0 {
+		l.OpenSeeks = DefaultLimits.OpenSeeks
 	}
 	return l
 }
@@ -308,6 +319,18 @@ func clientOf(addr string) string {
 	}
 	p, _ := ip.Prefix(64) // a zone is dropped with the host bits
 	return p.String()
+}
+
+// wideOf returns the wider network of a client (as client returns it)
+// whose open seeks are counted too: an IPv6 /64's /48, which one
+// holder may have (and with it 65,536 /64s); an IPv4 address as it is.
+func wideOf(client string) string {
+	p, err := netip.ParsePrefix(client)
+	if err != nil || !p.Addr().Is6() {
+		return client
+	}
+	w, _ := p.Addr().Prefix(48)
+	return w.String()
 }
 
 // retryError is a refusal with the time to wait (Retry-After).

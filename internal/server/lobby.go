@@ -29,8 +29,11 @@ const (
 	// seekKeep is how long an accepted seek stays, for its poster to
 	// learn of the game.
 	seekKeep = 10 * time.Minute
-	// maxOpenSeeks is how many open seeks one address may have at once.
-	maxOpenSeeks = 5
+	// maxOpenSeeks is how many open seeks one address (an IPv6 /64) may
+	// have at once; maxOpenSeeksWide how many one IPv6 /48 may have,
+	// over all its /64s.
+	maxOpenSeeks     = 5
+	maxOpenSeeksWide = 20
 )
 
 // seeks returns the server's store of seeks, or refuses.
@@ -145,7 +148,7 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 	}
 	secret := newSecret()
 	tc := match.TimeControl{Initial: time.Duration(q.Clock.Initial) * time.Second, Increment: time.Duration(q.Clock.Increment) * time.Second, Days: q.Clock.Days}
-	k := store.Seek{Account: acct, Key: hashSecret(secret), Address: addr, Initial: q.Clock.Initial, Increment: q.Clock.Increment,
+	k := store.Seek{Account: acct, Key: hashSecret(secret), Address: addr, Wide: wideOf(addr), Initial: q.Clock.Initial, Increment: q.Clock.Increment,
 		Days: q.Clock.Days, Rated: q.Rated, Speed: speedOf(tc).String(), Created: now, Expires: now.Add(seekTTL), Pool: pool,
 		Poster: h.s.ensurePosterKey(h.w, h.r)}
 	if q.Range != nil {
@@ -160,14 +163,19 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 	}
 	for tries := 0; ; tries++ {
 		k.ID = newID()
-		n, err := ks.CreateSeekWithin(ctx, k, maxOpenSeeks)
+		n, err := ks.CreateSeekWithin(ctx, k, store.Bounds{Address: maxOpenSeeks, Wide: maxOpenSeeksWide, All: h.s.limits.cfg.OpenSeeks})
 		if err == nil {
 			break
 		}
-		if errors.Is(err, store.ErrSeekLimit) { // others posted at once
+		switch {
+		case errors.Is(err, store.ErrSeekLimit): // others posted at once
 			return store.Seek{}, "", tooManyOpen(n)
-		}
-		if !errors.Is(err, store.ErrExists) || tries == 5 {
+		case errors.Is(err, store.ErrWideLimit):
+			return store.Seek{}, "", tooManyOpenWide(n)
+		case errors.Is(err, store.ErrLobbyFull):
+			h.s.log.Warn("the lobby is full", "open", n)
+			return store.Seek{}, "", lobbyFull(n)
+		case !errors.Is(err, store.ErrExists) || tries == 5:
 			return store.Seek{}, "", err
 		}
 	}
@@ -194,6 +202,20 @@ func (s *Server) gameMade(ctx context.Context, id string) {
 func tooManyOpen(n int) error {
 	return &retryError{limit: "open seeks", retry: time.Minute,
 		err: api.Fail(api.ErrRate, "your address has %d seeks open, the most it may: wait for one to be accepted or cancel one", n)}
+}
+
+// tooManyOpenWide refuses a seek of an address whose network (an IPv6
+// /48) has n seeks open, the most it may.
+func tooManyOpenWide(n int) error {
+	return &retryError{limit: "open seeks", retry: time.Minute,
+		err: api.Fail(api.ErrRate, "your network has %d seeks open, the most it may: wait for one to be accepted or cancel one", n)}
+}
+
+// lobbyFull refuses a seek when the store holds n open seeks and
+// tickets, the most it may.
+func lobbyFull(n int) error {
+	return &retryError{limit: "lobby", retry: time.Minute,
+		err: api.Fail(api.ErrUnavailable, "the lobby is full (%d seeks open): try again in a minute", n)}
 }
 
 // OpenSeeks returns the open seeks the caller may accept. Each list
@@ -275,6 +297,20 @@ func (h host) Seek(ctx context.Context, id string) (api.SeekView, error) {
 	mine := h.posted(k)
 	if k.Game != "" && !mine {
 		return api.SeekView{}, api.Fail(api.ErrNotFound, "no such seek: it was taken")
+	}
+	if !mine && k.Account != "" {
+		// As the list: a blocked pair see nothing of each other's
+		// seeks, told as if gone.
+		acct, err := h.caller(ctx, false)
+		if err != nil {
+			return api.SeekView{}, err
+		}
+		switch blocked, err := h.s.blockedWith(ctx, acct); {
+		case err != nil:
+			return api.SeekView{}, err
+		case blocked[k.Account]:
+			return api.SeekView{}, api.Fail(api.ErrNotFound, "no such seek: it was cancelled, taken or expired")
+		}
 	}
 	v, err := h.s.seekView(ctx, k)
 	if err != nil || !mine || k.Game == "" {

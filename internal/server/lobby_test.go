@@ -3,10 +3,12 @@ package server
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -347,6 +349,70 @@ func TestSeekOpenLimitRace(t *testing.T) {
 			open := newBrowser(t, ts).seeks()
 			if posted.Load() > maxOpenSeeks || len(open) > maxOpenSeeks {
 				t.Errorf("%d seeks posted at once answered 201, %d open; want at most %d", posted.Load(), len(open), maxOpenSeeks)
+			}
+		})
+	}
+}
+
+// TestLobbyFloodBounds: the open seeks of an IPv6 /48 are bounded over
+// all its /64s (maxOpenSeeksWide), so that one holder of a /48 cannot
+// fill the lobby from 65,536 /64s; and the open seeks of all addresses
+// are bounded (Limits.OpenSeeks): past it, 503 unavailable with
+// Retry-After. On SQLite and PostgreSQL.
+func TestLobbyFloodBounds(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		st   func(t *testing.T) store.Store
+	}{
+		{"SQLite", func(t *testing.T) store.Store {
+			st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			return st
+		}},
+		{"PostgreSQL", func(t *testing.T) store.Store { return openPostgresURL(t, pgtest.Start(t)) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lim := noLimits
+			lim.Seeks = Rate{PerMinute: math.Inf(1)}
+			lim.ClientIPHeader = "X-Real-IP"
+			lim.OpenSeeks = maxOpenSeeksWide + 10
+			_, ts := accountServerOn(t, tc.st(t), lim)
+			a := newBrowser(t, ts)
+			const body = `{"clock":{"initial":300,"increment":0}}`
+			post := func(addr string) response {
+				return a.call("POST", "/api/seeks", body, "X-Real-IP", addr)
+			}
+			open := 0
+			for n := 0; open < maxOpenSeeksWide; n++ {
+				for range maxOpenSeeks {
+					must[api.SeekPosted](t, post(fmt.Sprintf("2001:db8:7:%x::1", n)), 201)
+					open++
+				}
+			}
+			// The /48 is full, from a /64 that has none open.
+			r := post("2001:db8:7:ffff::1")
+			wantError(t, r, 429, "rate_limited")
+			if r.header.Get("Retry-After") == "" || !strings.Contains(string(r.body), "network") {
+				t.Errorf("a full /48's refusal: %s, Retry-After %q", r.body, r.header.Get("Retry-After"))
+			}
+			// Another /48 may post.
+			must[api.SeekPosted](t, post("2001:db8:8::1"), 201)
+			open++
+			for i := 1; open < lim.OpenSeeks; i++ {
+				must[api.SeekPosted](t, post(fmt.Sprintf("192.0.2.%d", i)), 201)
+				open++
+			}
+			// The lobby is full, for an address with none open.
+			r = post("198.51.100.1")
+			wantError(t, r, 503, "unavailable")
+			if r.header.Get("Retry-After") == "" {
+				t.Error("503 without Retry-After")
+			}
+			if got := len(newBrowser(t, ts).seeks()); got != lim.OpenSeeks {
+				t.Errorf("%d seeks open, want %d", got, lim.OpenSeeks)
 			}
 		})
 	}

@@ -37,6 +37,12 @@ const lobbyGrace = 5 * time.Second
 // may reconnect). Of the lists, only the latest waits to be sent.
 const lobbyOutbox = 16
 
+// lobbySessionCheck is how often a signed-in lobby socket reads its
+// session again: one ended through another server (a sign-out, a sign
+// out everywhere, a deletion) closes it within this time. Through this
+// server it closes at once (endSessions).
+const lobbySessionCheck = time.Minute
+
 // lobbyExpireEvery is how often the expired seeks are deleted.
 const lobbyExpireEvery = time.Minute
 
@@ -60,6 +66,8 @@ type lobbyHub struct {
 // lobbySock is one lobby WebSocket.
 type lobbySock struct {
 	account string      // its session's account; "" for none
+	session []byte      // its session's key; nil for none
+	ended   atomic.Bool // its session ended: done closes it so
 	client  string      // its address, as the limits know it
 	poster  []byte      // the SHA-256 of its browser's poster key; nil for none
 	out     chan []byte // the messages to send but lists; closed never (done ends the writer)
@@ -94,6 +102,39 @@ func (c *lobbySock) takeList() []byte {
 
 // drop ends the socket, as too slow.
 func (c *lobbySock) drop() { c.once.Do(func() { close(c.done) }) }
+
+// endSession closes c: its session ended. Its page reconnects, and
+// lists as whoever it is now.
+func (c *lobbySock) endSession() {
+	c.ended.Store(true)
+	c.drop()
+}
+
+// endSessions closes the sockets of account's sessions that end reports
+// ended (a sign-out, everywhere, a new password, a deletion), so that
+// none goes on listing the seeks as that account.
+func (l *lobbyHub) endSessions(account string, ended func(key []byte) bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for c := range l.socks {
+		if c.account == account && account != "" && ended(c.session) {
+			c.endSession()
+		}
+	}
+}
+
+// checkSession closes c if its session ended (through another server).
+func (s *Server) checkSession(c *lobbySock) {
+	ctx, cancel := context.WithTimeout(s.ctx, storeTimeout)
+	defer cancel()
+	_, a, err := s.accounts.store.Session(ctx, c.session, time.Now())
+	switch {
+	case errors.Is(err, store.ErrNoAccount), err == nil && a.ID != c.account:
+		c.endSession()
+	case err != nil:
+		s.log.Warn("reading a lobby socket's session", "err", err)
+	}
+}
 
 // send queues msg for c, dropping c if it has fallen behind.
 func (c *lobbySock) send(msg []byte) {
@@ -466,8 +507,12 @@ func (s *Server) lobbySocket(w http.ResponseWriter, r *http.Request) error {
 	if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
 		return api.Fail(api.ErrBadRequest, "this is a WebSocket: connect with a WebSocket client")
 	}
-	account, err := host{s: s, r: r}.caller(r.Context(), false)
-	if err != nil {
+	se, a, err := host{s: s, r: r}.session(r.Context())
+	switch {
+	case err == nil:
+	case errors.Is(err, api.ErrSignedOut) || errors.Is(err, errNoAccounts):
+		se, a = store.Session{}, store.Account{}
+	default:
 		return err
 	}
 	done, err := s.addSocketOf(r) // the caps, before the upgrade
@@ -489,7 +534,7 @@ func (s *Server) lobbySocket(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer conn.CloseNow()
 	conn.SetReadLimit(wsReadLimit)
-	c := &lobbySock{account: account, client: s.limits.client(r), poster: poster, out: make(chan []byte, lobbyOutbox), done: make(chan struct{}), listReady: make(chan struct{}, 1)}
+	c := &lobbySock{account: a.ID, session: se.Key, client: s.limits.client(r), poster: poster, out: make(chan []byte, lobbyOutbox), done: make(chan struct{}), listReady: make(chan struct{}, 1)}
 	l := s.lobby
 	l.mu.Lock()
 	l.socks[c] = struct{}{}
@@ -529,6 +574,12 @@ func (s *Server) lobbySocket(w http.ResponseWriter, r *http.Request) error {
 	}()
 	ping := time.NewTicker(s.wsPing)
 	defer ping.Stop()
+	var recheck <-chan time.Time // a signed-in socket's session, read again now and then
+	if c.account != "" {
+		t := time.NewTicker(s.lobbySessionCheck)
+		defer t.Stop()
+		recheck = t.C
+	}
 	send := func(f func(context.Context) error) bool {
 		wctx, wcancel := context.WithTimeout(ctx, s.wsWrite)
 		defer wcancel()
@@ -540,8 +591,14 @@ func (s *Server) lobbySocket(w http.ResponseWriter, r *http.Request) error {
 			conn.Close(websocket.StatusGoingAway, "the server is shutting down")
 			return nil
 		case <-c.done:
+			if c.ended.Load() {
+				conn.Close(websocket.StatusTryAgainLater, "your session ended: reconnect")
+				return nil
+			}
 			conn.Close(websocket.StatusTryAgainLater, "too slow: reconnect for a fresh list")
 			return nil
+		case <-recheck:
+			s.checkSession(c)
 		case <-ping.C:
 			if !send(conn.Ping) {
 				return nil

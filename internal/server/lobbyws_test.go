@@ -379,3 +379,80 @@ func TestLobbyPairedWaitsForGame(t *testing.T) {
 		}
 	}
 }
+
+// closeCode reads l until its socket closes, and returns the close's
+// status; it fails the test after guard.
+func (l *lobbyClient) closeCode() websocket.StatusCode {
+	l.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	for {
+		if _, _, err := l.c.Read(ctx); err != nil {
+			if ctx.Err() != nil {
+				l.t.Fatal("the lobby socket stayed open")
+			}
+			return websocket.CloseStatus(err)
+		}
+	}
+}
+
+// TestLobbySessionEnds: a lobby socket of a session that ends — signed
+// out, signed out everywhere, the account deleted — is closed (1013: the
+// page reconnects, and lists as whoever it is now), at once on the
+// server that ended it; another session's socket stays. Through another
+// server sharing the store (PostgreSQL), within that server's check of
+// its sockets' sessions.
+func TestLobbySessionEnds(t *testing.T) {
+	t.Run("one server", func(t *testing.T) {
+		_, ts := accountServer(t, noLimits)
+		a, a2, other := newBrowser(t, ts), newBrowser(t, ts), newBrowser(t, ts)
+		a.signUp("Nam", "gà trống gáy sáng")
+		must[api.Player](t, a2.call("POST", "/api/session", creds("Nam", "gà trống gáy sáng")), 200)
+		la, la2 := dialLobby(t, a), dialLobby(t, a2)
+		la.until("the first list", func(m lobbyMsg) bool { return m.Type == "seeks" })
+		la2.until("the first list", func(m lobbyMsg) bool { return m.Type == "seeks" })
+		if r := a.call("DELETE", "/api/session", nil); r.status != 204 {
+			t.Fatalf("sign out: %s", r)
+		}
+		if code := la.closeCode(); code != websocket.StatusTryAgainLater {
+			t.Errorf("the signed-out session's socket closed with %d, want 1013", code)
+		}
+		k := other.post(`{"clock":{"initial":300,"increment":0}}`)
+		la2.lists(k.ID, true) // the other session's socket is still there
+		if r := a2.call("DELETE", "/api/sessions", nil); r.status != 204 {
+			t.Fatalf("sign out everywhere: %s", r)
+		}
+		if code := la2.closeCode(); code != websocket.StatusTryAgainLater {
+			t.Errorf("after signing out everywhere, the socket closed with %d, want 1013", code)
+		}
+		b := newBrowser(t, ts)
+		b.signUp("Lan", "trâu ăn cỏ non")
+		lb := dialLobby(t, b)
+		lb.until("the first list", func(m lobbyMsg) bool { return m.Type == "seeks" })
+		if r := b.call("DELETE", "/api/me", map[string]string{"password": "trâu ăn cỏ non"}); r.status != 204 {
+			t.Fatalf("delete: %s", r)
+		}
+		if code := lb.closeCode(); code != websocket.StatusTryAgainLater {
+			t.Errorf("after the deletion, the socket closed with %d, want 1013", code)
+		}
+	})
+	t.Run("two servers", func(t *testing.T) {
+		url := pgtest.Start(t)
+		_, tsA := accountServerOn(t, openPostgresURL(t, url), noLimits)
+		sB := newServer(t, Config{Store: openPostgresURL(t, url), Limits: noLimits, Accounts: Accounts{Hashing: fastHashing}})
+		sB.lobbySessionCheck = 50 * time.Millisecond
+		tsB := newTestServer(t, sB)
+		a := newBrowser(t, tsA)
+		a.signUp("Nam", "gà trống gáy sáng")
+		a.base = tsB.URL // the same cookies (a cookie is the host's, whatever the port)
+		lb := dialLobby(t, a)
+		lb.until("the first list", func(m lobbyMsg) bool { return m.Type == "seeks" })
+		a.base = tsA.URL
+		if r := a.call("DELETE", "/api/session", nil); r.status != 204 {
+			t.Fatalf("sign out: %s", r)
+		}
+		if code := lb.closeCode(); code != websocket.StatusTryAgainLater {
+			t.Errorf("the other server's socket closed with %d, want 1013", code)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -434,4 +435,41 @@ func medianMS(ds []time.Duration) float64 {
 	ds = slices.Clone(ds)
 	slices.Sort(ds)
 	return float64(ds[len(ds)/2]) / float64(time.Millisecond)
+}
+
+// TestLateResignTwoServers: a casual online game ends by its last move
+// played through one server; a resignation sent through another server,
+// whose game is as it was before that move, is refused (409, and that
+// server catches up) rather than saved: the game would say it was
+// resigned while its moves say how it ended. Two servers sharing one
+// PostgreSQL database, the second deaf to the first's notices of
+// changes (as when they come late): it knows only what it reads.
+func TestLateResignTwoServers(t *testing.T) {
+	sa, sb := postgresPair(t)
+	a := newServer(t, Config{Store: sa, ID: "a"})
+	b := newServer(t, Config{Store: struct{ store.Store }{sb}, ID: "b"}) // no store.Notifier
+	c := must[api.Created](t, do(t, a, "POST", "/api/games", `{"mode":"online"}`), 201)
+	pa := player{c.Secret, c.Seat}
+	j := must[api.Joined](t, player{}.act(t, b, "POST", "/api/games/"+c.ID+"/join", ""), 200)
+	pb := player{j.Secret, j.Seat}
+	players := map[int]player{pa.seat: pa, pb.seat: pb}
+	st := get(t, a, c.ID)
+	for !st.Over {
+		st = must[wire.Turn](t, players[st.ToMove].act(t, a, "POST", "/api/games/"+c.ID+"/moves", `{"move":"`+st.Legal[0]+`"}`), 200).State
+	}
+	r := pb.act(t, b, "POST", "/api/games/"+c.ID+"/resign", "")
+	if r.status != http.StatusConflict {
+		t.Errorf("a resignation after the game's last move: %s, want 409", r)
+	}
+	saved, err := a.store.Get(context.Background(), c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(saved.Status, "resign") {
+		t.Errorf("saved status %q after the game ended by its moves", saved.Status)
+	}
+	got := get(t, a, c.ID)
+	if !got.Over || got.End != st.End {
+		t.Errorf("the game through the first server: over %v, end %q; want %q", got.Over, got.End, st.End)
+	}
 }

@@ -145,6 +145,8 @@ type Server struct {
 	wsPing, wsWrite time.Duration
 	// phraseGap is phraseGap; tests shorten it.
 	phraseGap time.Duration
+	// lobbySessionCheck is lobbySessionCheck; tests shorten it.
+	lobbySessionCheck time.Duration
 	// presence shares the presence of online games with the other
 	// servers; nil if the store has no board.
 	presence *presenceSync
@@ -175,12 +177,13 @@ func New(cfg Config) *Server {
 		live:  make(map[string]*liveGame),
 		lru:   list.New(),
 
-		reviews:   newReviewCache(reviewCacheSize),
-		wsPing:    wsPingInterval,
-		wsWrite:   wsWriteTimeout,
-		phraseGap: phraseGap,
-		probe:     storeProbe{ttl: healthTTL},
-		started:   time.Now(),
+		reviews:           newReviewCache(reviewCacheSize),
+		wsPing:            wsPingInterval,
+		wsWrite:           wsWriteTimeout,
+		phraseGap:         phraseGap,
+		lobbySessionCheck: lobbySessionCheck,
+		probe:             storeProbe{ttl: healthTTL},
+		started:           time.Now(),
 	}
 	if s.store == nil {
 		s.store = store.NewMemory()

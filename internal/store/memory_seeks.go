@@ -29,18 +29,25 @@ func (m *Memory) CreateSeek(ctx context.Context, k Seek) error {
 }
 
 // CreateSeekWithin counts and saves k under the lock.
-func (m *Memory) CreateSeekWithin(ctx context.Context, k Seek, most int) (int, error) {
+func (m *Memory) CreateSeekWithin(ctx context.Context, k Seek, b Bounds) (int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	n := 0
+	var c counts
 	for _, o := range m.seeksLocked() {
-		if o.Address == k.Address && o.Game == "" && o.Expires.After(k.Created) {
-			n++
+		if o.Game == "" && o.Expires.After(k.Created) {
+			c.all++
+			if o.Address == k.Address {
+				c.address++
+			}
+			if k.Wide != "" && o.Wide == k.Wide {
+				c.wide++
+			}
 		}
 	}
-	if n >= most {
-		return n, fmt.Errorf("address %q: %w", k.Address, ErrSeekLimit)
+	if n, err := c.check(k, b); err != nil {
+		return n, err
 	}
+	n := c.address
 	ss := m.seeks
 	if _, ok := ss[k.ID]; ok {
 		return n, fmt.Errorf("seek %q: %w", k.ID, ErrExists)

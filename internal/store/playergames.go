@@ -16,6 +16,10 @@ type PlayerGames interface {
 	// either seat) created before before, newest first (then by id), at
 	// most limit.
 	GamesOf(ctx context.Context, account string, before time.Time, limit int) ([]string, error)
+	// RatedInPlay returns the ids of the rated games account plays that
+	// go on: both seats held by accounts, not finished and not rated
+	// yet (the games a deletion of the account resigns first).
+	RatedInPlay(ctx context.Context, account string) ([]string, error)
 }
 
 var (
@@ -47,6 +51,22 @@ func (m *Memory) GamesOf(ctx context.Context, account string, before time.Time, 
 	return out, nil
 }
 
+// RatedInPlay returns account's rated games that go on.
+func (m *Memory) RatedInPlay(ctx context.Context, account string) ([]string, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	out := []string{}
+	for id, g := range m.games {
+		_, finished := m.finished[id]
+		if account != "" && (g.Accounts[0] == account || g.Accounts[1] == account) && g.Accounts[0] != "" && g.Accounts[1] != "" &&
+			g.Rated != "" && g.RatingChange == nil && !finished {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
 // GamesOf returns account's games created before before, newest first.
 func (s *SQLite) GamesOf(ctx context.Context, account string, before time.Time, limit int) ([]string, error) {
 	rows, err := s.rdb.QueryContext(ctx, `SELECT id FROM games WHERE (account0 = ?1 OR account1 = ?1) AND created < ?2 ORDER BY created DESC, id LIMIT ?3`,
@@ -55,6 +75,35 @@ func (s *SQLite) GamesOf(ctx context.Context, account string, before time.Time, 
 		return nil, fmt.Errorf("store: listing a player's games: %w", err)
 	}
 	return collectIDs(rows, nil)
+}
+
+// RatedInPlay returns account's rated games that go on.
+func (s *SQLite) RatedInPlay(ctx context.Context, account string) ([]string, error) {
+	rows, err := s.rdb.QueryContext(ctx, `SELECT id FROM games WHERE (account0 = ?1 OR account1 = ?1) AND account0 IS NOT NULL AND account1 IS NOT NULL
+		AND rated != '' AND rating_change = '' AND finished IS NULL ORDER BY id`, account)
+	if err != nil {
+		return nil, fmt.Errorf("store: listing a player's rated games in play: %w", err)
+	}
+	return collectIDs(rows, nil)
+}
+
+// RatedInPlay returns account's rated games that go on.
+func (p *Postgres) RatedInPlay(ctx context.Context, account string) ([]string, error) {
+	rows, err := p.pool.Query(ctx, `SELECT id FROM games WHERE (account0 = $1 OR account1 = $1) AND account0 IS NOT NULL AND account1 IS NOT NULL
+		AND rated != '' AND rating_change = '' AND finished IS NULL ORDER BY id`, account)
+	if err != nil {
+		return nil, fmt.Errorf("store: listing a player's rated games in play: %w", err)
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }
 
 // GamesOf returns account's games created before before, newest first.

@@ -38,3 +38,42 @@ func testPlayerGames(t *testing.T, s Store) {
 		t.Errorf("GamesOf(\"\") = %v, want none", page)
 	}
 }
+
+func TestMemoryRatedInPlay(t *testing.T)   { testRatedInPlay(t, openMemory(t)) }
+func TestSQLiteRatedInPlay(t *testing.T)   { testRatedInPlay(t, openSQLiteTemp(t)) }
+func TestPostgresRatedInPlay(t *testing.T) { testRatedInPlay(t, openPostgresTemp(t)) }
+
+// testRatedInPlay: an account's rated games that go on, in either seat;
+// not one finished, rated already, casual, with a seat free, or another's.
+func testRatedInPlay(t *testing.T, s Store) {
+	for _, a := range [][2]string{{"a1", "Nam"}, {"a2", "Lan"}, {"a3", "Minh"}} {
+		mustAccount(t, s.(Accounts), a[0], a[1])
+	}
+	base := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	for i, c := range []struct {
+		id, rated string
+		accounts  [2]string
+	}{
+		{"r1", "blitz", [2]string{"a1", "a2"}}, {"r2", "blitz", [2]string{"a2", "a1"}}, {"r3", "blitz", [2]string{"a1", "a2"}},
+		{"r4", "blitz", [2]string{"a1", "a2"}}, {"c5", "", [2]string{"a1", "a2"}}, {"r6", "blitz", [2]string{"a1", ""}},
+		{"r7", "blitz", [2]string{"a2", "a3"}},
+	} {
+		g := sample(c.id)
+		g.Mode, g.Status, g.Waiting, g.Moves = "online", "", Idle, nil
+		g.Accounts, g.Rated, g.Created = c.accounts, c.rated, base.Add(time.Duration(i)*time.Minute)
+		mustCreate(t, s, g)
+	}
+	if err := s.Finish(ctx, "r3", Aborted); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.(Accounts).EndRated(ctx, "r4", Ending{From: "", To: `{"outcome":{"kind":"resign","player":1}}`, Score0: 1, At: base}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.(PlayerGames).RatedInPlay(ctx, "a1")
+	if err != nil || !slices.Equal(got, []string{"r1", "r2"}) {
+		t.Errorf("RatedInPlay(a1) = %v, %v; want [r1 r2]", got, err)
+	}
+	if got, _ := s.(PlayerGames).RatedInPlay(ctx, ""); len(got) != 0 {
+		t.Errorf("RatedInPlay(\"\") = %v, want none", got)
+	}
+}

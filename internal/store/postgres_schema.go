@@ -204,6 +204,11 @@ var postgresMigrations = []string{
 		rate    double precision NOT NULL, -- tokens a second
 		burst   integer NOT NULL
 	);`,
+
+	// v13: a seek's wider network (an IPv6 poster's /48), whose open
+	// seeks are counted as an address's are (Seeks.CreateSeekWithin).
+	`ALTER TABLE seeks ADD COLUMN wide text NOT NULL DEFAULT '';
+	CREATE INDEX seeks_wide ON seeks (wide) WHERE game IS NULL;`,
 }
 
 // postgresMigrationLock is the pg_advisory_xact_lock key that servers

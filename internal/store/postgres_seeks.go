@@ -21,13 +21,13 @@ func lobbyNotify(n int) string {
 // lobbyNotifyAll announces a change of many seeks (the payload's id "").
 const lobbyNotifyAll = `pg_notify('` + lobbyChannel + `', current_setting('application_name') || ' ')`
 
-const pgSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating, holder, held, poster`
+const pgSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating, holder, held, poster, wide`
 
 func scanPgSeek(scan func(...any) error) (Seek, error) {
 	var k Seek
 	var held *time.Time
 	err := scan(&k.ID, &k.Account, &k.Key, &k.Address, &k.Initial, &k.Increment, &k.Days, &k.Rated, &k.Min, &k.Max,
-		&k.Speed, &k.Created, &k.Expires, &k.Game, &k.Seat, &k.Acceptor, &k.Pool, &k.Rating, &k.Holder, &held, &k.Poster)
+		&k.Speed, &k.Created, &k.Expires, &k.Game, &k.Seat, &k.Acceptor, &k.Pool, &k.Rating, &k.Holder, &held, &k.Poster, &k.Wide)
 	if held != nil {
 		k.Held = *held
 	}
@@ -47,27 +47,35 @@ func (p *Postgres) changeSeek(ctx context.Context, q string, args ...any) (bool,
 
 // pgInsertSeek saves a seek, announcing it; its arguments are
 // pgInsertSeekArgs'.
-const pgInsertSeek = `INSERT INTO seeks (id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, pool, rating, poster)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT DO NOTHING RETURNING ` + "pg_notify('" + lobbyChannel + "', current_setting('application_name') || ' ' || $1)"
+const pgInsertSeek = `INSERT INTO seeks (id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, pool, rating, poster, wide)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT DO NOTHING RETURNING ` + "pg_notify('" + lobbyChannel + "', current_setting('application_name') || ' ' || $1)"
 
 func pgInsertSeekArgs(k Seek) []any {
-	return []any{k.ID, k.Account, k.Key, k.Address, k.Initial, k.Increment, k.Days, k.Rated, k.Min, k.Max, k.Speed, k.Created, k.Expires, k.Pool, k.Rating, posterBytes(k.Poster)}
+	return []any{k.ID, k.Account, k.Key, k.Address, k.Initial, k.Increment, k.Days, k.Rated, k.Min, k.Max, k.Speed, k.Created, k.Expires, k.Pool, k.Rating, posterBytes(k.Poster), k.Wide}
 }
 
 // CreateSeekWithin counts and saves k in a transaction that holds a lock
-// of the address (an advisory one), so that of its seeks posted at once
-// through any servers, one is counted and saved at a time.
-func (p *Postgres) CreateSeekWithin(ctx context.Context, k Seek, most int) (int, error) {
+// of the address's network (an advisory one; of the address when it is
+// in none), so that of its seeks posted at once through any servers, one
+// is counted and saved at a time.
+func (p *Postgres) CreateSeekWithin(ctx context.Context, k Seek, b Bounds) (int, error) {
 	var n int
 	err := p.inTx(ctx, "creating a seek", func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('seeks of ' || $1, 0))`, k.Address); err != nil {
+		lock := k.Wide
+		if lock == "" {
+			lock = k.Address
+		}
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('seeks of ' || $1, 0))`, lock); err != nil {
 			return err
 		}
-		if err := tx.QueryRow(ctx, `SELECT count(*) FROM seeks WHERE address = $1 AND game IS NULL AND expires > $2`, k.Address, k.Created).Scan(&n); err != nil {
+		var c counts
+		if err := tx.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE address = $1), count(*) FILTER (WHERE wide = $2 AND $2 <> '')
+			FROM seeks WHERE game IS NULL AND expires > $3`, k.Address, k.Wide, k.Created).Scan(&c.all, &c.address, &c.wide); err != nil {
 			return err
 		}
-		if n >= most {
-			return fmt.Errorf("address %q: %w", k.Address, ErrSeekLimit)
+		var err error
+		if n, err = c.check(k, b); err != nil {
+			return err
 		}
 		var ignored any
 		switch err := tx.QueryRow(ctx, pgInsertSeek, pgInsertSeekArgs(k)...).Scan(&ignored); err {

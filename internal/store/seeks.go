@@ -3,12 +3,28 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 )
 
-// ErrSeekLimit: Seeks.CreateSeekWithin refused, the address having the
-// most open seeks it may.
-var ErrSeekLimit = errors.New("too many open seeks")
+// The refusals of Seeks.CreateSeekWithin.
+var (
+	// ErrSeekLimit: the address has the most open seeks it may.
+	ErrSeekLimit = errors.New("too many open seeks")
+	// ErrWideLimit: the address's wider network (Seek.Wide) has the
+	// most open seeks it may.
+	ErrWideLimit = errors.New("too many open seeks from one network")
+	// ErrLobbyFull: the store holds the most open seeks it may, from
+	// all addresses.
+	ErrLobbyFull = errors.New("the lobby is full")
+)
+
+// Bounds are the most open seeks (and tickets) Seeks.CreateSeekWithin
+// lets there be: of one address, of one wider network, and of all
+// addresses. A zero Wide or All is no bound.
+type Bounds struct {
+	Address, Wide, All int
+}
 
 // Seek is an open offer of a game in the lobby (issue 21): its poster
 // waits for anyone to accept it. Of many who accept one seek at once,
@@ -18,6 +34,10 @@ type Seek struct {
 	Account string // the poster's account; "" for an anonymous poster
 	Key     []byte // the SHA-256 of the poster's secret, which also acts for the poster's seat of the game
 	Address string // the poster's address, as the server's limits key it
+	// Wide is the poster's wider network, as the server's limits key it
+	// (an IPv6 address's /48, which holds many /64s): its open seeks are
+	// counted too. "" counts in no network.
+	Wide string
 	// Poster is the SHA-256 of its poster's lobby key (a random id its
 	// browser keeps), nil for none: who may not accept it, or be paired
 	// with it, when no account tells.
@@ -54,12 +74,16 @@ type Seeks interface {
 	// CreateSeek saves a new open seek (k.Game ""); ErrExists if its id
 	// is taken.
 	CreateSeek(ctx context.Context, k Seek) error
-	// CreateSeekWithin saves k as CreateSeek does unless k.Address has
-	// most open seeks at k.Created already: then it returns
-	// ErrSeekLimit, and that count. The count and the save are one step:
-	// of an address's seeks posted at once, through any servers, no more
-	// than most are open.
-	CreateSeekWithin(ctx context.Context, k Seek, most int) (int, error)
+	// CreateSeekWithin saves k as CreateSeek does unless, at k.Created,
+	// k.Address has b.Address open seeks already (ErrSeekLimit), k.Wide
+	// has b.Wide (ErrWideLimit), or the store holds b.All (ErrLobbyFull);
+	// it returns the count that refused (else the address's). The
+	// counts and the save are one step: of an address's or a network's
+	// seeks posted at once, through any servers, no more than its bound
+	// are open. (The bound of all may be passed by seeks of other
+	// networks posted at the same moment through other servers: by no
+	// more than the number posted at once.)
+	CreateSeekWithin(ctx context.Context, k Seek, b Bounds) (int, error)
 	// Seek returns seek id, open or accepted; ErrNotFound for none.
 	Seek(ctx context.Context, id string) (Seek, error)
 	// OpenSeeks returns the seeks not accepted and not expired at now,
@@ -104,3 +128,20 @@ var (
 	_ Seeks = (*SQLite)(nil)
 	_ Seeks = (*Postgres)(nil)
 )
+
+// counts are the open seeks CreateSeekWithin counts: of the address, of
+// its network, of all.
+type counts struct{ address, wide, all int }
+
+// check refuses k when a count is at its bound, returning that count.
+func (c counts) check(k Seek, b Bounds) (int, error) {
+	switch {
+	case c.address >= b.Address:
+		return c.address, fmt.Errorf("address %q: %w", k.Address, ErrSeekLimit)
+	case b.Wide > 0 && k.Wide != "" && c.wide >= b.Wide:
+		return c.wide, fmt.Errorf("network %q: %w", k.Wide, ErrWideLimit)
+	case b.All > 0 && c.all >= b.All:
+		return c.all, ErrLobbyFull
+	}
+	return c.address, nil
+}

@@ -447,9 +447,10 @@ func testSeekHold(t *testing.T, s Seeks) {
 	}
 }
 
-// testSeekWithin: CreateSeekWithin saves no more than most open seeks of
-// an address, even when they are posted at once; accepted and expired
-// seeks are not counted, nor another address's.
+// testSeekWithin: CreateSeekWithin saves no more than the bound of open
+// seeks of an address, or of a network (Seek.Wide), even when they are
+// posted at once, nor more than the bound of all; accepted and expired
+// seeks are not counted, nor another address's or network's.
 func testSeekWithin(t *testing.T, s Seeks) {
 	ctx := context.Background()
 	at := func(id, addr string, created time.Time) Seek {
@@ -460,7 +461,7 @@ func testSeekWithin(t *testing.T, s Seeks) {
 	if err := s.CreateSeek(ctx, at("old", "192.0.2.1", seekT0.Add(-time.Hour))); err != nil { // expired by seekT0
 		t.Fatal(err)
 	}
-	if _, err := s.CreateSeekWithin(ctx, at("taken", "192.0.2.1", seekT0), 2); err != nil {
+	if _, err := s.CreateSeekWithin(ctx, at("taken", "192.0.2.1", seekT0), Bounds{Address: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.AcceptSeek(ctx, "taken", "g1", 0, "", seekT0, seekT0.Add(time.Hour)); err != nil {
@@ -472,7 +473,7 @@ func testSeekWithin(t *testing.T, s Seeks) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, errs[i] = s.CreateSeekWithin(ctx, at(fmt.Sprintf("s%d", i), "192.0.2.1", seekT0.Add(time.Second)), 2)
+			_, errs[i] = s.CreateSeekWithin(ctx, at(fmt.Sprintf("s%d", i), "192.0.2.1", seekT0.Add(time.Second)), Bounds{Address: 2})
 		}()
 	}
 	wg.Wait()
@@ -488,11 +489,54 @@ func testSeekWithin(t *testing.T, s Seeks) {
 	if saved != 2 {
 		t.Errorf("%d of 8 seeks posted at once saved, want 2", saved)
 	}
-	n, err := s.CreateSeekWithin(ctx, at("late", "192.0.2.1", seekT0.Add(2*time.Second)), 2)
+	n, err := s.CreateSeekWithin(ctx, at("late", "192.0.2.1", seekT0.Add(2*time.Second)), Bounds{Address: 2})
 	if !errors.Is(err, ErrSeekLimit) || n != 2 {
 		t.Errorf("one more = %d, %v; want 2, ErrSeekLimit", n, err)
 	}
-	if _, err := s.CreateSeekWithin(ctx, at("other", "198.51.100.1", seekT0.Add(2*time.Second)), 2); err != nil {
+	if _, err := s.CreateSeekWithin(ctx, at("other", "198.51.100.1", seekT0.Add(2*time.Second)), Bounds{Address: 2}); err != nil {
 		t.Errorf("another address's = %v", err)
+	}
+
+	// A network's /64s, posting at once, have no more than b.Wide open
+	// together, each within its own bound.
+	b := Bounds{Address: 2, Wide: 3}
+	in := func(id string, net64 int, wide string) Seek {
+		k := at(id, fmt.Sprintf("2001:db8:1:%x::/64", net64), seekT0.Add(3*time.Second))
+		k.Wide = wide
+		return k
+	}
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = s.CreateSeekWithin(ctx, in(fmt.Sprintf("w%d", i), i, "2001:db8:1::/48"), b)
+		}()
+	}
+	wg.Wait()
+	saved = 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			saved++
+		case !errors.Is(err, ErrWideLimit):
+			t.Errorf("CreateSeekWithin in a full network = %v, want nil or ErrWideLimit", err)
+		}
+	}
+	if saved != 3 {
+		t.Errorf("%d of 8 seeks of one network's /64s posted at once saved, want 3", saved)
+	}
+	if _, err := s.CreateSeekWithin(ctx, in("w-other", 1, "2001:db8:2::/48"), b); err != nil {
+		t.Errorf("another network's = %v", err)
+	}
+	// Open now: s*, other, w* and w-other: 2+1+3+1.
+	n, err = s.CreateSeekWithin(ctx, at("full", "203.0.113.1", seekT0.Add(3*time.Second)), Bounds{Address: 2, All: 7})
+	if !errors.Is(err, ErrLobbyFull) || n != 7 {
+		t.Errorf("past the bound of all = %d, %v; want 7, ErrLobbyFull", n, err)
+	}
+	if _, err := s.CreateSeekWithin(ctx, at("room", "203.0.113.1", seekT0.Add(3*time.Second)), Bounds{Address: 2, All: 8}); err != nil {
+		t.Errorf("within the bound of all = %v", err)
+	}
+	if k, err := s.Seek(ctx, "w-other"); err != nil || k.Wide != "2001:db8:2::/48" {
+		t.Errorf("Seek(w-other) = %+v, %v; want its network kept", k, err)
 	}
 }

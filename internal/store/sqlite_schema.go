@@ -198,6 +198,11 @@ var sqliteMigrations = []string{
 		rate    REAL NOT NULL,    -- tokens a second
 		burst   INTEGER NOT NULL
 	) WITHOUT ROWID;`,
+
+	// v13: a seek's wider network (an IPv6 poster's /48), whose open
+	// seeks are counted as an address's are (Seeks.CreateSeekWithin).
+	`ALTER TABLE seeks ADD COLUMN wide TEXT NOT NULL DEFAULT '';
+	CREATE INDEX seeks_wide ON seeks (wide) WHERE game IS NULL;`,
 }
 
 // migrateSQLite brings the database on conn to schema version upTo, one

@@ -7,14 +7,14 @@ import (
 	"time"
 )
 
-const sqliteSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating, holder, held, poster`
+const sqliteSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating, holder, held, poster, wide`
 
 // scanSQLiteSeek reads one row of sqliteSeekCols.
 func scanSQLiteSeek(scan func(...any) error) (Seek, error) {
 	var k Seek
 	var created, expires, held int64
 	err := scan(&k.ID, &k.Account, &k.Key, &k.Address, &k.Initial, &k.Increment, &k.Days, &k.Rated, &k.Min, &k.Max,
-		&k.Speed, &created, &expires, &k.Game, &k.Seat, &k.Acceptor, &k.Pool, &k.Rating, &k.Holder, &held, &k.Poster)
+		&k.Speed, &created, &expires, &k.Game, &k.Seat, &k.Acceptor, &k.Pool, &k.Rating, &k.Holder, &held, &k.Poster, &k.Wide)
 	k.Created, k.Expires = time.Unix(0, created), time.Unix(0, expires)
 	if held != 0 {
 		k.Held = time.Unix(0, held)
@@ -29,14 +29,17 @@ func (s *SQLite) CreateSeek(ctx context.Context, k Seek) error {
 
 // CreateSeekWithin counts and saves k in one of the writer's
 // transactions.
-func (s *SQLite) CreateSeekWithin(ctx context.Context, k Seek, most int) (int, error) {
+func (s *SQLite) CreateSeekWithin(ctx context.Context, k Seek, b Bounds) (int, error) {
 	var n int
 	err := s.write(ctx, func(w *sqliteWriter) error {
-		if err := w.queryRow(`SELECT count(*) FROM seeks WHERE address = ? AND game IS NULL AND expires > ?`, k.Address, k.Created.UnixNano()).Scan(&n); err != nil {
+		var c counts
+		if err := w.queryRow(`SELECT count(*), count(*) FILTER (WHERE address = ?1), count(*) FILTER (WHERE wide = ?2 AND ?2 != '')
+			FROM seeks WHERE game IS NULL AND expires > ?3`, k.Address, k.Wide, k.Created.UnixNano()).Scan(&c.all, &c.address, &c.wide); err != nil {
 			return err
 		}
-		if n >= most {
-			return fmt.Errorf("address %q: %w", k.Address, ErrSeekLimit)
+		var err error
+		if n, err = c.check(k, b); err != nil {
+			return err
 		}
 		return w.createSeek(k)
 	})
@@ -53,9 +56,9 @@ func (w *sqliteWriter) createSeek(k Seek) error {
 	default:
 		return err
 	}
-	_, err := w.exec(`INSERT INTO seeks (id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, pool, rating, poster)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		k.ID, k.Account, k.Key, k.Address, k.Initial, k.Increment, k.Days, k.Rated, k.Min, k.Max, k.Speed,
+	_, err := w.exec(`INSERT INTO seeks (id, account, key, address, wide, initial, increment, days, rated, min, max, speed, created, expires, pool, rating, poster)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		k.ID, k.Account, k.Key, k.Address, k.Wide, k.Initial, k.Increment, k.Days, k.Rated, k.Min, k.Max, k.Speed,
 		k.Created.UnixNano(), k.Expires.UnixNano(), k.Pool, k.Rating, posterBytes(k.Poster))
 	return err
 }

@@ -693,3 +693,27 @@ func TestAccountLanguages(t *testing.T) {
 	setLang(p, "de")
 	p.wait(fmt.Sprintf(`document.getElementById('profile-ratings').textContent === %q`, "Wertungen"), 5*time.Second)
 }
+
+// created counts the page's requests that made a game (POST /api/games:
+// the only request to that address without more after it).
+const created = `performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname === '/api/games').length`
+
+// TestProfileFirstVisit: a first visit straight to a profile's address
+// starts no computer game behind the profile; the game starts when the
+// player goes back to the board, and is kept for the next visit.
+func TestProfileFirstVisit(t *testing.T) {
+	base := accountSite(t)
+	memberSignUp(t, base, "Nam", "gà trống gáy sáng")
+	p := newPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	p.do(chromedp.Evaluate[chromedp.Void](`localStorage.clear()`), chromedp.Navigate(base+"/@/Nam"))
+	p.wait(`document.getElementById('profile-ratings-part') && document.readyState === 'complete'`, 10*time.Second)
+	time.Sleep(500 * time.Millisecond) // a game made at the start would be made by now
+	if n := eval[int](p, created); n != 0 || eval[bool](p, `localStorage.getItem('oanquan.game') !== null`) {
+		t.Errorf("a first visit to a profile made %d games (kept: %v), want none", n, eval[string](p, `localStorage.getItem('oanquan.game') || ''`))
+	}
+	click(p, "#account-view .page-nav a[href='/']")
+	p.wait(`location.pathname === '/' && !document.getElementById('game-view').hidden && document.querySelectorAll('#game-board button.cell.legal').length > 0 && localStorage.getItem('oanquan.game')`, 20*time.Second)
+	if n := eval[int](p, created); n != 1 {
+		t.Errorf("back at the board, %d games made, want 1", n)
+	}
+}

@@ -95,6 +95,11 @@ func TestPhoneHeader(t *testing.T) {
 		}
 		checkControls(t, lang+" 1280×800", s)
 	}
+	// A small tablet: the header may take two lines, in reading order.
+	p.do(chromedp.EmulateViewport(768, 1024))
+	eval[bool](p, `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+	p.screenshot(filepath.Join(dir, "header-fa-768x1024.png"))
+	checkControls(t, "fa 768×1024", eval[shownHeader](p, headerShown))
 }
 
 // checkControls checks the header's controls: five of them (the account,

@@ -222,8 +222,8 @@ func statusOf(t *testing.T, base, method, path string, c *http.Client) int {
 // shotAccount saves the page's screenshot as name.png under
 // SCREENSHOT_DIR, when it is set.
 func shotAccount(p *page, name string) {
-	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
-		p.screenshot(filepath.Join(dir, name+".png"))
+	if os.Getenv("SCREENSHOT_DIR") != "" {
+		p.screenshot(filepath.Join(shotDir(p.t), name+".png")) // shotDir makes the folder
 	}
 }
 

@@ -222,8 +222,8 @@ func statusOf(t *testing.T, base, method, path string, c *http.Client) int {
 // shotAccount saves the page's screenshot as name.png under
 // SCREENSHOT_DIR, when it is set.
 func shotAccount(p *page, name string) {
-	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
-		p.screenshot(filepath.Join(dir, name+".png"))
+	if os.Getenv("SCREENSHOT_DIR") != "" {
+		p.screenshot(filepath.Join(shotDir(p.t), name+".png")) // shotDir makes the folder
 	}
 }
 
@@ -692,4 +692,28 @@ func TestAccountLanguages(t *testing.T) {
 	// A language changed on a profile redraws it at once.
 	setLang(p, "de")
 	p.wait(fmt.Sprintf(`document.getElementById('profile-ratings').textContent === %q`, "Wertungen"), 5*time.Second)
+}
+
+// created counts the page's requests that made a game (POST /api/games:
+// the only request to that address without more after it).
+const created = `performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname === '/api/games').length`
+
+// TestProfileFirstVisit: a first visit straight to a profile's address
+// starts no computer game behind the profile; the game starts when the
+// player goes back to the board, and is kept for the next visit.
+func TestProfileFirstVisit(t *testing.T) {
+	base := accountSite(t)
+	memberSignUp(t, base, "Nam", "gà trống gáy sáng")
+	p := newPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	p.do(chromedp.Evaluate[chromedp.Void](`localStorage.clear()`), chromedp.Navigate(base+"/@/Nam"))
+	p.wait(`document.getElementById('profile-ratings-part') && document.readyState === 'complete'`, 10*time.Second)
+	time.Sleep(500 * time.Millisecond) // a game made at the start would be made by now
+	if n := eval[int](p, created); n != 0 || eval[bool](p, `localStorage.getItem('oanquan.game') !== null`) {
+		t.Errorf("a first visit to a profile made %d games (kept: %v), want none", n, eval[string](p, `localStorage.getItem('oanquan.game') || ''`))
+	}
+	click(p, "#account-view .page-nav a[href='/']")
+	p.wait(`location.pathname === '/' && !document.getElementById('game-view').hidden && document.querySelectorAll('#game-board button.cell.legal').length > 0 && localStorage.getItem('oanquan.game')`, 20*time.Second)
+	if n := eval[int](p, created); n != 1 {
+		t.Errorf("back at the board, %d games made, want 1", n)
+	}
 }

@@ -174,9 +174,13 @@ func TestTwoPlayersByClicksOnPhone(t *testing.T) {
 	if w := eval[int](p, `document.documentElement.scrollWidth`); w > 360 {
 		t.Errorf("page is %d px wide in a 360 px viewport", w)
 	}
-	small := eval[[]string](p, `[...document.querySelectorAll('button, select, a.btn, input')].filter(e => e.offsetParent).map(e => [e, e.getBoundingClientRect()]).filter(([e, r]) => e.type === 'checkbox' ? (e.closest('label').getBoundingClientRect().height < 44) : (r.width < 44 || r.height < 44)).map(([e, r]) => (e.id || e.className || e.textContent) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))`)
+	// Touch targets of 44 px, but in the header: its five controls are 34
+	// px tall on phones, so that it takes no more of the board's room than
+	// before the account and the lobby joined it (TestPhoneHeader checks
+	// them at 24 px or more, WCAG 2.2's smallest target).
+	small := eval[[]string](p, `[...document.querySelectorAll('button, select, a.btn, input')].filter(e => e.offsetParent).map(e => [e, e.getBoundingClientRect(), e.closest('.top') ? 34 : 44]).filter(([e, r, min]) => e.type === 'checkbox' ? (e.closest('label').getBoundingClientRect().height < min) : (r.width < min || r.height < min)).map(([e, r]) => (e.id || e.className || e.textContent) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))`)
 	if len(small) > 0 {
-		t.Errorf("touch targets under 44 px: %q", small)
+		t.Errorf("touch targets under 44 px (34 in the header): %q", small)
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := 0; !p.over(); i++ {

@@ -12,12 +12,13 @@ import { call, APIError, problem } from './api.js';
 import { $, announce } from './view.js';
 
 const ME_KEY = 'oanquan.me';
-let app = null; // {open(id), fail(e)} from app.js
+let app = null; // {open(id), fail(e), board()} from app.js
 let who; // the username signed in, null when signed out, undefined before asked
 const redraws = new Set(); // what to draw again in another language
 
 // init wires the module to the page's controller: open(id) shows game id,
-// fail(e) says an error at the board.
+// fail(e) says an error at the board, board() is called when the board is
+// shown again (a first visit at a profile's address starts its game then).
 export function init(controller) {
   if (app) return;
   app = controller;
@@ -395,6 +396,7 @@ export async function route() {
     if (!v.hidden) {
       v.hidden = true;
       $('game-view').hidden = location.hash === '#howto';
+      app.board(); // a game, if none was started at this page's address
     }
     return;
   }

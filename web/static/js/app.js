@@ -506,7 +506,11 @@ let lobby = null;
 // last signed in), profiles (/@/NAME) and leaderboards (/leaderboard).
 let account = null;
 const accountPage = () => /^\/(@\/|leaderboard)/.test(location.pathname);
-const loadAccount = async () => account ||= await import('./account.js').then((m) => { m.init({ open: openById, fail }); return m; });
+const loadAccount = async () => account ||= await import('./account.js').then((m) => { m.init({ open: openById, fail, board: boardShown }); return m; });
+// lazy: a first visit at such an address starts no computer game until
+// the board is shown (boardShown(), from account.js).
+let lazy = false;
+const boardShown = () => { if (lazy && !new URLSearchParams(location.search).get('game')) openGame(); lazy = false; };
 
 function wireAccount() {
   const b = $('nav-account');
@@ -618,6 +622,7 @@ async function openGame() {
       if (e.code === 'engine_failed') fail(e); // a game kept here, not opened: said
     }
   }
+  if (accountPage()) { lazy = true; return; }
   const opts = createOpts();
   if (opts.mode === 'online') opts.mode = 'ai'; // nobody to invite yet: the page opens on a game to play
   try {

@@ -154,9 +154,12 @@ function games(s) {
   const list = el('ul', { className: 'games-list' });
   if (!s.games.length) list.append(el('li', { className: 'none', textContent: t('games.none') }));
   for (const g of s.games) {
+    // The opponent's profile, from the game (a link cannot sit in the
+    // row's button).
+    const them = g.opponent ? el('p', { className: 'opponent' }, pageLink(`/@/${encodeURIComponent(g.opponent)}`, null, t('profile.of', { name: g.opponent }), '')) : null;
     list.append(el('li', {}, el('button', { type: 'button', className: `game-row ${g.result || ''}`, onclick: () => s.ctx.open(g.id) },
       el('span', { className: 'what', textContent: gameText(g) }),
-      el('span', { className: 'turn', textContent: outcome(g) }))));
+      el('span', { className: 'turn', textContent: outcome(g) })), them));
   }
   const more = s.next ? button('profile.more', async () => {
     try {

@@ -118,6 +118,7 @@ func storesWhole(t *testing.T, p *page, what string) {
 // politely that time had run out. Screenshots with the clocks running:
 // a desktop in Vietnamese, a phone in Persian (dark), the stores whole.
 func TestClockOnTime(t *testing.T) {
+	t.Parallel() // waits more than it works: runs beside another (doc.go)
 	if testing.Short() {
 		t.Skip("a game of 15 s a side in two browsers")
 	}
@@ -320,6 +321,7 @@ func TestClockOnTime(t *testing.T) {
 // at desktop and phone sizes, light and dark, in English, Vietnamese and
 // Persian, the stores whole, axe on the clocks and the list.
 func TestClockCorrespondence(t *testing.T) {
+	t.Parallel() // waits more than it works: runs beside another (doc.go)
 	shots := shotDir(t)
 	rng := rand.New(rand.NewPCG(20, 5))
 	a := newPage(t, 1280, 800, `{"mode":"ai","first":0,"anim":"off"}`)

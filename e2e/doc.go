@@ -14,4 +14,10 @@
 // slows the CPU as Lighthouse's mobile profile does).
 // go test -run TestGoldenTraces -update rewrites testdata/traces.json from
 // the engine.
+//
+// The package must finish within go test's default 10 minutes. A few long
+// tests that mostly wait (a clock running out, a worker given up, the
+// computer's opening shown three times) call t.Parallel, so that two of
+// them run at once after the others; a test that sets the environment
+// (t.Setenv, E2E_URL), measures time, or stops processes stays sequential.
 package e2e

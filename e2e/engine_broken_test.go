@@ -45,6 +45,7 @@ func keep(p *page, key, response string) {
 // up the same way once it has said nothing for its time limit
 // (offline/local.js SILENCE, 15 s).
 func TestOfflineEngineBroken(t *testing.T) {
+	t.Parallel() // waits more than it works: runs beside another (doc.go)
 	p := newPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
 	p.wait(controlled, 30*time.Second)
 	p.wait(ready, 20*time.Second)

@@ -362,6 +362,7 @@ func TestOnlineFriends(t *testing.T) {
 // list of their games says whose turn it is in each, and a player whose
 // tab is hidden is called by the tab's title when it becomes their turn.
 func TestOnlineSeatLinkAndYourGames(t *testing.T) {
+	t.Parallel() // waits more than it works: runs beside another (doc.go)
 	a := newPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"off"}`)
 	aiGame := eval[string](a, gameID) // the first visit's game, against the computer
 	a.wait(ready, 20*time.Second)

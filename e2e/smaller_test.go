@@ -21,6 +21,7 @@ import (
 // the page opens its WebSocket; a new subscriber got only the state, so
 // the board jumped.)
 func TestComputerOpeningShown(t *testing.T) {
+	t.Parallel() // waits more than it works: runs beside another (doc.go)
 	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","first":0}`)
 	p.wait(ready, 20*time.Second)
 	openingShown(t, p)
@@ -30,6 +31,7 @@ func TestComputerOpeningShown(t *testing.T) {
 // the games kept in the browser, whose engine may have played the
 // computer's move before the page subscribed to the game's updates.
 func TestComputerOpeningShownOffline(t *testing.T) {
+	t.Parallel() // waits more than it works: runs beside another (doc.go)
 	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","first":0}`)
 	p.wait(controlled, 30*time.Second)
 	p.wait(ready, 20*time.Second)

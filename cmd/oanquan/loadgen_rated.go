@@ -37,8 +37,7 @@ import (
 const (
 	maxRatedGames = 5000
 	pairTimeout   = 60 * time.Second // a ticket not paired by then is an error
-	maxPlies      = 400              // a game still going after that many moves is resigned
-	moveTries     = 3                // a move sent again after a transport error or 5xx (the server answers a repeat with its turn)
+	moveTries     = 5                // a move sent at most so many times, a second apart, after a transport error or a 5xx
 	checksAtOnce  = 16
 )
 
@@ -53,6 +52,7 @@ type ratedConfig struct {
 	rate       float64
 	ramp       time.Duration
 	signups    int // sign-ups sent at once
+	maxPlies   int // the side to move resigns at this ply
 	sockets    bool
 	pid        int
 	checkDB    string
@@ -76,6 +76,8 @@ type ratedResult struct {
 	Paired      int64             `json:"paired"`     // games made by pairing
 	AtOnce      int64             `json:"at_once"`    // the most games being played at one time
 	Finished    int64             `json:"finished"`   // played to their end
+	Abandoned   int64             `json:"abandoned"`  // left: their state could not be read after an error
+	Resigned    int64             `json:"resigned"`   // of the finished, resigned at --max-plies
 	RatedOver   int64             `json:"rated_over"` // of those, ended with "ratings" in the state
 	Moves       int64             `json:"moves"`
 	MovesPerS   float64           `json:"moves_per_s"` // over the play's window
@@ -111,9 +113,10 @@ func runLoadgenRated(ctx context.Context, args []string, stdout, stderr io.Write
 	perAddress := fs.Int("per-address", 3, "accounts made from each source address (the server allows 3 an hour an address)")
 	from := fs.String("from", "127.2.0.0/16", "the source addresses, a prefix within 127.0.0.0/8 (Linux answers on all of them)")
 	clock := fs.String("clock", "180+2", `the games' clock: "180+2" (seconds + increment) or "3d"`)
-	rate := fs.Float64("rate", 500, "moves a second over all the games, each game at a steady pace (games/rate apart; keep it under the increment)")
-	ramp := fs.Float64("ramp", 20, "seconds over which the players ask for pairing")
+	rate := fs.Float64("rate", 200, "moves a second over all the games, each game at a steady pace (games/rate apart; keep it under the increment)")
+	ramp := fs.Float64("ramp", 30, "seconds over which the players ask for pairing")
 	signups := fs.Int("signups", 8, "sign-ups sent at once")
+	maxPlies := fs.Int("max-plies", 80, "the side to move resigns a game that reaches this many moves (random games average about 35), so that a run ends in time")
 	sockets := fs.Bool("sockets", true, "each player holds its game's WebSocket open, as the page does")
 	pid := fs.Int("pid", 0, "the server's process id, for its CPU time and memory")
 	checkDB := fs.String("check-db", "", "the server's PostgreSQL database (postgres://…, on this machine), to check the ratings there at the end")
@@ -133,6 +136,8 @@ func runLoadgenRated(ctx context.Context, args []string, stdout, stderr io.Write
 		return usagef("loadgen rated: --ramp %v: want 0 to %d", *ramp, maxWarmup)
 	case *signups < 1 || *signups > 256:
 		return usagef("loadgen rated: --signups %d: want 1 to 256", *signups)
+	case *maxPlies < 1:
+		return usagef("loadgen rated: --max-plies %d: want at least 1", *maxPlies)
 	case *pid < 0:
 		return usagef("loadgen rated: --pid %d: want a process id", *pid)
 	}
@@ -162,7 +167,7 @@ func runLoadgenRated(ctx context.Context, args []string, stdout, stderr io.Write
 		}
 	}
 	cfg := ratedConfig{base: base, from: src, games: *games, perAddress: *perAddress, clock: c, clockText: *clock, rate: *rate,
-		ramp: time.Duration(*ramp * float64(time.Second)), signups: *signups, sockets: *sockets, pid: *pid, checkDB: *checkDB}
+		ramp: time.Duration(*ramp * float64(time.Second)), signups: *signups, maxPlies: *maxPlies, sockets: *sockets, pid: *pid, checkDB: *checkDB}
 	ctx, cancel := context.WithTimeout(ctx, maxLoadSeconds*time.Second)
 	defer cancel()
 	res, err := newRatedRun(cfg).run(ctx)
@@ -218,6 +223,7 @@ type ratedRun struct {
 
 	signup, pair, moves                    latencies
 	paired, live, atOnce, ratedOver, plies atomic.Int64
+	abandoned, resigned                    atomic.Int64 // games left unfinished: their state could not be read
 	playing                                sync.WaitGroup
 	lastEnd                                atomic.Int64 // unix ns of the last game's end
 }
@@ -339,7 +345,7 @@ func (r *ratedRun) run(ctx context.Context) (*ratedResult, error) {
 	}
 	res.Interrupted = ctx.Err() != nil
 	res.PairMs, res.Paired, res.AtOnce = r.pair.quantiles(), r.paired.Load(), r.atOnce.Load()
-	res.Finished, res.RatedOver = int64(len(r.finished)), r.ratedOver.Load()
+	res.Finished, res.RatedOver, res.Abandoned, res.Resigned = int64(len(r.finished)), r.ratedOver.Load(), r.abandoned.Load(), r.resigned.Load()
 	res.Moves, res.MoveMs = r.moves.count(), r.moves.quantiles()
 	if res.PlaySec > 0 {
 		res.MovesPerS = float64(res.Moves) / res.PlaySec
@@ -529,7 +535,7 @@ func (r *ratedRun) play(ctx context.Context, g *ratedGame) {
 		r.fail(ctx, &loadError{"not_rated", "game " + g.id + " was made casual"})
 	}
 	pace := newPacer(r.cfg.games, r.cfg.rate, rng)
-	for plies := 0; !st.Over; plies++ {
+	for !st.Over {
 		due, ok := pace.wait(ctx)
 		if !ok {
 			return
@@ -539,11 +545,12 @@ func (r *ratedRun) play(ctx context.Context, g *ratedGame) {
 			return
 		}
 		p := g.players[st.ToMove]
-		if plies == maxPlies { // a game this long is resigned (random games end long before)
+		if st.Ply >= r.cfg.maxPlies { // a game this long is resigned
 			if e := apiCall(ctx, p.client, r.cfg.base, "POST", "/api/games/"+g.id+"/resign", p.secret, nil, &st); e != nil {
 				r.fail(ctx, e)
 				return
 			}
+			r.resigned.Add(1)
 			break
 		}
 		var turn struct {
@@ -551,21 +558,28 @@ func (r *ratedRun) play(ctx context.Context, g *ratedGame) {
 		}
 		body := map[string]any{"move": st.Legal[rng.IntN(len(st.Legal))], "ply": st.Ply}
 		var e *loadError
-		for try := 0; try < moveTries; try++ {
-			// A move sent again for its ply is answered with its turn.
-			if e = apiCall(ctx, p.client, r.cfg.base, "POST", "/api/games/"+g.id+"/moves", p.secret, body, &turn); e == nil || !retryable(e) {
+		for try := 1; ; try++ {
+			// A move sent again for its ply is answered with its turn, as
+			// the page's resend counts on.
+			if e = apiCall(ctx, p.client, r.cfg.base, "POST", "/api/games/"+g.id+"/moves", p.secret, body, &turn); e == nil {
 				break
 			}
 			r.fail(ctx, e) // each failure counts, even if the move is played at the next try
-		}
-		at := time.Now()
-		if e != nil {
-			if !retryable(e) {
-				r.fail(ctx, e)
+			if !retryable(e) || try == moveTries || !sleepUntil(ctx, time.Now().Add(time.Second)) {
+				break
 			}
-			return
 		}
-		r.moves.record(at.Sub(due))
+		if e != nil {
+			// Refused (409 time_over, conflict…) or not answered: go on
+			// from the game as it stands, as the page does.
+			if re := apiCall(ctx, p.client, r.cfg.base, "GET", "/api/games/"+g.id, "", nil, &st); re != nil {
+				r.fail(ctx, re)
+				r.abandoned.Add(1)
+				return
+			}
+			continue
+		}
+		r.moves.record(time.Since(due))
 		st = turn.State
 	}
 	r.plies.Add(int64(st.Ply))

@@ -36,9 +36,12 @@ import (
 
 const (
 	maxRatedGames = 5000
-	pairTimeout   = 60 * time.Second // a ticket not paired by then is an error
-	moveTries     = 5                // a move sent at most so many times, a second apart, after a transport error or a 5xx
-	checksAtOnce  = 16
+	// maxRatedSeconds bounds a rated run, its sign-ups included (2,000
+	// password hashes take a minute or more of the server's 2 cores).
+	maxRatedSeconds = 900
+	pairTimeout     = 60 * time.Second // a ticket not paired by then is an error
+	moveTries       = 5                // a move sent at most so many times, a second apart, after a transport error or a 5xx
+	checksAtOnce    = 16
 )
 
 // ratedConfig is a rated run, as the flags give it.
@@ -73,12 +76,13 @@ type ratedResult struct {
 	// PairMs is each player's time from its ticket posted to knowing its
 	// game (at once, or "paired" on the lobby's socket).
 	PairMs      quantiles         `json:"pair_ms"`
-	Paired      int64             `json:"paired"`     // games made by pairing
-	AtOnce      int64             `json:"at_once"`    // the most games being played at one time
-	Finished    int64             `json:"finished"`   // played to their end
-	Abandoned   int64             `json:"abandoned"`  // left: their state could not be read after an error
-	Resigned    int64             `json:"resigned"`   // of the finished, resigned at --max-plies
-	RatedOver   int64             `json:"rated_over"` // of those, ended with "ratings" in the state
+	Paired      int64             `json:"paired"`      // games made by pairing
+	HalfPaired  int64             `json:"half_paired"` // games only one of whose players learnt of
+	AtOnce      int64             `json:"at_once"`     // the most games being played at one time
+	Finished    int64             `json:"finished"`    // played to their end
+	Abandoned   int64             `json:"abandoned"`   // left: their state could not be read after an error
+	Resigned    int64             `json:"resigned"`    // of the finished, resigned at --max-plies
+	RatedOver   int64             `json:"rated_over"`  // of those, ended with "ratings" in the state
 	Moves       int64             `json:"moves"`
 	MovesPerS   float64           `json:"moves_per_s"` // over the play's window
 	MoveMs      quantiles         `json:"move_ms"`     // from when a move was due to its answer
@@ -116,7 +120,7 @@ func runLoadgenRated(ctx context.Context, args []string, stdout, stderr io.Write
 	rate := fs.Float64("rate", 200, "moves a second over all the games, each game at a steady pace (games/rate apart; keep it under the increment)")
 	ramp := fs.Float64("ramp", 30, "seconds over which the players ask for pairing")
 	signups := fs.Int("signups", 8, "sign-ups sent at once")
-	maxPlies := fs.Int("max-plies", 80, "the side to move resigns a game that reaches this many moves (random games average about 35), so that a run ends in time")
+	maxPlies := fs.Int("max-plies", 60, "the side to move resigns a game that reaches this many moves (random games average about 35), so that a run ends in time")
 	sockets := fs.Bool("sockets", true, "each player holds its game's WebSocket open, as the page does")
 	pid := fs.Int("pid", 0, "the server's process id, for its CPU time and memory")
 	checkDB := fs.String("check-db", "", "the server's PostgreSQL database (postgres://…, on this machine), to check the ratings there at the end")
@@ -168,7 +172,7 @@ func runLoadgenRated(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	cfg := ratedConfig{base: base, from: src, games: *games, perAddress: *perAddress, clock: c, clockText: *clock, rate: *rate,
 		ramp: time.Duration(*ramp * float64(time.Second)), signups: *signups, maxPlies: *maxPlies, sockets: *sockets, pid: *pid, checkDB: *checkDB}
-	ctx, cancel := context.WithTimeout(ctx, maxLoadSeconds*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, maxRatedSeconds*time.Second)
 	defer cancel()
 	res, err := newRatedRun(cfg).run(ctx)
 	if err != nil {
@@ -300,21 +304,19 @@ func (r *ratedRun) run(ctx context.Context) (*ratedResult, error) {
 	res.LoadPlay = loadAverage()
 	cpu = startCPU(cfg.pid)
 	var rss float64
-	rssDone := make(chan struct{})
-	go func() {
+	played, rssDone := make(chan struct{}), make(chan struct{})
+	go func() { // the server's memory, sampled until the games are over
 		defer close(rssDone)
-		for ctx.Err() == nil && cfg.pid != 0 {
+		for cfg.pid != 0 {
 			if m, err := procMemory(cfg.pid, "VmRSS"); err == nil {
 				rss = max(rss, m)
 			}
-			if !sleepUntil(ctx, time.Now().Add(rssEvery)) {
+			select {
+			case <-played:
 				return
-			}
-			r.mu.Lock()
-			over := r.lastEnd.Load() != 0 && r.live.Load() == 0 && len(r.pending) == 0
-			r.mu.Unlock()
-			if over {
+			case <-ctx.Done():
 				return
+			case <-time.After(rssEvery):
 			}
 		}
 	}()
@@ -333,6 +335,7 @@ func (r *ratedRun) run(ctx context.Context) (*ratedResult, error) {
 	}
 	pairing.Wait()
 	r.playing.Wait()
+	close(played)
 	<-rssDone
 	res.PlaySec = time.Since(t0).Seconds()
 	if end := r.lastEnd.Load(); end != 0 {
@@ -345,6 +348,9 @@ func (r *ratedRun) run(ctx context.Context) (*ratedResult, error) {
 	}
 	res.Interrupted = ctx.Err() != nil
 	res.PairMs, res.Paired, res.AtOnce = r.pair.quantiles(), r.paired.Load(), r.atOnce.Load()
+	r.mu.Lock()
+	res.HalfPaired = int64(len(r.pending))
+	r.mu.Unlock()
 	res.Finished, res.RatedOver, res.Abandoned, res.Resigned = int64(len(r.finished)), r.ratedOver.Load(), r.abandoned.Load(), r.resigned.Load()
 	res.Moves, res.MoveMs = r.moves.count(), r.moves.quantiles()
 	if res.PlaySec > 0 {

@@ -23,9 +23,9 @@ func TestLoadgenRated(t *testing.T) {
 	if len(res.Errors) != 0 {
 		t.Fatalf("errors %v: %v", res.Errors, res.FirstErrors)
 	}
-	if res.Accounts != 20 || res.Addresses != 7 || res.Paired != 10 || res.Finished != 10 || res.RatedOver != 10 {
-		t.Errorf("%d accounts from %d addresses, %d paired, %d finished, %d ended rated; want 20 from 7, 10, 10, 10",
-			res.Accounts, res.Addresses, res.Paired, res.Finished, res.RatedOver)
+	if res.Accounts != 20 || res.Addresses != 7 || res.Paired != 10 || res.HalfPaired != 0 || res.Finished != 10 || res.RatedOver != 10 || res.Interrupted {
+		t.Errorf("%d accounts from %d addresses, %d paired (%d half), %d finished, %d ended rated, interrupted %v; want 20 from 7, 10 (0), 10, 10, false",
+			res.Accounts, res.Addresses, res.Paired, res.HalfPaired, res.Finished, res.RatedOver, res.Interrupted)
 	}
 	if res.CheckedGames != 10 || res.CheckedPlayers != 20 {
 		t.Errorf("the API shows %d games' ratings and %d players' updated, want 10 and 20", res.CheckedGames, res.CheckedPlayers)

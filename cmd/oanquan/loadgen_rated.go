@@ -80,7 +80,7 @@ type ratedResult struct {
 	HalfPaired  int64             `json:"half_paired"` // games only one of whose players learnt of
 	AtOnce      int64             `json:"at_once"`     // the most games being played at one time
 	Finished    int64             `json:"finished"`    // played to their end
-	Abandoned   int64             `json:"abandoned"`   // left: their state could not be read after an error
+	Abandoned   int64             `json:"abandoned"`   // left unplayed: a WebSocket or the state could not be had
 	Resigned    int64             `json:"resigned"`    // of the finished, resigned at --max-plies
 	RatedOver   int64             `json:"rated_over"`  // of those, ended with "ratings" in the state
 	Moves       int64             `json:"moves"`
@@ -227,7 +227,7 @@ type ratedRun struct {
 
 	signup, pair, moves                    latencies
 	paired, live, atOnce, ratedOver, plies atomic.Int64
-	abandoned, resigned                    atomic.Int64 // games left unfinished: their state could not be read
+	abandoned, resigned                    atomic.Int64 // games left unfinished; games resigned at maxPlies
 	playing                                sync.WaitGroup
 	lastEnd                                atomic.Int64 // unix ns of the last game's end
 }
@@ -516,6 +516,7 @@ func (r *ratedRun) play(ctx context.Context, g *ratedGame) {
 			c, err := dialWS(ctx, p.client, r.cfg.base, "/api/games/"+g.id+"/ws")
 			if err != nil {
 				r.fail(ctx, &loadError{"ws_dial", "game: " + err.Error()})
+				r.abandoned.Add(1)
 				return
 			}
 			hello, _ := json.Marshal(map[string]string{"type": "hello", "secret": p.secret})
@@ -535,6 +536,7 @@ func (r *ratedRun) play(ctx context.Context, g *ratedGame) {
 	var st ratedState
 	if e := apiCall(ctx, g.players[0].client, r.cfg.base, "GET", "/api/games/"+g.id, "", nil, &st); e != nil {
 		r.fail(ctx, e)
+		r.abandoned.Add(1)
 		return
 	}
 	if !st.Rated {

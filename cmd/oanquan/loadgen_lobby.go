@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/base32"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,17 +41,20 @@ type lobbyConfig struct {
 	pause      time.Duration
 	clock      any // the seeks' clock, as POST /api/seeks takes it
 	pid        int
+	signedIn   bool // each socket signs up an account of its own first
 }
 
 // lobbyResult is the JSON line of a lobby run. Durations in
 // milliseconds, CPU in seconds.
 type lobbyResult struct {
 	URL        string  `json:"url"`
-	Sockets    int     `json:"sockets"`   // lobby WebSockets asked for
-	Connected  int     `json:"connected"` // opened and sent their first list
-	Addresses  int     `json:"addresses"` // source addresses they came from
-	ConnectSec float64 `json:"connect_s"` // to open them all and have every first list
-	Changes    int     `json:"changes"`   // seeks posted and cancelled: two changes each
+	Sockets    int     `json:"sockets"`             // lobby WebSockets asked for
+	Connected  int     `json:"connected"`           // opened and sent their first list
+	Addresses  int     `json:"addresses"`           // source addresses they came from
+	ConnectSec float64 `json:"connect_s"`           // to open them all and have every first list
+	Changes    int     `json:"changes"`             // seeks posted and cancelled: two changes each
+	SignedIn   int     `json:"signed_in,omitempty"` // sockets signed in to an account each (--signed-in)
+	SignupSec  float64 `json:"signup_s,omitempty"`
 	// DeliverMs is every socket's time from the change's request sent to
 	// its list showing the change, over all changes; AllMs each change's
 	// slowest socket (the time until every socket had it); RequestMs the
@@ -81,12 +87,15 @@ func runLoadgenLobby(ctx context.Context, args []string, stdout, stderr io.Write
 	pause := fs.Float64("pause", 0.2, "seconds between a change reaching every socket and the next")
 	clock := fs.String("clock", "180+2", `the seeks' clock: "180+2" or "3d"`)
 	pid := fs.Int("pid", 0, "the server's process id, for its CPU time and memory")
+	signedIn := fs.Bool("signed-in", false, "each socket is a page signed in to an account of its own, made first (then --per-address at most 3: the sign-ups' limit)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	switch {
 	case fs.NArg() != 0:
 		return usagef("loadgen lobby: unexpected argument %q", fs.Arg(0))
+	case *signedIn && *perAddress > 3:
+		return usagef("loadgen lobby: --signed-in with --per-address %d: the server makes 3 accounts an hour an address; give --per-address 3", *perAddress)
 	case *sockets < 1 || *sockets > maxLobbySockets:
 		return usagef("loadgen lobby: --sockets %d: want 1 to %d", *sockets, maxLobbySockets)
 	case *perAddress < 1:
@@ -120,7 +129,7 @@ func runLoadgenLobby(ctx context.Context, args []string, stdout, stderr io.Write
 		}
 	}
 	cfg := lobbyConfig{base: base, from: src, sockets: *sockets, perAddress: *perAddress, changes: *changes,
-		pause: time.Duration(*pause * float64(time.Second)), clock: c, pid: *pid}
+		pause: time.Duration(*pause * float64(time.Second)), clock: c, pid: *pid, signedIn: *signedIn}
 	ctx, cancel := context.WithTimeout(ctx, maxLoadSeconds*time.Second)
 	defer cancel()
 	res, err := runLobby(ctx, cfg)
@@ -261,6 +270,36 @@ func runLobby(ctx context.Context, cfg lobbyConfig) (*lobbyResult, error) {
 		readers.Wait()
 	}()
 
+	// With --signed-in, an account for each socket first, a few sign-ups
+	// at once (each is a password hash of the server's).
+	clients := make([]*http.Client, cfg.sockets)
+	for i := range clients {
+		if clients[i], err = cfg.from.client(i/cfg.perAddress, cfg.signedIn); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.signedIn {
+		t0 := time.Now()
+		tag := strings.ToLower(base32.StdEncoding.EncodeToString(randomBytes(5)))[:6]
+		var made atomic.Int64
+		next := atomic.Int64{}
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				for i := next.Add(1) - 1; i < int64(cfg.sockets) && ctx.Err() == nil; i = next.Add(1) - 1 {
+					body := map[string]string{"username": fmt.Sprintf("lb%s-%d", tag, i), "password": base32.StdEncoding.EncodeToString(randomBytes(10))}
+					if e := apiCall(ctx, clients[i], cfg.base, "POST", "/api/accounts", "", body, nil); e != nil {
+						errs.add(e)
+						continue
+					}
+					made.Add(1)
+				}
+			})
+		}
+		wg.Wait()
+		res.SignedIn, res.SignupSec = int(made.Load()), time.Since(t0).Seconds()
+	}
+
 	// Open the sockets, dialsAtOnce at a time, each reading until the run
 	// ends.
 	t0 := time.Now()
@@ -272,12 +311,7 @@ func runLobby(ctx context.Context, cfg lobbyConfig) (*lobbyResult, error) {
 		slots <- struct{}{}
 		dials.Go(func() {
 			defer func() { <-slots }()
-			client, err := cfg.from.client(i/cfg.perAddress, false)
-			if err != nil {
-				errs.add(&loadError{"ws", err.Error()})
-				return
-			}
-			c, err := dialWS(sctx, client, cfg.base, "/api/lobby/ws")
+			c, err := dialWS(sctx, clients[i], cfg.base, "/api/lobby/ws")
 			if err != nil {
 				if sctx.Err() == nil {
 					errs.add(&loadError{"ws_dial", err.Error()})

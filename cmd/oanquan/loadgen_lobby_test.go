@@ -199,3 +199,24 @@ func TestSources(t *testing.T) {
 		t.Errorf("the server saw %s, want 127.1.1.1", got)
 	}
 }
+
+// TestLoadgenLobbySignedIn: with --signed-in each lobby socket is a page
+// signed in to an account of its own, made first from its address (3 an
+// address, the sign-ups' limit, which the server keeps at its default);
+// every change still reaches every socket.
+func TestLoadgenLobbySignedIn(t *testing.T) {
+	u := serveForLoad(t, "--db", pgtest.Start(t))
+	var res lobbyResult
+	loadgenJSON(t, &res, "lobby", "--url", u, "--sockets", "7", "--per-address", "3", "--changes", "2",
+		"--pause", "0", "--from", "127.3.2.0/24", "--signed-in")
+	if res.SignedIn != 7 || res.Connected != 7 || res.Addresses != 3 || res.Delivered != 7*4 || res.Missed != 0 || len(res.Errors) != 0 {
+		t.Errorf("signed in %d, connected %d from %d addresses, delivered %d, missed %d, errors %v %v; want 7, 7 from 3, 28, 0, none",
+			res.SignedIn, res.Connected, res.Addresses, res.Delivered, res.Missed, res.Errors, res.FirstErrors)
+	}
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"loadgen", "lobby", "--url", u, "--signed-in", "--per-address", "4"}, &out, io.Discard)
+	var ue *usageError
+	if !errors.As(err, &ue) {
+		t.Errorf("--signed-in --per-address 4 = %v, want a usage error (3 sign-ups an address)", err)
+	}
+}

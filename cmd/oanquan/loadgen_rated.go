@@ -82,6 +82,7 @@ type ratedResult struct {
 	Finished    int64             `json:"finished"`    // played to their end
 	Abandoned   int64             `json:"abandoned"`   // left unplayed: a WebSocket or the state could not be had
 	Resigned    int64             `json:"resigned"`    // of the finished, resigned at --max-plies
+	Aborted     int64             `json:"aborted"`     // ended aborted (a first move past its limit), so unrated and not counted as finished
 	RatedOver   int64             `json:"rated_over"`  // of those, ended with "ratings" in the state
 	Moves       int64             `json:"moves"`
 	MovesPerS   float64           `json:"moves_per_s"` // over the play's window
@@ -227,7 +228,7 @@ type ratedRun struct {
 
 	signup, pair, moves                    latencies
 	paired, live, atOnce, ratedOver, plies atomic.Int64
-	abandoned, resigned                    atomic.Int64 // games left unfinished; games resigned at maxPlies
+	abandoned, resigned, aborted           atomic.Int64 // games left unfinished; games resigned at maxPlies
 	playing                                sync.WaitGroup
 	lastEnd                                atomic.Int64 // unix ns of the last game's end
 }
@@ -351,7 +352,7 @@ func (r *ratedRun) run(ctx context.Context) (*ratedResult, error) {
 	r.mu.Lock()
 	res.HalfPaired = int64(len(r.pending))
 	r.mu.Unlock()
-	res.Finished, res.RatedOver, res.Abandoned, res.Resigned = int64(len(r.finished)), r.ratedOver.Load(), r.abandoned.Load(), r.resigned.Load()
+	res.Finished, res.RatedOver, res.Abandoned, res.Resigned, res.Aborted = int64(len(r.finished)), r.ratedOver.Load(), r.abandoned.Load(), r.resigned.Load(), r.aborted.Load()
 	res.Moves, res.MoveMs = r.moves.count(), r.moves.quantiles()
 	if res.PlaySec > 0 {
 		res.MovesPerS = float64(res.Moves) / res.PlaySec
@@ -495,6 +496,7 @@ type ratedState struct {
 	Legal   []string        `json:"legal"`
 	Over    bool            `json:"over"`
 	Rated   bool            `json:"rated"`
+	End     string          `json:"end"`
 	Ratings json.RawMessage `json:"ratings"`
 }
 
@@ -589,6 +591,10 @@ func (r *ratedRun) play(ctx context.Context, g *ratedGame) {
 		}
 		r.moves.record(time.Since(due))
 		st = turn.State
+	}
+	if st.End == "abort" { // a first move too late (a server too slow): unrated, as it should be
+		r.aborted.Add(1)
+		return
 	}
 	r.plies.Add(int64(st.Ply))
 	if len(st.Ratings) > 0 && string(st.Ratings) != "null" {

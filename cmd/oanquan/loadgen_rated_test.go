@@ -23,7 +23,7 @@ func TestLoadgenRated(t *testing.T) {
 	if len(res.Errors) != 0 {
 		t.Fatalf("errors %v: %v", res.Errors, res.FirstErrors)
 	}
-	if res.Accounts != 20 || res.Addresses != 7 || res.Paired != 10 || res.HalfPaired != 0 || res.Finished != 10 || res.RatedOver != 10 || res.Interrupted {
+	if res.Accounts != 20 || res.Addresses != 7 || res.Paired != 10 || res.HalfPaired != 0 || res.Aborted != 0 || res.Finished != 10 || res.RatedOver != 10 || res.Interrupted {
 		t.Errorf("%d accounts from %d addresses, %d paired (%d half), %d finished, %d ended rated, interrupted %v; want 20 from 7, 10 (0), 10, 10, false",
 			res.Accounts, res.Addresses, res.Paired, res.HalfPaired, res.Finished, res.RatedOver, res.Interrupted)
 	}

@@ -18,7 +18,7 @@ func TestLoadgenRated(t *testing.T) {
 	db := pgtest.Start(t)
 	u := serveForLoad(t, "--db", db)
 	var res ratedResult
-	loadgenJSON(t, &res, "rated", "--url", u, "--games", "10", "--rate", "200", "--ramp", "0.5", "--from", "127.4.0.0/24",
+	loadgenJSON(t, &res, "rated", "--url", u, "--games", "10", "--rate", "200", "--ramp", "2", "--from", "127.4.0.0/24",
 		"--pid", strconv.Itoa(os.Getpid()), "--check-db", db)
 	if len(res.Errors) != 0 {
 		t.Fatalf("errors %v: %v", res.Errors, res.FirstErrors)

@@ -201,7 +201,7 @@ func TestTableKept(t *testing.T) {
 	for _, m := range moves {
 		pos.Play(m, &r, nil)
 	}
-	lim := Limits{Level: Hard, Depth: 8, Threads: 1}
+	lim := Limits{Level: Hard, MoveTime: time.Minute, Depth: 8, Threads: 1}
 	fresh, _ := Search(context.Background(), pos, lim)
 	tb := new(Table)
 	lim.Table = tb
@@ -220,7 +220,7 @@ func TestTableKept(t *testing.T) {
 	if err := strict.Enable("strict-mandarin-stop"); err != nil {
 		t.Fatal(err)
 	}
-	want, _ := Search(context.Background(), pos, Limits{Level: Hard, Depth: 8, Threads: 1, Rules: strict})
+	want, _ := Search(context.Background(), pos, Limits{Level: Hard, MoveTime: time.Minute, Depth: 8, Threads: 1, Rules: strict})
 	lim.Rules = strict
 	got, _ := Search(context.Background(), pos, lim)
 	if got.Nodes != want.Nodes || got.Score != want.Score {

@@ -207,7 +207,7 @@ func TestEndgames(t *testing.T) {
 	proven, depths := map[string]int{}, map[string][]int{}
 	for _, e := range es {
 		p := e.pos
-		lim := Limits{Level: Hard, Depth: 4}
+		lim := Limits{Level: Hard, MoveTime: time.Minute, Depth: 4}
 		if *measureEndgames > 0 {
 			lim = Limits{Level: Hard, MoveTime: *measureEndgames, Endgames: table}
 		}

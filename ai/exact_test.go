@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"oanquan/rules"
 )
@@ -88,7 +89,7 @@ func provenEnds(t *testing.T, n int) []*rules.Game {
 		if g.Undo(back) != back || g.Over() {
 			continue
 		}
-		lim := Limits{Level: Hard, Threads: 1, Depth: 12, History: g.History()}
+		lim := Limits{Level: Hard, MoveTime: time.Minute, Threads: 1, Depth: 12, History: g.History()}
 		if res, _ := Search(context.Background(), g.Position(), lim); !res.Proven {
 			continue
 		}
@@ -113,7 +114,7 @@ func TestProvenIsExact(t *testing.T) {
 		pos, hist := g.Position(), g.History()
 		budget := 1 << 24
 		want, _ := exact(pos, &r, hist, &budget)
-		lim := Limits{Level: Hard, Depth: 12, Threads: 1, History: hist}
+		lim := Limits{Level: Hard, MoveTime: time.Minute, Depth: 12, Threads: 1, History: hist}
 		res, err := Search(context.Background(), pos, lim)
 		if err != nil {
 			t.Fatal(err)
@@ -187,7 +188,7 @@ func TestLargeDebts(t *testing.T) {
 	}
 	for _, g := range games {
 		pos := g.Position()
-		lim := Limits{Level: Hard, Depth: 12, Threads: 1}
+		lim := Limits{Level: Hard, MoveTime: time.Minute, Depth: 12, Threads: 1}
 		want, err := Search(context.Background(), pos, lim)
 		if err != nil || !want.Proven {
 			t.Fatalf("Search(%v) = %+v, %v: want a proven result", pos, want, err)
@@ -237,7 +238,7 @@ func TestPlyLimit(t *testing.T) {
 		if !ok {
 			t.Fatalf("exact(%v) gave up", pos)
 		}
-		res, err := Search(context.Background(), pos, Limits{Level: Hard, Depth: 6, Threads: 1})
+		res, err := Search(context.Background(), pos, Limits{Level: Hard, MoveTime: time.Minute, Depth: 6, Threads: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -268,7 +269,7 @@ func TestDebtsOnlyShiftTheScore(t *testing.T) {
 			continue
 		}
 		pos := g.Position()
-		lim := Limits{Level: Hard, Depth: 7, Threads: 1}
+		lim := Limits{Level: Hard, MoveTime: time.Minute, Depth: 7, Threads: 1}
 		want, err := Search(context.Background(), pos, lim)
 		if err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"oanquan/ai/endgames"
 	"oanquan/rules"
@@ -216,7 +217,7 @@ func TestSearchUsesTable(t *testing.T) {
 		}
 		value := endgames.Final(&p, b.Lo)
 		hist := []rules.Position{p, p}
-		res, err := Search(context.Background(), p, Limits{Level: Hard, Depth: 12, Threads: 1, Endgames: tb, History: hist})
+		res, err := Search(context.Background(), p, Limits{Level: Hard, MoveTime: time.Minute, Depth: 12, Threads: 1, Endgames: tb, History: hist})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -260,7 +261,7 @@ func TestSearchUsesTable(t *testing.T) {
 		hist := []rules.Position{p, p}
 		var scores [2]*int
 		for i, eg := range []*endgames.Table{nil, tb} {
-			res, err := Search(context.Background(), p, Limits{Level: Hard, Depth: 8, Threads: 1, History: hist, Endgames: eg})
+			res, err := Search(context.Background(), p, Limits{Level: Hard, MoveTime: time.Minute, Depth: 8, Threads: 1, History: hist, Endgames: eg})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -59,7 +59,7 @@ func firstVisit(t *testing.T, files fs.FS) (loaded, onDemand []string) {
 	seen := map[string]bool{"index.html": true}
 	queue := []string{}
 	for _, m := range pageRefs.FindAllStringSubmatch(read("index.html"), -1) {
-		queue = append(queue, path.Clean(m[1]))
+		queue = append(queue, strings.TrimPrefix(path.Clean(m[1]), "/")) // absolute: the page is served at /@/NAME too
 	}
 	later := map[string]bool{}
 	for len(queue) > 0 {
@@ -95,7 +95,10 @@ func firstVisit(t *testing.T, files fs.FS) (loaded, onDemand []string) {
 		if !strings.HasSuffix(name, ".js") {
 			continue
 		}
-		for _, m := range staticImport.FindAllStringSubmatch(read(name), -1) {
+		text := read(name)
+		// What it imports, statically or on demand (profile.js by account.js).
+		deps := append(staticImport.FindAllStringSubmatch(text, -1), dynamicImport.FindAllStringSubmatch(text, -1)...)
+		for _, m := range deps {
 			if dep := path.Join(path.Dir(name), m[1]); !seen[dep] && !later[dep] {
 				later[dep] = true
 				more = append(more, dep)

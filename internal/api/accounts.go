@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 )
 
 // Accounts (issue 21): sign-up, sign-in, sessions, the player's own
@@ -75,11 +76,22 @@ func (Password) MarshalText() ([]byte, error) { return []byte(redacted), nil }
 func (Password) Format(f fmt.State, _ rune)   { f.Write([]byte(redacted)) }
 
 // Player is an account as GET /api/players/{name} and GET /api/me show
-// it: its username and its ratings by speed ("blitz", …), the speeds it
-// has played rated games in.
+// it: its username, its ratings by speed ("blitz", …), the speeds it
+// has played rated games in, its results and when it joined.
 type Player struct {
 	Username string            `json:"username"`
 	Ratings  map[string]Rating `json:"ratings"`
+	Results  Results           `json:"results"`
+	Joined   time.Time         `json:"joined"` // when the account was made
+}
+
+// Results counts a player's online games against someone else that
+// ended, rated and casual, by their result for the player; aborted
+// games are not counted.
+type Results struct {
+	Wins   int `json:"wins"`
+	Draws  int `json:"draws"`
+	Losses int `json:"losses"`
 }
 
 // Rating is one rating of a player, as it stands now (its RD grown for
@@ -103,6 +115,16 @@ type FieldError struct {
 
 func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
 func (e *FieldError) Unwrap() error { return ErrBadRequest }
+
+// WrongPassword refuses a request that must give the account's
+// password to change it or delete the account (401 bad_credentials),
+// naming the field that held it ("old", "password") with the reason
+// "wrong". A sign-in's wrong pair is ErrCredentials, which names no
+// field: it tells nothing of which was wrong.
+type WrongPassword struct{ Field string }
+
+func (e *WrongPassword) Error() string { return e.Field + ": wrong password" }
+func (e *WrongPassword) Unwrap() error { return errCredentials }
 
 // accounts returns the caller's host of accounts.
 func accounts(c *Call) (AccountHost, error) {

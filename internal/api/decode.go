@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"strconv"
@@ -50,7 +51,9 @@ func decodeError(err error) error {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return Fail(ErrBadRequest, "malformed JSON: the body ends too soon")
 	case errors.As(err, &ute) && ute.Field != "":
-		return Fail(ErrBadRequest, "field %s: want %s, not %s", Short(ute.Field), jsonKind(ute.Type), ute.Value)
+		// The field is one of the request's own (unknown ones are
+		// refused below), so naming it echoes nothing of the client's.
+		return &FieldError{ute.Field, "type", fmt.Sprintf("want %s, not %s", jsonKind(ute.Type), ute.Value)}
 	case errors.As(err, &ute):
 		return Fail(ErrBadRequest, "want a JSON object, not %s", ute.Value)
 	}

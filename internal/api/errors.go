@@ -133,7 +133,10 @@ func Describe(err error) (int, ErrorBody) {
 	var me *match.Error
 	var fe *FieldError
 	var re *RangeError
+	var wp *WrongPassword
 	switch {
+	case errors.As(err, &wp):
+		body.Error.Message, body.Error.Field, body.Error.Reason = wp.Error(), wp.Field, "wrong"
 	case errors.As(err, &re):
 		body.Error.Message, body.Error.Field, body.Error.Reason = re.Msg, re.Field, re.Reason
 		body.Error.Min, body.Error.Max, body.Error.Allowed = re.Min, re.Max, re.Allowed

@@ -15,7 +15,21 @@ type PlayerGame struct {
 	Seat     int       `json:"seat"`            // the player's seat
 	Opponent *string   `json:"opponent"`        // null: no account (or deleted)
 	Moves    int       `json:"moves"`
+	// Result is the game's result for the player: ResultWin,
+	// ResultLoss, ResultDraw or ResultAborted; "" while it goes on.
+	Result string `json:"result,omitempty"`
+	// RatingDiff is the change the game made to the player's rating,
+	// once it ended rated; nil otherwise.
+	RatingDiff *float64 `json:"ratingDiff,omitempty"`
 }
+
+// The results of a player's game (PlayerGame.Result).
+const (
+	ResultWin     = "win"
+	ResultLoss    = "loss"
+	ResultDraw    = "draw"
+	ResultAborted = "aborted"
+)
 
 // PlayerGames answers GET /api/players/{name}/games: a page of the
 // player's games, newest first, and Next, the value of before for the

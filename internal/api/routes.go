@@ -13,7 +13,7 @@ type Route struct {
 	Method, Pattern string
 	// Name names the route for the transport, which serves itself the
 	// routes that have no Op ("ws", "health", "ready", "live", "qr",
-	// "lobby").
+	// "lobby", "records").
 	Name string
 	// Op answers the route; nil: the transport's own.
 	Op func(*Call) (Response, error)
@@ -68,6 +68,8 @@ var Routes = []Route{
 	{"POST", "/api/players/{id}/report", "report", report, true},         // {id}: the username
 	{"GET", "/api/leaderboard/{id}", "leaderboard", leaderboard, true},   // {id}: the speed
 	{"GET", "/api/players/{id}/games", "playerGames", playerGames, true}, // {id}: the username
+	{"GET", "/api/players/{id}/history", "history", history, true},       // {id}: the username
+	{"GET", "/api/players/{id}/records", "records", nil, true},           // {id}: the username; streamed by the transport
 }
 
 // Call is one request to an operation.

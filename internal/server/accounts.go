@@ -100,9 +100,9 @@ func (h host) session(ctx context.Context) (store.Session, store.Account, error)
 	return se, a, err
 }
 
-// sessionsLoop deletes the expired sessions, a minute after the server
-// starts and then every hour (retentionEvery), so that the table does
-// not grow for ever.
+// sessionsLoop deletes the expired sessions and the buckets of limits
+// full again (store.Buckets), a minute after the server starts and then
+// every hour (retentionEvery), so that the tables do not grow for ever.
 func (s *Server) sessionsLoop() {
 	k := s.accounts.store
 	if k == nil {
@@ -116,6 +116,11 @@ func (s *Server) sessionsLoop() {
 		case <-time.After(wait):
 		}
 		wait = retentionEvery
+		if b, ok := s.store.(store.Buckets); ok {
+			if _, err := b.ExpireBuckets(s.ctx, time.Now()); err != nil && s.ctx.Err() == nil {
+				s.log.Error("deleting full buckets of limits", "err", err)
+			}
+		}
 		for s.ctx.Err() == nil {
 			n, err := k.ExpireSessions(s.ctx, time.Now(), expireBatch)
 			if err != nil && s.ctx.Err() == nil {
@@ -167,7 +172,7 @@ func (h host) SignUp(ctx context.Context, name string, password api.Password) (a
 	}
 	http.SetCookie(h.w, k.cookies.Session(h.r, tok))
 	h.s.log.Info("account created", "account", a.ID)
-	return api.Player{Username: a.Username, Ratings: map[string]api.Rating{}}, nil
+	return api.Player{Username: a.Username, Ratings: map[string]api.Rating{}, Joined: a.Created.UTC()}, nil
 }
 
 // newSession returns a new token and the session it keys.
@@ -189,9 +194,9 @@ func nameKey(name string) string {
 // same work whether the account exists or not. A wrong password is
 // api.ErrCredentials, and counts against the name.
 func (h host) checkPassword(ctx context.Context, k *accountKeeper, name string, a store.Account, password api.Password) error {
-	lim := h.s.limits
+	rt := h.s.limits.cfg.SignInFailures
 	key := nameKey(name)
-	if err := lim.owes(key, lim.cfg.SignInFailures, "sign-in name", "too many wrong passwords for this username"); err != nil {
+	if err := h.s.owesShared(ctx, key, rt, "sign-in name", "too many wrong passwords for this username"); err != nil {
 		return err
 	}
 	pw := account.Password(password)
@@ -206,7 +211,9 @@ func (h host) checkPassword(ctx context.Context, k *accountKeeper, name string, 
 		}
 	}
 	if !ok {
-		lim.charge(key, lim.cfg.SignInFailures)
+		if err := h.s.chargeShared(ctx, key, rt); err != nil {
+			return err // not counted: no answer that would let the guess go by
+		}
 		return api.ErrCredentials
 	}
 	if rehash {
@@ -309,7 +316,7 @@ func (h host) ChangePassword(ctx context.Context, old, new api.Password) error {
 // fieldOf names field in a wrong password's refusal.
 func fieldOf(err error, field string) error {
 	if errors.Is(err, api.ErrCredentials) {
-		return api.Fail(err, "%s: wrong password", field)
+		return &api.WrongPassword{Field: field}
 	}
 	return err
 }
@@ -327,6 +334,7 @@ func (h host) DeleteAccount(ctx context.Context, password api.Password) error {
 	if err := k.store.DeleteAccount(ctx, a.ID); err != nil {
 		return err
 	}
+	h.s.lobbyChanged("") // its open seeks went with it
 	http.SetCookie(h.w, k.cookies.Deletion(h.r))
 	h.s.log.Info("account deleted", "account", a.ID)
 	return nil
@@ -334,6 +342,9 @@ func (h host) DeleteAccount(ctx context.Context, password api.Password) error {
 
 // Player returns a player's public ratings.
 func (h host) Player(ctx context.Context, name string) (api.Player, error) {
+	if err := h.allowProfile(); err != nil {
+		return api.Player{}, err
+	}
 	k, err := h.keeper()
 	if err != nil {
 		return api.Player{}, err
@@ -354,7 +365,10 @@ func (s *Server) profile(ctx context.Context, a store.Account) (api.Player, erro
 	if err != nil {
 		return api.Player{}, err
 	}
-	p := api.Player{Username: a.Username, Ratings: make(map[string]api.Rating, len(rs))}
+	p := api.Player{Username: a.Username, Ratings: make(map[string]api.Rating, len(rs)), Joined: a.Created.UTC()}
+	if p.Results, err = s.results(ctx, a.ID); err != nil {
+		return api.Player{}, err
+	}
 	now := time.Now()
 	for speed, r := range rs {
 		r = rating.System{}.AsOf(r, now)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"net/http"
@@ -13,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/coder/websocket"
 
 	"oanquan/internal/account"
 	"oanquan/internal/api"
@@ -643,5 +646,108 @@ func BenchmarkSignIn(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestErrorFields: every refusal of a field of issue 21's requests names
+// the field, for the page to say it in the player's language: a wrong
+// password where the request has two (old and new) or one (a deletion),
+// still 401 bad_credentials, and a field of the wrong JSON type in any
+// body (a sign-up's username, a seek's clock).
+func TestErrorFields(t *testing.T) {
+	_, ts := accountServer(t, noLimits)
+	a := newBrowser(t, ts)
+	a.signUp("Nam", "gà trống gáy sáng")
+	field := func(r response, status int, code, field, reason string) {
+		t.Helper()
+		wantError(t, r, status, code)
+		if e := decodeAs[api.ErrorBody](t, r); e.Error.Field != field || e.Error.Reason != reason {
+			t.Errorf("field %q, reason %q; want %q, %q: %s", e.Error.Field, e.Error.Reason, field, reason, r.body)
+		}
+	}
+	field(a.call("PUT", "/api/me/password", map[string]string{"old": "nope nope nope", "new": "trâu ăn cỏ non"}), 401, "bad_credentials", "old", "wrong")
+	field(a.call("DELETE", "/api/me", map[string]string{"password": "nope nope nope"}), 401, "bad_credentials", "password", "wrong")
+	field(a.call("POST", "/api/accounts", `{"username":5,"password":"gà trống gáy sáng"}`), 400, "bad_request", "username", "type")
+	field(a.call("PUT", "/api/me/password", `{"old":"gà trống gáy sáng","new":["x"]}`), 400, "bad_request", "new", "type")
+	field(a.call("POST", "/api/seeks", `{"clock":{"initial":"180","increment":2}}`), 400, "bad_request", "clock.initial", "not_whole")
+	field(a.call("POST", "/api/pairing", `{"clock":{"initial":180,"increment":2},"rated":"yes"}`), 400, "bad_request", "rated", "type")
+	// A sign-in says no more than "wrong pair": no field.
+	field(newBrowser(t, ts).call("POST", "/api/session", creds("Nam", "nope nope nope")), 401, "bad_credentials", "", "")
+}
+
+// TestSignInLimitsAcrossServers: the limits of accounts hold over every
+// server sharing a store (two on one PostgreSQL), not on each: the
+// accounts one address makes, the sign-ins it tries, and the wrong
+// passwords given for a username from any address. Each is spread over
+// both servers; the request past the limit is refused on either.
+func TestSignInLimitsAcrossServers(t *testing.T) {
+	lim := noLimits
+	lim.SignUps = Rate{PerMinute: 1e-6, Burst: 2}
+	lim.SignIns = Rate{PerMinute: 1e-6, Burst: 4}
+	lim.SignInFailures = Rate{PerMinute: 1e-6, Burst: 3}
+	lim.ClientIPHeader = "X-Real-IP"
+	sa, sb := postgresPair(t)
+	var ts [2]*httptest.Server
+	for i, st := range []store.Store{sa, sb} {
+		ts[i] = newTestServer(t, newServer(t, Config{Store: st, ID: string(rune('a' + i)), Limits: lim, Accounts: Accounts{Hashing: fastHashing}}))
+	}
+	var on [2]*browser
+	for i := range on {
+		on[i] = newBrowser(t, ts[i])
+	}
+	// Accounts made by one address: two, through either server.
+	home := "X-Real-IP"
+	for i, name := range []string{"Nam", "Lan"} {
+		must[api.Player](t, on[i].call("POST", "/api/accounts", creds(name, "gà trống gáy sáng"), home, "203.0.113.1"), 201)
+	}
+	wantError(t, on[0].call("POST", "/api/accounts", creds("Minh", "gà trống gáy sáng"), home, "203.0.113.1"), 429, "rate_limited")
+	// Wrong passwords for Nam, each from another address: three, then
+	// Nam is refused on both, the right password too.
+	for i := range 3 {
+		addr := fmt.Sprintf("198.51.100.%d", i+1)
+		wantError(t, on[i%2].call("POST", "/api/session", creds("Nam", "nope nope nope"), home, addr), 401, "bad_credentials")
+	}
+	for i := range on {
+		wantError(t, on[i].call("POST", "/api/session", creds("Nam", "gà trống gáy sáng"), home, "198.51.100.9"), 429, "rate_limited")
+	}
+	// Sign-ins from one address (each for another name): four.
+	for i := range 4 {
+		wantError(t, on[i%2].call("POST", "/api/session", creds(fmt.Sprintf("Nobody%d", i), "nope nope nope"), home, "192.0.2.7"), 401, "bad_credentials")
+	}
+	wantError(t, on[0].call("POST", "/api/session", creds("Lan", "gà trống gáy sáng"), home, "192.0.2.7"), 429, "rate_limited")
+	must[api.Player](t, on[1].call("POST", "/api/session", creds("Lan", "gà trống gáy sáng"), home, "192.0.2.8"), 200)
+}
+
+// TestEveryChangeCrossSite: every route of the API that changes
+// anything (each but GET's), issue 21's lobby, pairing, blocks and
+// reports among them, refuses a request from another site that carries
+// the session cookie, before reading it; and the lobby's WebSocket,
+// which knows its listener by that cookie, refuses another site's page.
+func TestEveryChangeCrossSite(t *testing.T) {
+	_, ts := accountServer(t, noLimits)
+	b := newBrowser(t, ts)
+	b.signUp("Nam", "gà trống gáy sáng")
+	newBrowser(t, ts).signUp("Lan", "trâu ăn cỏ non")
+	n := 0
+	for _, rt := range api.Routes {
+		if rt.Method == "GET" {
+			continue
+		}
+		path := strings.ReplaceAll(rt.Pattern, "{id}", "Lan")
+		wantError(t, b.call(rt.Method, path, `{}`, "Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site"), 403, "forbidden")
+		n++
+	}
+	if n < 20 {
+		t.Errorf("%d routes that change anything, want the 20 and more of the API", n)
+	}
+	if p, st := b.me(); st != 200 || p.Username != "Nam" {
+		t.Errorf("after the cross-site requests: me = %+v, %d", p, st)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	_, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.URL, "http")+"/api/lobby/ws",
+		&websocket.DialOptions{HTTPClient: b.c, HTTPHeader: http.Header{"Origin": {"https://evil.example"}}})
+	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("the lobby's socket from another site: %v, %v; want 403", resp, err)
 	}
 }

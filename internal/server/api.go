@@ -61,9 +61,9 @@ func (h host) Allow(kind string) error {
 	case "review":
 		rate = cfg.Reviews
 	case "sign-in":
-		rate = cfg.SignIns
+		return h.s.allowShared(h.r.Context(), h.r, kind, cfg.SignIns)
 	case "sign-up":
-		rate = cfg.SignUps
+		return h.s.allowShared(h.r.Context(), h.r, kind, cfg.SignUps)
 	}
 	return h.s.limits.allow(h.r, kind, rate)
 }

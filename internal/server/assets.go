@@ -121,30 +121,56 @@ func (s *Server) static() http.Handler {
 			return
 		}
 		a := s.assets[p]
-		h := w.Header()
-		h.Set("Cache-Control", "no-cache")
+		w.Header().Set("Cache-Control", "no-cache")
 		switch {
 		case a == nil && dir:
 			http.NotFound(w, r) // no directory listings
 		case a == nil || strings.HasSuffix(r.URL.Path, "/index.html"):
 			files.ServeHTTP(w, r) // 404s, and the redirect of …/index.html to …/
-		case a.gz != nil && acceptsGzip(r):
-			h.Set("Vary", "Accept-Encoding")
-			h.Set("Content-Encoding", "gzip")
-			h.Set("Content-Type", a.ctype)
-			h.Set("ETag", a.gzEtag)
-			http.ServeContent(w, r, p, time.Time{}, bytes.NewReader(a.gz))
 		default:
-			if a.gz != nil {
-				h.Set("Vary", "Accept-Encoding")
-			}
-			h.Set("ETag", a.etag)
-			if a.ctype != "" {
-				h.Set("Content-Type", a.ctype)
-			}
-			http.ServeContent(w, r, p, time.Time{}, bytes.NewReader(a.plain))
+			serveAsset(w, r, p, a)
 		}
 	})
+}
+
+// page serves the page itself (index.html, as "/" does) at the addresses
+// the page routes by path rather than by fragment: a player's profile
+// (/@/{name}) and the leaderboards (/leaderboard, /leaderboard/{speed}).
+// Whether the name or the speed exists is the page's to say, from the
+// API; the server answers the page for any.
+func (s *Server) page() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a := s.assets["/index.html"]
+		if a == nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		serveAsset(w, r, "/index.html", a)
+	})
+}
+
+// serveAsset answers r with the file a at path p: gzipped to browsers
+// that take it, with its ETag, revalidated.
+func serveAsset(w http.ResponseWriter, r *http.Request, p string, a *asset) {
+	h := w.Header()
+	switch {
+	case a.gz != nil && acceptsGzip(r):
+		h.Set("Vary", "Accept-Encoding")
+		h.Set("Content-Encoding", "gzip")
+		h.Set("Content-Type", a.ctype)
+		h.Set("ETag", a.gzEtag)
+		http.ServeContent(w, r, p, time.Time{}, bytes.NewReader(a.gz))
+	default:
+		if a.gz != nil {
+			h.Set("Vary", "Accept-Encoding")
+		}
+		h.Set("ETag", a.etag)
+		if a.ctype != "" {
+			h.Set("Content-Type", a.ctype)
+		}
+		http.ServeContent(w, r, p, time.Time{}, bytes.NewReader(a.plain))
+	}
 }
 
 // acceptsGzip reports whether r's Accept-Encoding takes gzip.

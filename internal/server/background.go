@@ -100,6 +100,8 @@ func (s *Server) resume() {
 func (s *Server) follow(notices <-chan store.Notice) {
 	for n := range notices {
 		switch {
+		case n.Phrase != "":
+			s.heardPhrase(n)
 		case n.Lobby:
 			s.lobby.changed()
 		case n.Game == "":

@@ -53,7 +53,7 @@ func (h host) Block(ctx context.Context, name string) error {
 		return err
 	}
 	if other == acct {
-		return api.Fail(api.ErrBadRequest, "you cannot block yourself")
+		return &api.FieldError{Field: "name", Reason: "self", Problem: "you cannot block yourself"}
 	}
 	have, err := b.Blocked(ctx, acct)
 	if err != nil {
@@ -88,6 +88,9 @@ func (h host) Unblock(ctx context.Context, name string) error {
 
 // Blocks returns the usernames the caller blocks.
 func (h host) Blocks(ctx context.Context) ([]string, error) {
+	if err := h.allowProfile(); err != nil {
+		return nil, err
+	}
 	b, acct, err := h.blocks(ctx)
 	if err != nil {
 		return nil, err

@@ -343,11 +343,31 @@ func (s *Server) commit(c match.Change) error {
 	if c.Over {
 		// When it ended, for retention. The change is saved: if this
 		// fails, the game is kept as an unfinished one, no more.
-		if err := s.store.Finish(ctx, c.ID); err != nil {
+		if err := s.store.Finish(ctx, c.ID, resultOf(c)); err != nil {
 			s.log.Error("marking a game finished", "id", c.ID, "err", err)
 		}
 	}
 	return nil
+}
+
+// resultOf is how the change c, which ends its game (c.Over), ended it,
+// as the store keeps it for players' profiles.
+func resultOf(c match.Change) store.Result {
+	return resultFrom(c.Status.Outcome, c.Winner)
+}
+
+// resultFrom is the result of a game over: aborted by a player (outcome),
+// or won by winner (0 or 1; -1 a draw).
+func resultFrom(outcome match.Outcome, winner int) store.Result {
+	switch {
+	case outcome.Kind == match.OutcomeAbort:
+		return store.Aborted
+	case winner == 0:
+		return store.Won0
+	case winner == 1:
+		return store.Won1
+	}
+	return store.Drawn
 }
 
 // resync re-reads live game id from the store and brings the match to

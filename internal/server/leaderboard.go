@@ -15,9 +15,9 @@ import (
 const (
 	leaderSize   = 100
 	leaderActive = 30 * 24 * time.Hour
-	// leaderFresh is how long a leaderboard is answered from memory: the
-	// route has no per-address limit, so a flood of requests costs one
-	// query a speed this often at most.
+	// leaderFresh is how long a leaderboard is answered from memory: a
+	// flood of requests from many addresses (each within its limit,
+	// Limits.Profiles) costs one query a speed this often at most.
 	leaderFresh = 10 * time.Second
 )
 
@@ -48,6 +48,9 @@ func (c *leaderCache) put(speed string, b api.Leaderboard, now time.Time) {
 
 // Leaderboard returns the top players of speed.
 func (h host) Leaderboard(ctx context.Context, speed string) (api.Leaderboard, error) {
+	if err := h.allowProfile(); err != nil {
+		return api.Leaderboard{}, err
+	}
 	ls, ok := h.s.store.(store.Leaderboards)
 	if !ok {
 		return api.Leaderboard{}, api.Fail(api.ErrNotOffline, "this server keeps no ratings")

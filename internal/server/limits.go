@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"math"
 	"net"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"oanquan/internal/api"
+	"oanquan/internal/store"
 )
 
 // Limits are the per-client rate limits: token buckets, one per client
@@ -38,6 +40,12 @@ type Limits struct {
 	// (beside the few it may have open at once, maxOpenSeeks). A zero
 	// Rate is the default; an infinite PerMinute, no limit.
 	Seeks Rate
+	// Profiles bounds the reads of players' profiles, histories and
+	// games, blocks and leaderboards a client address makes (each a
+	// query or more of the store); Records the downloads of a player's
+	// records (each all of a player's games). A zero Rate is the
+	// default; an infinite PerMinute, no limit.
+	Profiles, Records Rate
 	// Sockets is how many WebSockets one client may have open at once;
 	// beyond it the next is refused (429) before the upgrade. 0: no
 	// limit.
@@ -82,13 +90,19 @@ var DefaultLimits = Limits{
 	// Thirty seeks an hour, ten at once: a player who posts, cancels
 	// and posts again, not a flood of the lobby.
 	Seeks: Rate{PerMinute: 30.0 / 60, Burst: 10},
+	// A class of children behind one address looking at each other's
+	// profiles (a profile is three reads, a leaderboard one).
+	Profiles: Rate{PerMinute: 300, Burst: 120},
+	// Ten downloads an hour, five at once: a player's own games, and a
+	// friend's or two.
+	Records: Rate{PerMinute: 10.0 / 60, Burst: 5},
 }
 
 func (l Limits) orDefault() Limits {
 	if l.Creates == (Rate{}) && l.Hints == (Rate{}) && l.Reviews == (Rate{}) && l.Unknown == (Rate{}) && l.Sockets == 0 {
 		l.Creates, l.Hints, l.Reviews, l.Unknown, l.Sockets = DefaultLimits.Creates, DefaultLimits.Hints, DefaultLimits.Reviews, DefaultLimits.Unknown, DefaultLimits.Sockets
 	}
-	for _, r := range []struct{ rt, def *Rate }{{&l.SignIns, &DefaultLimits.SignIns}, {&l.SignUps, &DefaultLimits.SignUps}, {&l.SignInFailures, &DefaultLimits.SignInFailures}, {&l.Seeks, &DefaultLimits.Seeks}} {
+	for _, r := range []struct{ rt, def *Rate }{{&l.SignIns, &DefaultLimits.SignIns}, {&l.SignUps, &DefaultLimits.SignUps}, {&l.SignInFailures, &DefaultLimits.SignInFailures}, {&l.Seeks, &DefaultLimits.Seeks}, {&l.Profiles, &DefaultLimits.Profiles}, {&l.Records, &DefaultLimits.Records}} {
 		if *r.rt == (Rate{}) {
 			*r.rt = *r.def
 		}
@@ -307,3 +321,70 @@ func (e *retryError) Error() string { return e.err.Error() }
 func (e *retryError) Unwrap() error { return e.err }
 
 func retrySeconds(d time.Duration) int { return int(math.Ceil(d.Seconds())) }
+
+// The limits of accounts (sign-ins and sign-ups per address, wrong
+// passwords per username), of the seeks and reports an address posts
+// and of its downloads of records are kept in the store's buckets when
+// it keeps them (store.Buckets): then they hold over every server
+// sharing it, as issue 21 asks of them, rather than on each (two servers
+// would let a guesser try twice the passwords). A store without
+// buckets, this server's.
+
+// sharedRate is rt as the store's buckets take it; ok false for no limit.
+func sharedRate(rt Rate) (store.BucketRate, bool) {
+	if rt.PerMinute <= 0 || math.IsInf(rt.PerMinute, 1) {
+		return store.BucketRate{}, false
+	}
+	return store.BucketRate{PerSecond: rt.PerMinute / 60, Burst: max(rt.Burst, 1)}, true
+}
+
+// owing is the refusal of a bucket of rate br left with tokens (below
+// one): limit names it for the metrics, msg says what was counted.
+func owing(tokens float64, br store.BucketRate, limit, msg string) error {
+	delay := time.Duration((1 - tokens) / br.PerSecond * float64(time.Second))
+	return &retryError{limit: limit, retry: delay, err: api.Fail(api.ErrRate, "%s: try again in %d s", msg, retrySeconds(delay))}
+}
+
+// allowShared takes a token of kind ("sign-in", "sign-up", "seek",
+// "report", "records") for r's client, of rate rt, or refuses saying
+// when to come back.
+func (s *Server) allowShared(ctx context.Context, r *http.Request, kind string, rt Rate) error {
+	b, ok := s.store.(store.Buckets)
+	br, limited := sharedRate(rt)
+	if !ok || !limited {
+		return s.limits.allow(r, kind, rt)
+	}
+	taken, tokens, err := b.TakeToken(ctx, kind+" "+s.limits.client(r), br, time.Now(), false)
+	if err != nil || taken {
+		return err
+	}
+	return owing(tokens, br, kind, "too many "+kind+" requests from your address")
+}
+
+// owesShared refuses while the bucket key (of rate rt) has no token left:
+// the debts chargeShared made.
+func (s *Server) owesShared(ctx context.Context, key string, rt Rate, limit, what string) error {
+	b, ok := s.store.(store.Buckets)
+	br, limited := sharedRate(rt)
+	if !ok || !limited {
+		return s.limits.owes(key, rt, limit, what)
+	}
+	tokens, err := b.Tokens(ctx, key, br, time.Now())
+	if err != nil || tokens >= 1 {
+		return err
+	}
+	return owing(tokens, br, limit, what)
+}
+
+// chargeShared takes a token from the bucket key (of rate rt), into debt
+// if need be.
+func (s *Server) chargeShared(ctx context.Context, key string, rt Rate) error {
+	b, ok := s.store.(store.Buckets)
+	br, limited := sharedRate(rt)
+	if !ok || !limited {
+		s.limits.charge(key, rt)
+		return nil
+	}
+	_, _, err := b.TakeToken(ctx, key, br, time.Now(), true)
+	return err
+}

@@ -130,15 +130,17 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 	}
 	now := time.Now()
 	addr := h.s.limits.client(h.r)
+	// Counted first so that a full address spends none of its rate;
+	// counted again, with the save, at the end.
 	n, err := ks.CountSeeks(ctx, addr, now)
 	if err != nil {
 		return store.Seek{}, "", err
 	}
 	if n >= maxOpenSeeks {
-		return store.Seek{}, "", &retryError{limit: "open seeks", retry: time.Minute,
-			err: api.Fail(api.ErrRate, "your address has %d seeks open, the most it may: wait for one to be accepted or cancel one", n)}
+		return store.Seek{}, "", tooManyOpen(n)
 	}
-	if err := h.s.limits.allow(h.r, "seek", h.s.limits.cfg.Seeks); err != nil {
+	// Over every server sharing the store, as the open ones are.
+	if err := h.s.allowShared(ctx, h.r, "seek", h.s.limits.cfg.Seeks); err != nil {
 		return store.Seek{}, "", err
 	}
 	secret := newSecret()
@@ -158,9 +160,12 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 	}
 	for tries := 0; ; tries++ {
 		k.ID = newID()
-		err := ks.CreateSeek(ctx, k)
+		n, err := ks.CreateSeekWithin(ctx, k, maxOpenSeeks)
 		if err == nil {
 			break
+		}
+		if errors.Is(err, store.ErrSeekLimit) { // others posted at once
+			return store.Seek{}, "", tooManyOpen(n)
 		}
 		if !errors.Is(err, store.ErrExists) || tries == 5 {
 			return store.Seek{}, "", err
@@ -171,10 +176,35 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 	return k, secret, nil
 }
 
-// OpenSeeks returns the open seeks the caller may accept.
+// gameMade tells every server's lobby that the game of seek (or ticket)
+// id is made: the sockets holding it may now be told "paired" (settle
+// waits for the game). Other servers heard of the seek's acceptance
+// from the store before the game existed; they hear of it again.
+func (s *Server) gameMade(ctx context.Context, id string) {
+	if n, ok := s.store.(store.LobbyNotifier); ok {
+		if err := n.NotifyLobby(context.WithoutCancel(ctx), id); err != nil {
+			s.log.Warn("announcing a seek's game", "seek", id, "err", err)
+		}
+	}
+	s.lobbyChanged(id)
+}
+
+// tooManyOpen refuses a seek of an address with n seeks open, the most
+// it may have.
+func tooManyOpen(n int) error {
+	return &retryError{limit: "open seeks", retry: time.Minute,
+		err: api.Fail(api.ErrRate, "your address has %d seeks open, the most it may: wait for one to be accepted or cancel one", n)}
+}
+
+// OpenSeeks returns the open seeks the caller may accept. Each list
+// costs the store a read of every open seek and of its poster: it is
+// limited per address as the reads of profiles are.
 func (h host) OpenSeeks(ctx context.Context) ([]api.SeekView, error) {
 	ks, err := h.seeks()
 	if err != nil {
+		return nil, err
+	}
+	if err := h.allowProfile(); err != nil {
 		return nil, err
 	}
 	acct, err := h.caller(ctx, false)
@@ -247,11 +277,20 @@ func (h host) Seek(ctx context.Context, id string) (api.SeekView, error) {
 		return api.SeekView{}, api.Fail(api.ErrNotFound, "no such seek: it was taken")
 	}
 	v, err := h.s.seekView(ctx, k)
-	if err == nil && mine && k.Game != "" {
-		seat := k.Seat
-		v.Game, v.Seat = k.Game, &seat
+	if err != nil || !mine || k.Game == "" {
+		return v, err
 	}
-	return v, err
+	// The server that accepted it makes the game just after: until
+	// then, the poster hears of no game (and asks again).
+	switch _, err := h.s.store.Get(ctx, k.Game); {
+	case errors.Is(err, store.ErrNotFound):
+		return v, nil
+	case err != nil:
+		return v, err
+	}
+	seat := k.Seat
+	v.Game, v.Seat = k.Game, &seat
+	return v, nil
 }
 
 // seekFor reads seek id, refusing with ErrNotFound an id it has not (or
@@ -389,7 +428,7 @@ func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
 		return api.Joined{}, err
 	}
 	h.s.log.Info("seek accepted", "seek", id, "id", gameID, "rated", cfg.Rated)
-	h.s.lobbyChanged(id)
+	h.s.gameMade(ctx, id)
 	st := m.State()
 	return api.Joined{Game: wire.GameOf(&st), Seat: 1 - poster, Secret: secret}, nil
 }

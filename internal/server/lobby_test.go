@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -278,4 +279,75 @@ func FuzzSeekRequests(f *testing.F) {
 			ks.DeleteSeek(context.Background(), k.ID)
 		}
 	})
+}
+
+// TestSeekLimitsAcrossServers: the seeks an address posts are limited
+// over every server sharing the store (two on one PostgreSQL), as the
+// seeks it has open are: posting through the other server gets no new
+// allowance.
+func TestSeekLimitsAcrossServers(t *testing.T) {
+	lim := noLimits
+	lim.Seeks = Rate{PerMinute: 1e-6, Burst: 3}
+	sa, sb := postgresPair(t)
+	var on [2]*browser
+	for i, st := range []store.Store{sa, sb} {
+		on[i] = newBrowser(t, newTestServer(t, newServer(t, Config{Store: st, ID: string(rune('a' + i)), Limits: lim, Accounts: Accounts{Hashing: fastHashing}})))
+	}
+	const body = `{"clock":{"initial":300,"increment":0}}`
+	for i := range 3 {
+		k := on[i%2].post(body)
+		if r := on[i%2].call("DELETE", "/api/seeks/"+k.ID, nil, "Authorization", "Bearer "+k.Secret); r.status != 204 {
+			t.Fatalf("cancel: %v", r)
+		}
+	}
+	for i := range on {
+		r := on[i].call("POST", "/api/seeks", body)
+		wantError(t, r, 429, "rate_limited")
+		if r.header.Get("Retry-After") == "" {
+			t.Error("429 without Retry-After")
+		}
+	}
+}
+
+// TestSeekOpenLimitRace: an address posting many seeks at once still has
+// no more than maxOpenSeeks open: the count and the insert are one step
+// of the store, on SQLite and on PostgreSQL.
+func TestSeekOpenLimitRace(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		st   func(t *testing.T) store.Store
+	}{
+		{"SQLite", func(t *testing.T) store.Store {
+			st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			return st
+		}},
+		{"PostgreSQL", func(t *testing.T) store.Store { return openPostgresURL(t, pgtest.Start(t)) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lim := noLimits
+			lim.Seeks = Rate{PerMinute: math.Inf(1)}
+			_, ts := accountServerOn(t, tc.st(t), lim)
+			a := newBrowser(t, ts)
+			var wg sync.WaitGroup
+			var posted atomic.Int32
+			for range 4 * maxOpenSeeks {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if a.call("POST", "/api/seeks", `{"clock":{"initial":300,"increment":0}}`).status == 201 {
+						posted.Add(1)
+					}
+				}()
+			}
+			wg.Wait()
+			open := newBrowser(t, ts).seeks()
+			if posted.Load() > maxOpenSeeks || len(open) > maxOpenSeeks {
+				t.Errorf("%d seeks posted at once answered 201, %d open; want at most %d", posted.Load(), len(open), maxOpenSeeks)
+			}
+		})
+	}
 }

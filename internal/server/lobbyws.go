@@ -60,6 +60,7 @@ type lobbyHub struct {
 // lobbySock is one lobby WebSocket.
 type lobbySock struct {
 	account string      // its session's account; "" for none
+	client  string      // its address, as the limits know it
 	poster  []byte      // the SHA-256 of its browser's poster key; nil for none
 	out     chan []byte // the messages to send but lists; closed never (done ends the writer)
 	done    chan struct{}
@@ -296,6 +297,18 @@ func (l *lobbyHub) settle(ctx context.Context, ks store.Seeks, id string) {
 		l.s.log.Warn("reading a seek", "seek", id, "err", err)
 		return
 	}
+	if err == nil && k.Game != "" {
+		// The server that accepted or paired it makes the game just
+		// after: until then the poster would find no game. It tells
+		// every server once the game is made (gameMade).
+		switch _, gerr := l.s.store.Get(ctx, k.Game); {
+		case errors.Is(gerr, store.ErrNotFound):
+			return // still held: the next refresh settles it
+		case gerr != nil:
+			l.s.log.Warn("reading a seek's game", "seek", id, "err", gerr)
+			return
+		}
+	}
 	l.mu.Lock()
 	hs := l.holders[id]
 	delete(l.holders, id)
@@ -341,12 +354,29 @@ func (l *lobbyHub) hold(ctx context.Context, c *lobbySock, id, secret string) {
 	if !ok {
 		return
 	}
+	// A hold that names no seek of the sender's counts as a request
+	// naming what does not exist: each costs a read of the store.
+	lim := l.s.limits
+	echo := id // the id refused, said back only if it could be one
+	if !validID(id) {
+		echo = ""
+	}
+	if err := lim.allowGame(c.client); err != nil {
+		msg, _ := json.Marshal(lobbyNote{Type: "error", Seek: echo, Message: err.Error()})
+		c.send(msg)
+		return
+	}
 	k, err := store.Seek{}, store.ErrNotFound
 	if validID(id) {
 		k, err = ks.Seek(ctx, id)
 	}
 	if err != nil || subtle.ConstantTimeCompare(hashSecret(secret), k.Key) != 1 {
-		msg, _ := json.Marshal(lobbyNote{Type: "error", Seek: id, Message: "no seek of yours has that id and secret"})
+		if errors.Is(err, store.ErrNotFound) || err == nil {
+			if lim.unknownGame(c.client) {
+				l.s.log.Warn("a client names many seeks or games that do not exist", "client", c.client)
+			}
+		}
+		msg, _ := json.Marshal(lobbyNote{Type: "error", Seek: echo, Message: "no seek of yours has that id and secret"})
 		c.send(msg)
 		return
 	}
@@ -459,7 +489,7 @@ func (s *Server) lobbySocket(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer conn.CloseNow()
 	conn.SetReadLimit(wsReadLimit)
-	c := &lobbySock{account: account, poster: poster, out: make(chan []byte, lobbyOutbox), done: make(chan struct{}), listReady: make(chan struct{}, 1)}
+	c := &lobbySock{account: account, client: s.limits.client(r), poster: poster, out: make(chan []byte, lobbyOutbox), done: make(chan struct{}), listReady: make(chan struct{}, 1)}
 	l := s.lobby
 	l.mu.Lock()
 	l.socks[c] = struct{}{}

@@ -10,6 +10,7 @@ import (
 	"github.com/coder/websocket"
 
 	"oanquan/internal/api"
+	"oanquan/internal/store"
 	"oanquan/internal/store/pgtest"
 	"oanquan/internal/wire"
 )
@@ -259,5 +260,122 @@ func TestLobbyHolderStops(t *testing.T) {
 	time.Sleep(3 * grace)
 	if l := b.seeks(); listed(l, held.ID) || !listed(l, never.ID) {
 		t.Errorf("after A stopped, B lists held %v (want no), never held %v (want yes)", listed(l, held.ID), listed(l, never.ID))
+	}
+}
+
+// TestLobbyHoldGuesses: a lobby socket's holds that name no seek of the
+// sender's (a wrong id or secret) count against its address's allowance
+// of requests naming what does not exist (Limits.Unknown), as GET
+// /api/seeks/{id} does: each costs the store a read, and a socket could
+// send them without end. Past it, even a right hold is refused, saying
+// to wait, until the allowance fills again.
+func TestLobbyHoldGuesses(t *testing.T) {
+	lim := noLimits
+	lim.Unknown = Rate{PerMinute: 1e-6, Burst: 3}
+	_, ts := accountServer(t, lim)
+	b := newBrowser(t, ts)
+	k := b.post(`{"clock":{"initial":300,"increment":0}}`)
+	lb := dialLobby(t, b)
+	send := func(id, secret string) lobbyMsg {
+		t.Helper()
+		msg, _ := json.Marshal(map[string]string{"type": "hold", "seek": id, "secret": secret})
+		if err := lb.c.Write(context.Background(), websocket.MessageText, msg); err != nil {
+			t.Fatal(err)
+		}
+		return lb.until("an answer", func(m lobbyMsg) bool { return m.Type == "held" || m.Type == "error" })
+	}
+	for _, guess := range [][2]string{{"aaaaaaaaaaaaaaaaaaaa", k.Secret}, {k.ID, "not-the-secret"}, {"nonsense", ""}} {
+		if m := send(guess[0], guess[1]); m.Type != "error" {
+			t.Fatalf("hold %q: %+v, want an error", guess, m)
+		}
+	}
+	m := send(k.ID, k.Secret)
+	if m.Type != "error" || !strings.Contains(m.Message, "try again") {
+		t.Errorf("the right hold past the allowance: %+v, want an error saying to wait", m)
+	}
+	wantError(t, b.call("GET", "/api/seeks/"+k.ID, nil), 429, "rate_limited")
+}
+
+// TestLobbyPairedWaitsForGame: two servers on one PostgreSQL. A seek
+// held on A is accepted through B, whose store tells A at once, before
+// B has made the game: A's poster socket must not be told "paired"
+// then (its page would ask A for a game that does not exist yet), but
+// once B has made the game and said so. Nor may GET /api/seeks/{id}
+// tell the poster of the game before.
+func TestLobbyPairedWaitsForGame(t *testing.T) {
+	url := pgtest.Start(t)
+	_, tsA := accountServerOn(t, openPostgresURL(t, url), noLimits)
+	sB, _ := accountServerOn(t, openPostgresURL(t, url), noLimits)
+	a := newBrowser(t, tsA)
+	la := dialLobby(t, a)
+	k := a.post(`{"clock":{"initial":300,"increment":0}}`)
+	la.hold(k)
+	msgs := make(chan lobbyMsg, 64)
+	go func() {
+		defer close(msgs)
+		for {
+			_, data, err := la.c.Read(context.Background())
+			if err != nil {
+				return
+			}
+			var m lobbyMsg
+			if json.Unmarshal(data, &m) == nil {
+				msgs <- m
+			}
+		}
+	}()
+	// B accepts: the seek's row says the game, which B has not made yet.
+	ctx := context.Background()
+	gameID, now := newID(), time.Now()
+	if err := sB.store.(store.Seeks).AcceptSeek(ctx, k.ID, gameID, 0, "", now, now.Add(seekKeep)); err != nil {
+		t.Fatal(err)
+	}
+	// Nor does the seek tell its poster of the game yet.
+	if v := must[api.SeekView](t, a.call("GET", "/api/seeks/"+k.ID, nil, "Authorization", "Bearer "+k.Secret), 200); v.Game != "" {
+		t.Fatalf("GET /api/seeks/%s tells the poster of game %s, not made yet", k.ID, v.Game)
+	}
+	quiet := time.After(700 * time.Millisecond) // A has heard of it, and refreshed, by then
+	for waiting := true; waiting; {
+		select {
+		case m := <-msgs:
+			if m.Type == "paired" {
+				r := a.call("GET", "/api/games/"+m.Game, nil)
+				t.Fatalf("told paired before the game was made: GET /api/games/%s is %d", m.Game, r.status)
+			}
+		case <-quiet:
+			waiting = false
+		}
+	}
+	// B makes the game, as AcceptSeek does, and says so.
+	cfg, err := api.Settings{Mode: "online", Clock: &api.ClockSetting{Initial: 300}}.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Seed, cfg.Created = newSeed(), now
+	if _, err := sB.newMatchID(ctx, gameID, cfg, [2][]byte{hashSecret(k.Secret), hashSecret(newSecret())}, [2]string{}); err != nil {
+		t.Fatal(err)
+	}
+	sB.gameMade(ctx, k.ID)
+	deadline := time.After(guard)
+	for {
+		select {
+		case m, ok := <-msgs:
+			if !ok {
+				t.Fatal("the socket closed")
+			}
+			if m.Type != "paired" {
+				continue
+			}
+			if m.Game != gameID || m.Seat != 0 || m.Secret != k.Secret {
+				t.Fatalf("paired %+v, want game %s, seat 0", m, gameID)
+			}
+			must[wire.Game](t, a.call("GET", "/api/games/"+m.Game, nil), 200)
+			if v := must[api.SeekView](t, a.call("GET", "/api/seeks/"+k.ID, nil, "Authorization", "Bearer "+k.Secret), 200); v.Game != gameID {
+				t.Errorf("GET /api/seeks/%s once the game is made: game %q, want %s", k.ID, v.Game, gameID)
+			}
+			return
+		case <-deadline:
+			t.Fatal("never told paired once the game was made")
+		}
 	}
 }

@@ -74,8 +74,11 @@ func (h host) JoinPool(ctx context.Context, q api.SeekRequest) (api.Ticket, erro
 		return api.Ticket{}, err
 	}
 	t := api.Ticket{ID: k.ID, Secret: secret, Speed: k.Speed}
-	id, seat, err := h.s.pair(ctx, k)
-	if err != nil || id == "" {
+	id, seat, made, err := h.s.pair(ctx, k)
+	if err != nil || id == "" || !made {
+		// Not paired; or paired by another request, on this server or
+		// another, which may not have made the game yet: the ticket
+		// says it once held (lobby socket), or GET /api/seeks/{id}.
 		return t, err
 	}
 	g, err := h.s.gameFor(ctx, h.r, id)
@@ -90,20 +93,22 @@ func (h host) JoinPool(ctx context.Context, q api.SeekRequest) (api.Ticket, erro
 
 // pair pairs ticket k with the waiting ticket nearest in rating that it
 // may be paired with, if any: it makes their game and returns its id and
-// k's seat ("" for no pairing).
-func (s *Server) pair(ctx context.Context, k store.Seek) (string, int, error) {
+// k's seat ("" for no pairing), and made true. If another request
+// paired k meanwhile, it returns that game's id and k's seat with made
+// false: that request may still be making the game.
+func (s *Server) pair(ctx context.Context, k store.Seek) (id string, seat int, made bool, err error) {
 	ks, ok := s.store.(store.Seeks)
 	if !ok {
-		return "", 0, nil
+		return "", 0, false, nil
 	}
 	now := time.Now()
 	open, err := ks.OpenSeeks(ctx, now)
 	if err != nil {
-		return "", 0, err
+		return "", 0, false, err
 	}
 	blocked, err := s.blockedWith(ctx, k.Account)
 	if err != nil {
-		return "", 0, err
+		return "", 0, false, err
 	}
 	var cands []store.Seek
 	for _, o := range open {
@@ -127,19 +132,19 @@ func (s *Server) pair(ctx context.Context, k store.Seek) (string, int, error) {
 		if errors.Is(err, store.ErrConflict) {
 			// o was paired meanwhile, or k was: if k, say so.
 			if saved, err := ks.Seek(ctx, k.ID); err == nil && saved.Game != "" {
-				return saved.Game, saved.Seat, nil
+				return saved.Game, saved.Seat, false, nil
 			}
 			continue
 		}
 		if err != nil {
-			return "", 0, err
+			return "", 0, false, err
 		}
 		if err := s.pairGame(ctx, id, k, o, seat); err != nil {
-			return "", 0, err
+			return "", 0, false, err
 		}
-		return id, seat, nil
+		return id, seat, true, nil
 	}
-	return "", 0, nil
+	return "", 0, false, nil
 }
 
 // pairGame makes the game of tickets a and b, just paired: a's poster in
@@ -168,7 +173,7 @@ func (s *Server) pairGame(ctx context.Context, id string, a, b store.Seek, seatA
 		return err
 	}
 	s.log.Info("paired", "id", id, "seeks", a.ID+" "+b.ID, "rated", cfg.Rated)
-	s.lobbyChanged(id)
+	s.gameMade(ctx, a.ID) // one notice: any refresh settles both tickets
 	return nil
 }
 
@@ -189,7 +194,7 @@ func (l *lobbyHub) pairHeld(open []store.Seek) {
 			continue
 		}
 		ctx, cancel := context.WithTimeout(l.s.ctx, storeTimeout)
-		id, _, err := l.s.pair(ctx, k)
+		id, _, _, err := l.s.pair(ctx, k)
 		cancel()
 		if err != nil {
 			l.s.log.Warn("pairing", "seek", k.ID, "err", err)

@@ -2,6 +2,10 @@ package server
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
@@ -122,5 +126,86 @@ func TestQuickPairingWidens(t *testing.T) {
 	g := must[wire.Game](t, a.call("GET", "/api/games/"+pa.Game, nil), 200)
 	if g.Clock == nil || g.Clock.Initial == nil || *g.Clock.Initial != 180 {
 		t.Errorf("the game's clock: %+v", g.Clock)
+	}
+}
+
+// TestQuickPairingRaceTwoServers: eight tickets join the rated 3+2 pool
+// at once through two servers on one PostgreSQL, two of them one
+// account's from two browsers. Every game made holds exactly two
+// tickets, each ticket is in one game at most, and the two browsers of
+// one account are never paired with each other.
+func TestQuickPairingRaceTwoServers(t *testing.T) {
+	url := pgtest.Start(t)
+	lim := noLimits
+	lim.ClientIPHeader = "X-Real-IP" // each entrant its own address: an address has 5 seeks open at most
+	var ts [2]*httptest.Server
+	var ks store.Seeks
+	for i := range ts {
+		st := openPostgresURL(t, url)
+		ks = st.(store.Seeks)
+		_, ts[i] = accountServerOn(t, st, lim)
+	}
+	type entrant struct {
+		b    *browser
+		name string
+	}
+	var es []entrant
+	for i := range 6 {
+		b := newBrowser(t, ts[i%2])
+		name := fmt.Sprintf("Player%d", i)
+		b.signUp(name, "gà trống gáy sáng")
+		es = append(es, entrant{b, name})
+	}
+	twin := newBrowser(t, ts[0])
+	twin.signUp("Twin", "gà trống gáy sáng")
+	twin2 := newBrowser(t, ts[1])
+	must[api.Player](t, twin2.call("POST", "/api/session", creds("Twin", "gà trống gáy sáng")), 200)
+	es = append(es, entrant{twin, "Twin"}, entrant{twin2, "Twin"})
+	// Four pools, one after the other: a race each.
+	for _, clock := range []string{`{"initial":180,"increment":2}`, `{"initial":300,"increment":0}`, `{"initial":600,"increment":5}`, `{"initial":60,"increment":1}`} {
+		tickets := make([]api.Ticket, len(es))
+		answers := make([]response, len(es))
+		var wg sync.WaitGroup
+		for i, e := range es {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				answers[i] = e.b.call("POST", "/api/pairing", `{"clock":`+clock+`,"rated":true}`, "X-Real-IP", fmt.Sprintf("192.0.2.%d", i+1))
+				if answers[i].status == 201 {
+					json.Unmarshal(answers[i].body, &tickets[i])
+				}
+			}()
+		}
+		wg.Wait()
+		byGame := map[string][]string{} // the names in each game
+		for i, e := range es {
+			k := tickets[i]
+			if k.ID == "" {
+				t.Fatalf("pool %s: %s's ticket was refused: %s", clock, e.name, answers[i])
+			}
+			// As the store has it: the game of a ticket another request
+			// paired may not be made yet.
+			v, err := ks.Seek(context.Background(), k.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k.Game != nil && v.Game != k.Game.ID {
+				t.Errorf("pool %s: %s's ticket: answered game %s, the seek says %q", clock, e.name, k.Game.ID, v.Game)
+			}
+			if v.Game != "" {
+				byGame[v.Game] = append(byGame[v.Game], e.name)
+			}
+			// Out of the pool, for the next: its ticket withdrawn, or
+			// its game ended (an address has 5 seeks open at most).
+			e.b.call("DELETE", "/api/seeks/"+k.ID, nil, "Authorization", "Bearer "+k.Secret, "X-Real-IP", fmt.Sprintf("192.0.2.%d", i+1))
+		}
+		if len(byGame) == 0 {
+			t.Fatalf("pool %s: no game was made", clock)
+		}
+		for g, names := range byGame {
+			if len(names) != 2 || names[0] == names[1] {
+				t.Errorf("pool %s: game %s holds the tickets of %q, want two players", clock, g, names)
+			}
+		}
 	}
 }

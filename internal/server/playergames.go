@@ -15,6 +15,9 @@ func (h host) PlayerGames(ctx context.Context, name string, before time.Time, li
 	if !ok {
 		return api.PlayerGames{}, api.Fail(api.ErrNotOffline, "this server keeps no players' games")
 	}
+	if err := h.allowProfile(); err != nil {
+		return api.PlayerGames{}, err
+	}
 	if err := h.s.limits.allowGame(h.s.limits.client(h.r)); err != nil {
 		return api.PlayerGames{}, err
 	}
@@ -22,11 +25,17 @@ func (h host) PlayerGames(ctx context.Context, name string, before time.Time, li
 	if err != nil {
 		return api.PlayerGames{}, err
 	}
+	if pr, ok := h.s.store.(store.Profiles); ok {
+		if err := h.s.fillResults(ctx, pr, acct); err != nil {
+			return api.PlayerGames{}, err
+		}
+	}
 	ids, err := pg.GamesOf(ctx, acct, before, limit)
 	if err != nil {
 		return api.PlayerGames{}, err
 	}
 	out := api.PlayerGames{Games: []api.PlayerGame{}}
+	var last time.Time // the creation of the last game read: the next page's before
 	for _, id := range ids {
 		g, err := h.s.store.Get(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
@@ -34,6 +43,12 @@ func (h host) PlayerGames(ctx context.Context, name string, before time.Time, li
 		}
 		if err != nil {
 			return api.PlayerGames{}, err
+		}
+		last = g.Created
+		if g.Seats[0] == nil || g.Seats[1] == nil {
+			// An invitation, its seat free for the friend invited: its
+			// id would let anyone reading this list take that seat.
+			continue
 		}
 		seat := 0
 		if g.Accounts[1] == acct {
@@ -43,10 +58,11 @@ func (h host) PlayerGames(ctx context.Context, name string, before time.Time, li
 		if o := g.Players[1-seat]; o != "" {
 			v.Opponent = &o
 		}
+		v.Result, v.RatingDiff = gameResult(g, seat), ratingDiff(g, seat)
 		out.Games = append(out.Games, v)
 	}
-	if len(ids) == limit && len(out.Games) > 0 {
-		out.Next = out.Games[len(out.Games)-1].Created.Format(time.RFC3339Nano)
+	if len(ids) == limit && !last.IsZero() {
+		out.Next = last.UTC().Format(time.RFC3339Nano)
 	}
 	return out, nil
 }

@@ -11,12 +11,13 @@ import (
 
 // Reports (issue 21): a player reports another, with a reason of a fixed
 // list and the game, if any; kept in the store for the operators
-// (oanquan reports). Limited per address (this server's buckets) and per
-// account (counted in the store: across every server sharing it).
+// (oanquan reports). Limited per address and per account, both counted
+// in the store: over every server sharing it.
 
 // The limits of reports.
 var (
-	// reportRate is how often one address may report, on one server.
+	// reportRate is how often one address may report, on all servers
+	// together.
 	reportRate = Rate{PerMinute: 20.0 / 60, Burst: 20}
 	// maxReportsPerAccount is how many reports one account may make in
 	// reportWindow, on all servers together.
@@ -42,9 +43,9 @@ func (h host) Report(ctx context.Context, name string, q api.ReportRequest) erro
 		return err
 	}
 	if acct == reported {
-		return api.Fail(api.ErrBadRequest, "you cannot report yourself")
+		return &api.FieldError{Field: "name", Reason: "self", Problem: "you cannot report yourself"}
 	}
-	if err := h.s.limits.allow(h.r, "report", reportRate); err != nil {
+	if err := h.s.allowShared(ctx, h.r, "report", reportRate); err != nil {
 		return err
 	}
 	now := time.Now()

@@ -26,7 +26,7 @@ func TestReports(t *testing.T) {
 	wantFieldError(t, nam.call("POST", "/api/players/Lan/report", `{}`), "reason")
 	wantFieldError(t, nam.call("POST", "/api/players/Lan/report", `{"reason":"stalling","game":"../x"}`), "game")
 	wantError(t, nam.call("POST", "/api/players/Nobody/report", `{"reason":"stalling"}`), 404, "not_found")
-	wantError(t, nam.call("POST", "/api/players/nam/report", `{"reason":"stalling"}`), 400, "bad_request")
+	wantSelf(t, nam.call("POST", "/api/players/nam/report", `{"reason":"stalling"}`))
 	for i := range 10 {
 		b := nam
 		if i >= 6 {
@@ -52,5 +52,36 @@ func wantFieldError(t *testing.T, r response, field string) {
 	wantError(t, r, 400, "bad_request")
 	if e := decodeAs[api.ErrorBody](t, r); e.Error.Field != field {
 		t.Errorf("field %q, want %q: %s", e.Error.Field, field, r.body)
+	}
+}
+
+// TestReportsPerAddressAcrossServers: the reports one address makes
+// (without an account, so that only the address's limit counts) are
+// limited over every server sharing the store, not on each: 20 through
+// two servers, then the next is refused on either.
+func TestReportsPerAddressAcrossServers(t *testing.T) {
+	url := pgtest.Start(t)
+	_, tsA := accountServerOn(t, openPostgresURL(t, url), noLimits)
+	_, tsB := accountServerOn(t, openPostgresURL(t, url), noLimits)
+	newBrowser(t, tsA).signUp("Lan", "trâu ăn cỏ non")
+	on := [2]*browser{newBrowser(t, tsA), newBrowser(t, tsB)}
+	for i := range reportRate.Burst {
+		if r := on[i%2].call("POST", "/api/players/Lan/report", `{"reason":"stalling"}`); r.status != 204 {
+			t.Fatalf("report %d: %s", i+1, r)
+		}
+	}
+	for i := range on {
+		wantError(t, on[i].call("POST", "/api/players/Lan/report", `{"reason":"stalling"}`), 429, "rate_limited")
+	}
+}
+
+// wantSelf checks that r refuses a player's own name in the path (to
+// block or report oneself): 400 naming the field name, reason self, for
+// the page to say it in the player's language.
+func wantSelf(t *testing.T, r response) {
+	t.Helper()
+	wantFieldError(t, r, "name")
+	if e := decodeAs[api.ErrorBody](t, r); e.Error.Reason != "self" {
+		t.Errorf("reason %q, want self: %s", e.Error.Reason, r.body)
 	}
 }

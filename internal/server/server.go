@@ -143,6 +143,8 @@ type Server struct {
 	// wsPing and wsWrite are wsPingInterval and wsWriteTimeout; tests
 	// shorten them.
 	wsPing, wsWrite time.Duration
+	// phraseGap is phraseGap; tests shorten it.
+	phraseGap time.Duration
 	// presence shares the presence of online games with the other
 	// servers; nil if the store has no board.
 	presence *presenceSync
@@ -173,11 +175,12 @@ func New(cfg Config) *Server {
 		live:  make(map[string]*liveGame),
 		lru:   list.New(),
 
-		reviews: newReviewCache(reviewCacheSize),
-		wsPing:  wsPingInterval,
-		wsWrite: wsWriteTimeout,
-		probe:   storeProbe{ttl: healthTTL},
-		started: time.Now(),
+		reviews:   newReviewCache(reviewCacheSize),
+		wsPing:    wsPingInterval,
+		wsWrite:   wsWriteTimeout,
+		phraseGap: phraseGap,
+		probe:     storeProbe{ttl: healthTTL},
+		started:   time.Now(),
 	}
 	if s.store == nil {
 		s.store = store.NewMemory()
@@ -312,12 +315,13 @@ func (s *Server) releaseLeases(ids []string) {
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	own := map[string]func(http.ResponseWriter, *http.Request) error{
-		"ws":     s.websocket,
-		"health": s.health,
-		"ready":  s.health,
-		"live":   s.liveness,
-		"qr":     s.qrCode,
-		"lobby":  s.lobbySocket,
+		"ws":      s.websocket,
+		"health":  s.health,
+		"ready":   s.health,
+		"live":    s.liveness,
+		"qr":      s.qrCode,
+		"lobby":   s.lobbySocket,
+		"records": s.playerRecords,
 	}
 	for _, rt := range api.Routes {
 		h := own[rt.Name]
@@ -332,6 +336,9 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("/api/", s.instrument("unknown", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, api.NoSuchAPI(r.Method, r.URL.Path))
 	})))
+	for _, pattern := range pageRoutes {
+		mux.Handle(pattern, s.instrument("page", s.page()))
+	}
 	mux.Handle("/", s.instrument("static", s.static()))
 
 	cop := http.NewCrossOriginProtection()
@@ -340,6 +347,11 @@ func (s *Server) routes() http.Handler {
 	}))
 	return securityHeaders(cop.Handler(mux))
 }
+
+// pageRoutes are the addresses, beside "/", at which the server answers
+// the page itself (assets.go, page): a player's profile and the
+// leaderboards. Other methods on them are refused as on any static file.
+var pageRoutes = []string{"GET /@/{name}", "GET /leaderboard", "GET /leaderboard/{speed}"}
 
 // handle serves method on pattern with h, whose error is the answer.
 // Any other method on the pattern's first route is answered with a JSON
@@ -365,9 +377,11 @@ func (s *Server) handle(mux *http.ServeMux, rt api.Route, h func(http.ResponseWr
 // may compile WebAssembly ('wasm-unsafe-eval', not 'unsafe-eval'): the
 // engine in the browser (docs/OFFLINE.md). Its worker, the service
 // worker and the manifest come from the page's origin, which default-src
-// allows.
+// allows. A <base> may point only within the origin: the page served at
+// /@/{name} and /leaderboard/{speed} may say <base href="/"> so that its
+// relative references load from the root.
 const contentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; object-src 'none'; " +
-	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+	"base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
 // securityHeaders sets the headers every answer carries.
 func securityHeaders(h http.Handler) http.Handler {

@@ -253,3 +253,73 @@ func TestComputerFirstSaved(t *testing.T) {
 		t.Errorf("saved %+v, %v; want the computer's move", saved, err)
 	}
 }
+
+// TestPageRoutes: a profile's and a leaderboard's addresses answer the
+// page itself, as "/" does (same body, type, ETag and cache headers,
+// gzipped alike), whatever the name; only those addresses.
+func TestPageRoutes(t *testing.T) {
+	s := newServer(t, Config{Assets: testAssets})
+	fetch := func(method, path, accept string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(method, path, nil)
+		if accept != "" {
+			req.Header.Set("Accept-Encoding", accept)
+		}
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, req)
+		return w
+	}
+	root := fetch("GET", "/", "")
+	for _, path := range []string{"/@/someone", "/@/Ng%E1%BB%8Dc_Lan", "/@/no-such-player-at-all", "/@/%D9%85%D8%B1%DB%8C%D9%85",
+		"/leaderboard", "/leaderboard/blitz", "/leaderboard/nonsense"} {
+		w := fetch("GET", path, "")
+		if w.Code != 200 || w.Body.String() != root.Body.String() {
+			t.Errorf("GET %s: %d %q, want the page", path, w.Code, w.Body)
+			continue
+		}
+		for _, k := range []string{"Content-Type", "ETag", "Cache-Control", "Content-Security-Policy", "X-Frame-Options"} {
+			if got, want := w.Header().Get(k), root.Header().Get(k); got != want || want == "" {
+				t.Errorf("GET %s: %s %q, want %q as for /", path, k, got, want)
+			}
+		}
+		if h := fetch("HEAD", path, ""); h.Code != 200 || h.Body.Len() != 0 {
+			t.Errorf("HEAD %s: %d, %d bytes", path, h.Code, h.Body.Len())
+		}
+		req := httptest.NewRequest("GET", path, nil)
+		req.Header.Set("If-None-Match", root.Header().Get("ETag"))
+		w = httptest.NewRecorder()
+		s.ServeHTTP(w, req)
+		if w.Code != http.StatusNotModified {
+			t.Errorf("GET %s with the page's ETag: %d, want 304", path, w.Code)
+		}
+	}
+	for _, path := range []string{"/@/", "/@/a/b", "/leaderboard/blitz/x", "/leaderboards", "/@"} {
+		if w := fetch("GET", path, ""); w.Code != 404 {
+			t.Errorf("GET %s: %d %q, want 404", path, w.Code, w.Body)
+		}
+	}
+	if w := fetch("POST", "/@/someone", ""); w.Code != http.StatusMethodNotAllowed {
+		t.Errorf("POST /@/someone: %d, want 405", w.Code)
+	}
+	// The real page is large enough to go gzipped: so it does at a profile.
+	real := newServer(t, Config{})
+	req := httptest.NewRequest("GET", "/@/someone", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	w := httptest.NewRecorder()
+	real.ServeHTTP(w, req)
+	if w.Code != 200 || w.Header().Get("Content-Encoding") != "gzip" || w.Header().Get("Vary") != "Accept-Encoding" {
+		t.Fatalf("GET /@/someone gzip: %d %v", w.Code, w.Header())
+	}
+	zr, err := gzip.NewReader(w.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(zr)
+	if !strings.Contains(string(data), "Ô Ăn Quan") {
+		t.Errorf("GET /@/someone gzip: not the page")
+	}
+	// The page may say <base href="/"> (the CSP's base-uri allows its
+	// own origin, and only it).
+	if csp := w.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "base-uri 'self'") {
+		t.Errorf("Content-Security-Policy %q: want base-uri 'self'", csp)
+	}
+}

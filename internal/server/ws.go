@@ -76,7 +76,7 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 	// has had time to, the connection counts for nobody (a player coming
 	// back is never counted, even for a moment, as a watcher); without a
 	// hello by then, it watches.
-	wc := &wsConn{}
+	wc := newWSConn()
 	left := false
 	defer func() {
 		g.dropConn(wc, left)
@@ -89,7 +89,7 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 		if g.watchConn(wc) {
 			s.presenceChanged(g)
 		}
-	}, g)
+	}, g, wc)
 	return nil
 }
 
@@ -175,8 +175,26 @@ func leftPage(err error) bool {
 	return false
 }
 
-// wsConn is one WebSocket open on a game, for counting who is there.
-type wsConn struct{ _ byte } // not zero-sized: each one a distinct key
+// wsConn is one WebSocket open on a game, for counting who is there and
+// sending it what comes from elsewhere than the game's match: the
+// players' phrases (phrases.go).
+type wsConn struct {
+	out chan []byte // messages to send, as JSON
+}
+
+// wsOutBuffer is how many messages a WebSocket's out holds: phrases are
+// few (one per seat every 3 s); one that finds it full is dropped.
+const wsOutBuffer = 8
+
+func newWSConn() *wsConn { return &wsConn{out: make(chan []byte, wsOutBuffer)} }
+
+// offer queues data for the socket, unless its queue is full.
+func (c *wsConn) offer(data []byte) {
+	select {
+	case c.out <- data:
+	default:
+	}
+}
 
 // pongJSON answers a client's {"type":"ping"}.
 var pongJSON = []byte(`{"type":"pong"}`)
@@ -184,17 +202,20 @@ var pongJSON = []byte(`{"type":"pong"}`)
 // wsReadLimit bounds a client's message: a hello is small.
 const wsReadLimit = 1 << 10
 
-// helloJSON is a message a client may send: a hello, or a ping.
+// helloJSON is a message a client may send: a hello, a ping, or a
+// phrase.
 type helloJSON struct {
 	Type   string `json:"type"`
 	Secret string `json:"secret"`
+	Phrase string `json:"phrase"`
 }
 
 // readHellos reads the client's messages until it leaves, and calls
 // hello with the seat of each valid hello, watch for a hello with no
-// secret or one that acts for no seat. It returns when the connection
-// ends, saying whether the page closed it (leftPage).
-func (s *Server) readHellos(ctx context.Context, c *websocket.Conn, g *liveGame, hello func(rules.Player), watch func(), pings chan<- struct{}) bool {
+// secret or one that acts for no seat, and says each phrase (from wc).
+// It returns when the connection ends, saying whether the page closed
+// it (leftPage).
+func (s *Server) readHellos(ctx context.Context, c *websocket.Conn, g *liveGame, wc *wsConn, hello func(rules.Player), watch func(), pings chan<- struct{}) bool {
 	reloaded := false
 	for {
 		_, data, err := c.Read(ctx)
@@ -210,6 +231,10 @@ func (s *Server) readHellos(ctx context.Context, c *websocket.Conn, g *liveGame,
 			case pings <- struct{}{}:
 			default: // a pong is on its way already: one answers both
 			}
+			continue
+		}
+		if h.Type == "phrase" {
+			s.sayPhrase(g, wc, h.Phrase)
 			continue
 		}
 		if h.Type != "hello" {
@@ -238,8 +263,9 @@ func (s *Server) readHellos(ctx context.Context, c *websocket.Conn, g *liveGame,
 // for a hello that names no seat or, failing a hello, after
 // wsHelloWait. It reports whether the client's page closed the
 // connection (left), as opposed to its dropping; it returns once the
-// client's messages are no longer read (no hello comes after it).
-func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(rules.Player), watch func(), g *liveGame) (left bool) {
+// client's messages are no longer read (no hello comes after it). It
+// sends wc's messages too (phrases) as they come.
+func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(rules.Player), watch func(), g *liveGame, wc *wsConn) (left bool) {
 	// The request's context ends with the hijacked request; the
 	// connection lives until the client leaves or the server closes.
 	// (The reader's context must not be the server's: when it ends, the
@@ -252,7 +278,7 @@ func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(ru
 	go func() {
 		defer close(read)
 		defer cancel()
-		closed.Store(s.readHellos(ctx, c, g, hello, watch, pings))
+		closed.Store(s.readHellos(ctx, c, g, wc, hello, watch, pings))
 	}()
 	// How it ended is the reader's word, once it is done: a write that
 	// failed because the page closed the connection comes just after the
@@ -289,6 +315,11 @@ func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(ru
 			}
 		case <-pings:
 			if !send(func(ctx context.Context) error { return c.Write(ctx, websocket.MessageText, pongJSON) }) {
+				tooSlow()
+				return
+			}
+		case data := <-wc.out:
+			if !send(func(ctx context.Context) error { return c.Write(ctx, websocket.MessageText, data) }) {
 				tooSlow()
 				return
 			}

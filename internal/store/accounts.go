@@ -85,8 +85,9 @@ type Accounts interface {
 	// does nothing.
 	Rehash(ctx context.Context, id, old, new string) error
 	// DeleteAccount deletes account id: its sessions, ratings and their
-	// history go, its username is free again, and the games it played
-	// stay with their seats showing no name.
+	// history go, so do its open seeks and tickets (in a store that
+	// keeps seeks; those accepted stay), its username is free again, and
+	// the games it played stay with their seats showing no name.
 	DeleteAccount(ctx context.Context, id string) error
 	// CreateSession saves a new session.
 	CreateSession(ctx context.Context, s Session) error

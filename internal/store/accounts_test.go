@@ -26,6 +26,8 @@ func testAccounts(t *testing.T, open opener) {
 		{"Delete", testDeleteAccount},
 		{"EndRated", testEndRated},
 		{"EndRatedRefused", testEndRatedRefused},
+		{"EndRatedOnce", testEndRatedOnce},
+		{"DeleteWithdrawsSeeks", testDeleteWithdrawsSeeks},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -245,6 +247,78 @@ func testEndRatedRefused(t *testing.T, s Accounts, g Store) {
 	}
 	if r, _ := s.Ratings(ctx, "a1"); len(r) != 0 {
 		t.Errorf("refused endings rated: %+v", r)
+	}
+}
+
+// testEndRatedOnce: a rated game is rated once. Its last move, saved
+// through one server, leaves its status as it was; a resignation sent
+// through another server at the same moment comes from that status, and
+// must be refused as a conflict (the game changed meanwhile), not rate
+// the game a second time nor fail as a fault of the store.
+func testEndRatedOnce(t *testing.T, s Accounts, g Store) {
+	mustAccount(t, s, "a1", "Nam")
+	mustAccount(t, s, "a2", "Lan")
+	ratedGame(t, g, "r1")
+	rc, err := s.EndRated(ctx, "r1", Ending{Index: 2, Move: "5R", Score0: 1, At: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.EndRated(ctx, "r1", Ending{From: "", To: `{"resigned":0}`, Score0: 0, At: t0.Add(time.Second)})
+	if !errors.Is(err, ErrConflict) {
+		t.Errorf("a resignation after the rated end = %v, want ErrConflict", err)
+	}
+	for i, id := range []string{"a1", "a2"} {
+		if r, _ := s.Ratings(ctx, id); !near(r["blitz"], rc.After[i]) || r["blitz"].Games != 1 {
+			t.Errorf("Ratings(%s) = %+v, want %+v (rated once)", id, r["blitz"], rc.After[i])
+		}
+	}
+	if got := mustGet(t, g, "r1"); got.Status != "" || got.RatingChange == nil || !near(got.RatingChange.After[0], rc.After[0]) {
+		t.Errorf("game after = status %q, change %+v; want the first ending's", got.Status, got.RatingChange)
+	}
+}
+
+// testDeleteWithdrawsSeeks: DeleteAccount withdraws the account's open
+// seeks and tickets: a
+// seek of an account that is gone would stay in the lobby (a rated one
+// making a game called rated that could only end unrated), and its
+// tickets would still be paired. Its seeks accepted already stay, and
+// others' seeks are untouched.
+func testDeleteWithdrawsSeeks(t *testing.T, s Accounts, g Store) {
+	mustAccount(t, s, "a1", "Nam")
+	mustAccount(t, s, "a2", "Lan")
+	ks := g.(Seeks)
+	now := time.Now()
+	seek := func(id, acct string, pool bool) Seek {
+		k := newSeek(id, now.Add(-time.Minute))
+		k.Account, k.Pool = acct, pool
+		if err := ks.CreateSeek(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	seek("nam-open", "a1", false)
+	seek("nam-ticket", "a1", true)
+	seek("nam-taken", "a1", false)
+	seek("lan-open", "a2", false)
+	if err := ks.AcceptSeek(ctx, "nam-taken", "game1", 0, "a2", now, now.Add(10*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteAccount(ctx, "a1"); err != nil {
+		t.Fatal(err)
+	}
+	open, err := ks.OpenSeeks(ctx, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(open) != 1 || open[0].ID != "lan-open" {
+		ids := []string{}
+		for _, k := range open {
+			ids = append(ids, k.ID)
+		}
+		t.Errorf("open seeks after Nam's account was deleted: %q, want only lan-open", ids)
+	}
+	if k, err := ks.Seek(ctx, "nam-taken"); err != nil || k.Game != "game1" {
+		t.Errorf("Nam's seek accepted before = %+v, %v; want it kept with its game", k, err)
 	}
 }
 

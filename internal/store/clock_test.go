@@ -82,7 +82,7 @@ func testOverdue(t *testing.T, s Store) {
 		g.Clock = Clock{State: "{}", Deadline: c.deadline}
 		mustCreate(t, s, g)
 	}
-	if err := s.Finish(ctx, "over"); err != nil {
+	if err := s.Finish(ctx, "over", Drawn); err != nil {
 		t.Fatal(err)
 	}
 	if ok, err := s.Lease(ctx, "leased", "a", time.Hour); !ok || err != nil {

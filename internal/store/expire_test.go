@@ -26,14 +26,14 @@ func testExpire(t *testing.T, s Store) {
 	game("ended", "online", [2][]byte{[]byte("h"), nil}, "1R", "2L")
 	game("undone", "local", [2][]byte{[]byte("h"), []byte("h")}, "1R", "2L")
 	for _, id := range []string{"ended", "undone"} {
-		if err := s.Finish(ctx, id); err != nil {
+		if err := s.Finish(ctx, id, Won0); err != nil {
 			t.Fatalf("Finish(%q) = %v", id, err)
 		}
 	}
-	if err := s.Finish(ctx, "ended"); err != nil { // again: nothing changes
+	if err := s.Finish(ctx, "ended", Won1); err != nil { // again: nothing changes
 		t.Fatalf("Finish again = %v", err)
 	}
-	if err := s.Finish(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+	if err := s.Finish(ctx, "nope", Drawn); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Finish of no game = %v, want ErrNotFound", err)
 	}
 	if err := s.Truncate(ctx, "undone", 1, Idle); err != nil {

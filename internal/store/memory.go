@@ -22,6 +22,8 @@ type Memory struct {
 	seeks    map[string]Seek // the lobby's, by id
 	blocks   []memoryBlock   // who blocked whom, in the order blocked
 	reported []Report        // players' reports, in the order made
+	phrases  map[phraseKey]phraseCount
+	buckets  map[string]bucketRow // Buckets', by key
 	now      func() time.Time
 }
 
@@ -32,7 +34,8 @@ type lease struct {
 
 // NewMemory returns an empty Memory.
 func NewMemory() *Memory {
-	return &Memory{games: make(map[string]*Game), leases: make(map[string]lease), finished: make(map[string]time.Time), accts: newMemAccounts(), now: time.Now}
+	return &Memory{games: make(map[string]*Game), leases: make(map[string]lease), finished: make(map[string]time.Time), accts: newMemAccounts(),
+		phrases: make(map[phraseKey]phraseCount), now: time.Now}
 }
 
 // Create saves a copy of g as a new game.
@@ -46,7 +49,7 @@ func (m *Memory) Create(ctx context.Context, g Game) error {
 	if _, ok := m.games[g.ID]; ok {
 		return fmt.Errorf("game %q: %w", g.ID, ErrExists)
 	}
-	g.Updated = m.now()
+	g.Updated, g.Result = m.now(), NoResult
 	m.games[g.ID] = &g
 	return nil
 }
@@ -158,7 +161,7 @@ func (m *Memory) Truncate(ctx context.Context, id string, n int, w Waiting) erro
 		if len(g.MoveClocks) > n {
 			g.MoveClocks = slices.Clip(g.MoveClocks[:n])
 		}
-		g.Waiting = w
+		g.Waiting, g.Result = w, NoResult
 		delete(m.finished, id)
 		return nil
 	})
@@ -264,18 +267,23 @@ func (m *Memory) Len() int {
 	return len(m.games)
 }
 
-// Finish records that the game has ended, unless it is recorded.
-func (m *Memory) Finish(ctx context.Context, id string) error {
+// Finish records that the game has ended, and how, unless it is
+// recorded.
+func (m *Memory) Finish(ctx context.Context, id string, r Result) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, ok := m.games[id]; !ok {
+	g, ok := m.games[id]
+	if !ok {
 		return fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
 	if _, ok := m.finished[id]; !ok {
 		m.finished[id] = m.now()
+	}
+	if g.Result == NoResult {
+		g.Result = r
 	}
 	return nil
 }
@@ -295,6 +303,8 @@ func (m *Memory) Expire(ctx context.Context, e Expiry) ([]string, error) {
 		if e.due(g.Mode, g.Seats, len(g.Moves), g.Updated, m.finished[id]) {
 			ids = append(ids, id)
 			delete(m.games, id)
+			delete(m.phrases, phraseKey{id, 0})
+			delete(m.phrases, phraseKey{id, 1})
 			delete(m.leases, id)
 			delete(m.finished, id)
 		}

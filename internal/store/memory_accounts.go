@@ -23,6 +23,7 @@ type historyRow struct {
 	game, account, speed string
 	seat                 int
 	before, after        rating.Rating
+	at                   time.Time // when the game ended (Ending.At)
 }
 
 // acc returns m's accounts; m.mu is held.
@@ -145,6 +146,8 @@ func (m *Memory) DeleteAccount(ctx context.Context, id string) error {
 	delete(ac.ratings, id)
 	maps.DeleteFunc(ac.sessions, func(_ string, s Session) bool { return s.Account == id })
 	ac.history = slices.DeleteFunc(ac.history, func(h historyRow) bool { return h.account == id })
+	// Its open seeks and tickets go with it (those accepted stay).
+	maps.DeleteFunc(m.seeks, func(_ string, k Seek) bool { return k.Account == id && k.Game == "" })
 	return nil
 }
 
@@ -263,6 +266,9 @@ func (m *Memory) EndRated(ctx context.Context, id string, e Ending) (RatingChang
 	if g.Rated == "" || ac.accounts[g.Accounts[0]] == nil || ac.accounts[g.Accounts[1]] == nil {
 		return RatingChange{}, fmt.Errorf("game %q: not rated, or a seat has no account: %w", id, ErrUnrated)
 	}
+	if g.RatingChange != nil {
+		return RatingChange{}, errRatedAlready(id)
+	}
 	if err := endingFits(g, e); err != nil {
 		return RatingChange{}, err
 	}
@@ -284,15 +290,25 @@ func (m *Memory) EndRated(ctx context.Context, id string, e Ending) (RatingChang
 	if _, ok := m.finished[id]; !ok {
 		m.finished[id] = m.now()
 	}
+	if g.Result == NoResult {
+		g.Result = resultOfScore(e.Score0)
+	}
 	for p := range 2 {
 		a := g.Accounts[p]
 		if ac.ratings[a] == nil {
 			ac.ratings[a] = map[string]rating.Rating{}
 		}
 		ac.ratings[a][g.Rated] = rc.After[p]
-		ac.history = append(ac.history, historyRow{game: id, account: a, speed: g.Rated, seat: p, before: rc.Before[p], after: rc.After[p]})
+		ac.history = append(ac.history, historyRow{game: id, account: a, speed: g.Rated, seat: p, before: rc.Before[p], after: rc.After[p], at: e.At})
 	}
 	return rc, nil
+}
+
+// errRatedAlready refuses to end a rated game again: it ended, and was
+// rated, by a change saved meanwhile (through another server, say: a last
+// move there leaves the status a resignation here comes from as it was).
+func errRatedAlready(id string) error {
+	return fmt.Errorf("game %q: rated already: %w", id, ErrConflict)
 }
 
 // endingFits checks e against g as AppendClocked and SetStatus(At) do.

@@ -28,6 +28,28 @@ func (m *Memory) CreateSeek(ctx context.Context, k Seek) error {
 	return nil
 }
 
+// CreateSeekWithin counts and saves k under the lock.
+func (m *Memory) CreateSeekWithin(ctx context.Context, k Seek, most int) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, o := range m.seeksLocked() {
+		if o.Address == k.Address && o.Game == "" && o.Expires.After(k.Created) {
+			n++
+		}
+	}
+	if n >= most {
+		return n, fmt.Errorf("address %q: %w", k.Address, ErrSeekLimit)
+	}
+	ss := m.seeks
+	if _, ok := ss[k.ID]; ok {
+		return n, fmt.Errorf("seek %q: %w", k.ID, ErrExists)
+	}
+	k.Key, k.Poster = slices.Clone(k.Key), slices.Clone(k.Poster)
+	ss[k.ID] = k
+	return n, nil
+}
+
 // Seek returns seek id.
 func (m *Memory) Seek(ctx context.Context, id string) (Seek, error) {
 	m.mu.RLock()

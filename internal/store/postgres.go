@@ -206,10 +206,10 @@ func (p *Postgres) Get(ctx context.Context, id string) (Game, error) {
 		coalesce(account0, ''), coalesce(account1, ''),
 		coalesce((SELECT username FROM accounts WHERE id = account0), ''),
 		coalesce((SELECT username FROM accounts WHERE id = account1), ''),
-		rated, rating_change
+		rated, rating_change, result
 		FROM games WHERE id = $1`, id).Scan(&g.Mode, &g.Level, &g.Human, &seed, &g.Variants,
 		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &g.Updated, &g.Status, &g.Clock.State, &deadline, &g.Moves, &g.MoveClocks,
-		&g.Accounts[0], &g.Accounts[1], &g.Players[0], &g.Players[1], &g.Rated, &change)
+		&g.Accounts[0], &g.Accounts[1], &g.Players[0], &g.Players[1], &g.Rated, &change, &g.Result)
 	if err == pgx.ErrNoRows {
 		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
@@ -303,7 +303,7 @@ func (p *Postgres) Truncate(ctx context.Context, id string, n int, w Waiting) er
 	// the UPDATE has the row's lock, so that its snapshot holds every move
 	// committed before (a data-modifying WITH would share one snapshot).
 	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE games SET nmoves = $2, waiting = $3, updated = now(), finished = NULL
+		tag, err := tx.Exec(ctx, `UPDATE games SET nmoves = $2, waiting = $3, updated = now(), finished = NULL, result = 0
 			WHERE id = $1 AND nmoves >= $2 AND $2 >= 0`, id, n, bool(w))
 		if err != nil || tag.RowsAffected() == 0 {
 			return err

@@ -114,6 +114,10 @@ func (p *Postgres) DeleteAccount(ctx context.Context, id string) error {
 			`DELETE FROM sessions WHERE account = $1`,
 			`DELETE FROM ratings WHERE account = $1`,
 			`DELETE FROM rating_history WHERE account = $1`,
+			// Its open seeks and tickets (those accepted stay); the
+			// other servers' lobbies hear of it.
+			`WITH gone AS (DELETE FROM seeks WHERE account = $1 AND game IS NULL RETURNING id)
+				SELECT ` + lobbyNotifyAll + ` FROM gone LIMIT 1`,
 			`UPDATE accounts SET username = '', ukey = NULL, hash = '', deleted = now() WHERE id = $1`,
 		} {
 			if _, err := tx.Exec(ctx, q, id); err != nil {
@@ -222,8 +226,9 @@ func (p *Postgres) EndRated(ctx context.Context, id string, e Ending) (RatingCha
 		var acc [2]string
 		var status string
 		var nmoves int
-		err := tx.QueryRow(ctx, `SELECT coalesce(account0, ''), coalesce(account1, ''), rated, status, nmoves FROM games WHERE id = $1 FOR UPDATE`, id).
-			Scan(&acc[0], &acc[1], &rc.Speed, &status, &nmoves)
+		var rated string
+		err := tx.QueryRow(ctx, `SELECT coalesce(account0, ''), coalesce(account1, ''), rated, status, nmoves, rating_change FROM games WHERE id = $1 FOR UPDATE`, id).
+			Scan(&acc[0], &acc[1], &rc.Speed, &status, &nmoves, &rated)
 		if err == pgx.ErrNoRows {
 			return fmt.Errorf("game %q: %w", id, ErrNotFound)
 		}
@@ -233,6 +238,9 @@ func (p *Postgres) EndRated(ctx context.Context, id string, e Ending) (RatingCha
 		notRated := fmt.Errorf("game %q: not rated, or a seat has no account: %w", id, ErrUnrated)
 		if rc.Speed == "" || acc[0] == "" || acc[1] == "" {
 			return notRated
+		}
+		if rated != "" {
+			return errRatedAlready(id)
 		}
 		if err := endingFits(&Game{ID: id, Status: status, Moves: make([]string, nmoves)}, e); err != nil {
 			return err
@@ -266,7 +274,8 @@ func (p *Postgres) EndRated(ctx context.Context, id string, e Ending) (RatingCha
 			return fmt.Errorf("game %q: the ending does not fit: %w", id, ErrConflict)
 		}
 		change, _ := json.Marshal(rc)
-		if _, err := tx.Exec(ctx, `UPDATE games SET rating_change = $2, finished = coalesce(finished, now()) WHERE id = $1`, id, string(change)); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE games SET rating_change = $2, finished = coalesce(finished, now()),
+			result = CASE result WHEN 0 THEN $3 ELSE result END WHERE id = $1`, id, string(change), int16(resultOfScore(e.Score0))); err != nil {
 			return err
 		}
 		for s := range 2 {

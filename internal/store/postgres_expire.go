@@ -8,9 +8,11 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// Finish records that the game has ended, unless it is recorded.
-func (p *Postgres) Finish(ctx context.Context, id string) error {
-	tag, err := p.pool.Exec(ctx, `UPDATE games SET finished = coalesce(finished, now()) WHERE id = $1`, id)
+// Finish records that the game has ended, and how, unless it is
+// recorded.
+func (p *Postgres) Finish(ctx context.Context, id string, r Result) error {
+	tag, err := p.pool.Exec(ctx, `UPDATE games SET finished = coalesce(finished, now()),
+		result = CASE result WHEN 0 THEN $2 ELSE result END WHERE id = $1`, id, int16(r))
 	if err != nil {
 		return fmt.Errorf("store: game %q: finishing: %w", id, err)
 	}

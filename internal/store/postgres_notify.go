@@ -62,7 +62,7 @@ func (p *Postgres) listen(ctx context.Context) (*pgx.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, channel := range []string{notifyChannel, presenceChannel, lobbyChannel} {
+	for _, channel := range []string{notifyChannel, presenceChannel, lobbyChannel, phraseChannel} {
 		if _, err := conn.Exec(ctx, "LISTEN "+channel); err != nil {
 			conn.Close(context.Background())
 			return nil, err
@@ -115,8 +115,14 @@ func (p *Postgres) relay(ctx context.Context, conn *pgx.Conn, ch chan<- Notice) 
 			continue // this store's own change: its server knows of it
 		}
 		notice := Notice{Game: id, Presence: n.Channel == presenceChannel}
-		if n.Channel == lobbyChannel {
+		switch n.Channel {
+		case lobbyChannel:
 			notice = Notice{Lobby: true, Seek: id}
+		case phraseChannel:
+			var ok bool
+			if notice, ok = parsePhrase(p.name, n.Payload); !ok {
+				continue // another's own, or not a phrase
+			}
 		}
 		if !send(ctx, ch, notice) {
 			conn.Close(context.Background())

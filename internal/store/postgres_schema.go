@@ -174,6 +174,36 @@ var postgresMigrations = []string{
 	);
 	CREATE INDEX reports_created ON reports (created);
 	CREATE INDEX reports_reporter ON reports (reporter, created);`,
+
+	// v10: how a game ended (Result: 1 seat 0 won, 2 seat 1 won, 3 a
+	// draw, 4 aborted; 0 none), for players' profiles, and the indexes
+	// by which a player's games are found. Games that ended before keep
+	// 0: the server works theirs out when a profile first needs them
+	// (Profiles.Unresulted).
+	`ALTER TABLE games ADD COLUMN result smallint NOT NULL DEFAULT 0;
+	CREATE INDEX games_account0 ON games (account0, created) WHERE account0 IS NOT NULL;
+	CREATE INDEX games_account1 ON games (account1, created) WHERE account1 IS NOT NULL;`,
+
+	// v11: the preset phrases each seat of a game has said (Phrases):
+	// how many, and when the last.
+	`CREATE TABLE phrases (
+		game text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+		seat integer NOT NULL,
+		said integer NOT NULL,
+		last timestamptz NOT NULL,
+		PRIMARY KEY (game, seat)
+	);`,
+
+	// v12: token buckets of limits that hold over every server sharing
+	// the store (Buckets): wrong passwords per username, sign-ins and
+	// sign-ups per address.
+	`CREATE TABLE buckets (
+		key     text PRIMARY KEY,
+		tokens  double precision NOT NULL,
+		updated timestamptz NOT NULL,
+		rate    double precision NOT NULL, -- tokens a second
+		burst   integer NOT NULL
+	);`,
 }
 
 // postgresMigrationLock is the pg_advisory_xact_lock key that servers

@@ -18,6 +18,9 @@ func lobbyNotify(n int) string {
 	return fmt.Sprintf(`pg_notify('%s', current_setting('application_name') || ' ' || $%d)`, lobbyChannel, n)
 }
 
+// lobbyNotifyAll announces a change of many seeks (the payload's id "").
+const lobbyNotifyAll = `pg_notify('` + lobbyChannel + `', current_setting('application_name') || ' ')`
+
 const pgSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating, holder, held, poster`
 
 func scanPgSeek(scan func(...any) error) (Seek, error) {
@@ -42,11 +45,46 @@ func (p *Postgres) changeSeek(ctx context.Context, q string, args ...any) (bool,
 	return err == nil, err
 }
 
+// pgInsertSeek saves a seek, announcing it; its arguments are
+// pgInsertSeekArgs'.
+const pgInsertSeek = `INSERT INTO seeks (id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, pool, rating, poster)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT DO NOTHING RETURNING ` + "pg_notify('" + lobbyChannel + "', current_setting('application_name') || ' ' || $1)"
+
+func pgInsertSeekArgs(k Seek) []any {
+	return []any{k.ID, k.Account, k.Key, k.Address, k.Initial, k.Increment, k.Days, k.Rated, k.Min, k.Max, k.Speed, k.Created, k.Expires, k.Pool, k.Rating, posterBytes(k.Poster)}
+}
+
+// CreateSeekWithin counts and saves k in a transaction that holds a lock
+// of the address (an advisory one), so that of its seeks posted at once
+// through any servers, one is counted and saved at a time.
+func (p *Postgres) CreateSeekWithin(ctx context.Context, k Seek, most int) (int, error) {
+	var n int
+	err := p.inTx(ctx, "creating a seek", func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('seeks of ' || $1, 0))`, k.Address); err != nil {
+			return err
+		}
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM seeks WHERE address = $1 AND game IS NULL AND expires > $2`, k.Address, k.Created).Scan(&n); err != nil {
+			return err
+		}
+		if n >= most {
+			return fmt.Errorf("address %q: %w", k.Address, ErrSeekLimit)
+		}
+		var ignored any
+		switch err := tx.QueryRow(ctx, pgInsertSeek, pgInsertSeekArgs(k)...).Scan(&ignored); err {
+		case nil:
+			return nil
+		case pgx.ErrNoRows:
+			return fmt.Errorf("seek %q: %w", k.ID, ErrExists)
+		default:
+			return err
+		}
+	})
+	return n, err
+}
+
 // CreateSeek saves k.
 func (p *Postgres) CreateSeek(ctx context.Context, k Seek) error {
-	done, err := p.changeSeek(ctx, `INSERT INTO seeks (id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, pool, rating, poster)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT DO NOTHING RETURNING `+lobbyNotify(1),
-		k.ID, k.Account, k.Key, k.Address, k.Initial, k.Increment, k.Days, k.Rated, k.Min, k.Max, k.Speed, k.Created, k.Expires, k.Pool, k.Rating, posterBytes(k.Poster))
+	done, err := p.changeSeek(ctx, pgInsertSeek, pgInsertSeekArgs(k)...)
 	if err != nil {
 		return fmt.Errorf("store: creating a seek: %w", err)
 	}
@@ -201,4 +239,21 @@ func (p *Postgres) PairSeeks(ctx context.Context, a, b, game string, seatA int, 
 		return fmt.Errorf("store: pairing seeks: %w", err)
 	}
 	return err
+}
+
+// LobbyNotifier tells the other servers sharing a store that something
+// of the lobby changed beside a seek's row: the game an accepted seek
+// names now exists (Postgres; the other stores serve one server).
+type LobbyNotifier interface {
+	NotifyLobby(ctx context.Context, id string) error
+}
+
+var _ LobbyNotifier = (*Postgres)(nil)
+
+// NotifyLobby announces a change of seek id to the other servers.
+func (p *Postgres) NotifyLobby(ctx context.Context, id string) error {
+	if _, err := p.pool.Exec(ctx, `SELECT `+lobbyNotify(1), id); err != nil {
+		return fmt.Errorf("store: announcing a change of the lobby: %w", err)
+	}
+	return nil
 }

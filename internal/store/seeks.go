@@ -2,8 +2,13 @@ package store
 
 import (
 	"context"
+	"errors"
 	"time"
 )
+
+// ErrSeekLimit: Seeks.CreateSeekWithin refused, the address having the
+// most open seeks it may.
+var ErrSeekLimit = errors.New("too many open seeks")
 
 // Seek is an open offer of a game in the lobby (issue 21): its poster
 // waits for anyone to accept it. Of many who accept one seek at once,
@@ -49,6 +54,12 @@ type Seeks interface {
 	// CreateSeek saves a new open seek (k.Game ""); ErrExists if its id
 	// is taken.
 	CreateSeek(ctx context.Context, k Seek) error
+	// CreateSeekWithin saves k as CreateSeek does unless k.Address has
+	// most open seeks at k.Created already: then it returns
+	// ErrSeekLimit, and that count. The count and the save are one step:
+	// of an address's seeks posted at once, through any servers, no more
+	// than most are open.
+	CreateSeekWithin(ctx context.Context, k Seek, most int) (int, error)
 	// Seek returns seek id, open or accepted; ErrNotFound for none.
 	Seek(ctx context.Context, id string) (Seek, error)
 	// OpenSeeks returns the seeks not accepted and not expired at now,

@@ -27,6 +27,7 @@ func testSeeks(t *testing.T, open opener) {
 		{"Withdraw", testSeekWithdraw},
 		{"Pair", testSeekPair},
 		{"Hold", testSeekHold},
+		{"Within", testSeekWithin},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s, ok := open(t).(Seeks)
@@ -443,5 +444,55 @@ func testSeekHold(t *testing.T, s Seeks) {
 		if _, err := s.Seek(ctx, id); err != nil {
 			t.Errorf("Seek(%s) after the sweep = %v", id, err)
 		}
+	}
+}
+
+// testSeekWithin: CreateSeekWithin saves no more than most open seeks of
+// an address, even when they are posted at once; accepted and expired
+// seeks are not counted, nor another address's.
+func testSeekWithin(t *testing.T, s Seeks) {
+	ctx := context.Background()
+	at := func(id, addr string, created time.Time) Seek {
+		k := newSeek(id, created)
+		k.Address = addr
+		return k
+	}
+	if err := s.CreateSeek(ctx, at("old", "192.0.2.1", seekT0.Add(-time.Hour))); err != nil { // expired by seekT0
+		t.Fatal(err)
+	}
+	if _, err := s.CreateSeekWithin(ctx, at("taken", "192.0.2.1", seekT0), 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AcceptSeek(ctx, "taken", "g1", 0, "", seekT0, seekT0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = s.CreateSeekWithin(ctx, at(fmt.Sprintf("s%d", i), "192.0.2.1", seekT0.Add(time.Second)), 2)
+		}()
+	}
+	wg.Wait()
+	saved := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			saved++
+		case !errors.Is(err, ErrSeekLimit):
+			t.Errorf("CreateSeekWithin = %v, want nil or ErrSeekLimit", err)
+		}
+	}
+	if saved != 2 {
+		t.Errorf("%d of 8 seeks posted at once saved, want 2", saved)
+	}
+	n, err := s.CreateSeekWithin(ctx, at("late", "192.0.2.1", seekT0.Add(2*time.Second)), 2)
+	if !errors.Is(err, ErrSeekLimit) || n != 2 {
+		t.Errorf("one more = %d, %v; want 2, ErrSeekLimit", n, err)
+	}
+	if _, err := s.CreateSeekWithin(ctx, at("other", "198.51.100.1", seekT0.Add(2*time.Second)), 2); err != nil {
+		t.Errorf("another address's = %v", err)
 	}
 }

@@ -288,7 +288,7 @@ const sqliteGet = `SELECT mode, level, human, seed, variants, first, start,
 	coalesce(account0, ''), coalesce(account1, ''),
 	coalesce((SELECT username FROM accounts WHERE id = account0), ''),
 	coalesce((SELECT username FROM accounts WHERE id = account1), ''),
-	rated, rating_change
+	rated, rating_change, result
 	FROM games WHERE id = ?1`
 
 // Get reads the game saved under id.
@@ -303,7 +303,7 @@ func (s *SQLite) Get(ctx context.Context, id string) (Game, error) {
 	var created, updated, deadline sql.NullInt64
 	err := s.get.QueryRowContext(ctx, id).Scan(&g.Mode, &g.Level, &g.Human, &seed, &variants,
 		&g.First, &g.Start, &g.Seats[0], &g.Seats[1], &waiting, &created, &updated, &g.Status, &g.Clock.State, &deadline, &moves, &clocks,
-		&g.Accounts[0], &g.Accounts[1], &g.Players[0], &g.Players[1], &g.Rated, &change)
+		&g.Accounts[0], &g.Accounts[1], &g.Players[0], &g.Players[1], &g.Rated, &change, &g.Result)
 	if err == sql.ErrNoRows {
 		return Game{}, fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
@@ -395,7 +395,7 @@ func (s *SQLite) Truncate(ctx context.Context, id string, n int, wait Waiting) e
 		if _, err := w.exec(`DELETE FROM moves WHERE game = ? AND idx >= ?`, id, n); err != nil {
 			return err
 		}
-		_, err = w.exec(`UPDATE games SET nmoves = ?, waiting = ?, updated = ?, finished = NULL WHERE id = ?`,
+		_, err = w.exec(`UPDATE games SET nmoves = ?, waiting = ?, updated = ?, finished = NULL, result = 0 WHERE id = ?`,
 			n, bool(wait), s.now().UnixNano(), id)
 		return err
 	})

@@ -121,6 +121,7 @@ func (s *SQLite) DeleteAccount(ctx context.Context, id string) error {
 			`DELETE FROM sessions WHERE account = ?1`,
 			`DELETE FROM ratings WHERE account = ?1`,
 			`DELETE FROM rating_history WHERE account = ?1`,
+			`DELETE FROM seeks WHERE account = ?1 AND game IS NULL`, // its open seeks and tickets; those accepted stay
 			`UPDATE accounts SET username = '', ukey = NULL, hash = '', deleted = ?2 WHERE id = ?1`,
 		} {
 			if _, err := w.exec(q, id, s.now().UnixNano()); err != nil {
@@ -248,8 +249,9 @@ func (w *sqliteWriter) endRated(now time.Time, id string, e Ending) (RatingChang
 	var rc RatingChange
 	var status string
 	var nmoves int
-	err := w.queryRow(`SELECT coalesce(account0, ''), coalesce(account1, ''), rated, status, nmoves FROM games WHERE id = ?`, id).
-		Scan(&acc[0], &acc[1], &rc.Speed, &status, &nmoves)
+	var change string
+	err := w.queryRow(`SELECT coalesce(account0, ''), coalesce(account1, ''), rated, status, nmoves, rating_change FROM games WHERE id = ?`, id).
+		Scan(&acc[0], &acc[1], &rc.Speed, &status, &nmoves, &change)
 	if err == sql.ErrNoRows {
 		return rc, fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
@@ -258,6 +260,9 @@ func (w *sqliteWriter) endRated(now time.Time, id string, e Ending) (RatingChang
 	}
 	if rc.Speed == "" || acc[0] == "" || acc[1] == "" || w.live(acc[0]) != nil || w.live(acc[1]) != nil {
 		return rc, fmt.Errorf("game %q: not rated, or a seat has no account: %w", id, ErrUnrated)
+	}
+	if change != "" {
+		return rc, errRatedAlready(id)
 	}
 	if err := endingFits(&Game{ID: id, Status: status, Moves: make([]string, nmoves)}, e); err != nil {
 		return rc, err
@@ -279,8 +284,9 @@ func (w *sqliteWriter) endRated(now time.Time, id string, e Ending) (RatingChang
 	if err != nil {
 		return rc, fmt.Errorf("store: game %q: ending: %s", id, err) // not wrapped: a write may have happened
 	}
-	change, _ := json.Marshal(rc)
-	if _, err := w.exec(`UPDATE games SET rating_change = ?, finished = coalesce(finished, ?) WHERE id = ?`, string(change), now.UnixNano(), id); err != nil {
+	saved, _ := json.Marshal(rc)
+	if _, err := w.exec(`UPDATE games SET rating_change = ?, finished = coalesce(finished, ?), result = CASE result WHEN 0 THEN ? ELSE result END WHERE id = ?`,
+		string(saved), now.UnixNano(), resultOfScore(e.Score0), id); err != nil {
 		return rc, err
 	}
 	for p := range 2 {

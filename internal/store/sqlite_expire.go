@@ -6,13 +6,15 @@ import (
 	"time"
 )
 
-// Finish records that the game has ended, unless it is recorded.
-func (s *SQLite) Finish(ctx context.Context, id string) error {
+// Finish records that the game has ended, and how, unless it is
+// recorded.
+func (s *SQLite) Finish(ctx context.Context, id string, r Result) error {
 	return s.write(ctx, func(w *sqliteWriter) error {
 		if _, err := w.nmoves(id); err != nil {
 			return err
 		}
-		_, err := w.exec(`UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL`, s.now().UnixNano(), id)
+		_, err := w.exec(`UPDATE games SET finished = coalesce(finished, ?), result = CASE result WHEN 0 THEN ? ELSE result END WHERE id = ?`,
+			s.now().UnixNano(), r, id)
 		return err
 	})
 }

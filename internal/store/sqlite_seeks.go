@@ -24,21 +24,40 @@ func scanSQLiteSeek(scan func(...any) error) (Seek, error) {
 
 // CreateSeek saves k.
 func (s *SQLite) CreateSeek(ctx context.Context, k Seek) error {
-	return s.write(ctx, func(w *sqliteWriter) error {
-		var one int
-		switch err := w.queryRow(`SELECT 1 FROM seeks WHERE id = ?`, k.ID).Scan(&one); err {
-		case nil:
-			return fmt.Errorf("seek %q: %w", k.ID, ErrExists)
-		case sql.ErrNoRows:
-		default:
+	return s.write(ctx, func(w *sqliteWriter) error { return w.createSeek(k) })
+}
+
+// CreateSeekWithin counts and saves k in one of the writer's
+// transactions.
+func (s *SQLite) CreateSeekWithin(ctx context.Context, k Seek, most int) (int, error) {
+	var n int
+	err := s.write(ctx, func(w *sqliteWriter) error {
+		if err := w.queryRow(`SELECT count(*) FROM seeks WHERE address = ? AND game IS NULL AND expires > ?`, k.Address, k.Created.UnixNano()).Scan(&n); err != nil {
 			return err
 		}
-		_, err := w.exec(`INSERT INTO seeks (id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, pool, rating, poster)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			k.ID, k.Account, k.Key, k.Address, k.Initial, k.Increment, k.Days, k.Rated, k.Min, k.Max, k.Speed,
-			k.Created.UnixNano(), k.Expires.UnixNano(), k.Pool, k.Rating, posterBytes(k.Poster))
-		return err
+		if n >= most {
+			return fmt.Errorf("address %q: %w", k.Address, ErrSeekLimit)
+		}
+		return w.createSeek(k)
 	})
+	return n, err
+}
+
+// createSeek saves k.
+func (w *sqliteWriter) createSeek(k Seek) error {
+	var one int
+	switch err := w.queryRow(`SELECT 1 FROM seeks WHERE id = ?`, k.ID).Scan(&one); err {
+	case nil:
+		return fmt.Errorf("seek %q: %w", k.ID, ErrExists)
+	case sql.ErrNoRows:
+	default:
+		return err
+	}
+	_, err := w.exec(`INSERT INTO seeks (id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, pool, rating, poster)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		k.ID, k.Account, k.Key, k.Address, k.Initial, k.Increment, k.Days, k.Rated, k.Min, k.Max, k.Speed,
+		k.Created.UnixNano(), k.Expires.UnixNano(), k.Pool, k.Rating, posterBytes(k.Poster))
+	return err
 }
 
 // Seek returns seek id.

@@ -110,8 +110,12 @@ type Game struct {
 	// it ended rated (Accounts.EndRated); nil before, and for a casual
 	// game.
 	RatingChange *RatingChange
-	Created      time.Time
-	Updated      time.Time // the last change; stores set it
+	// Result is how the game ended, as Finish or Accounts.EndRated
+	// recorded it; NoResult while it goes on. Only read: Create saves
+	// none.
+	Result  Result
+	Created time.Time
+	Updated time.Time // the last change; stores set it
 }
 
 // Clock is a clocked game's clock as saved: State as the server writes
@@ -206,9 +210,11 @@ type Store interface {
 	Lease(ctx context.Context, id, owner string, ttl time.Duration) (bool, error)
 	// Release ends owner's lease on game id, if owner holds it.
 	Release(ctx context.Context, id, owner string) error
-	// Finish records that game id has ended, now, unless it is recorded
-	// already; Truncate undoes it (an undo takes the end back).
-	Finish(ctx context.Context, id string) error
+	// Finish records that game id has ended, now, and how (r), unless
+	// it is recorded already: the first end and the first result other
+	// than NoResult stay. Truncate undoes both (an undo takes the end
+	// back).
+	Finish(ctx context.Context, id string, r Result) error
 	// Expire deletes the games that e says are due, at most e.Limit of
 	// them, with their moves and leases, and returns their ids. Several
 	// servers may expire at once: each game is deleted once, and never
@@ -264,6 +270,11 @@ type Notice struct {
 	// Seek, or several ("").
 	Lobby bool
 	Seek  string
+	// Phrase, if not "", says that the player on seat Seat of game Game
+	// said the preset phrase Phrase (Phrases), through another server:
+	// not a change, and never re-sent after notices were missed.
+	Phrase string
+	Seat   int
 }
 
 // moveClocks returns the clocks read with a game's moves, nil if no move

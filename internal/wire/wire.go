@@ -278,6 +278,35 @@ type Message struct {
 	Turn     *Turn     `json:"turn,omitempty"`
 	Thinking *bool     `json:"thinking,omitempty"`
 	Presence *Presence `json:"presence,omitempty"`
+	// Seat and Phrase are a "phrase" message's: the player on Seat said
+	// Phrase (one of Phrases). A "phrase_refused" message has Phrase,
+	// the one refused, and Reason, one of the PhraseRefused… words.
+	Seat   *int   `json:"seat,omitempty"`
+	Phrase string `json:"phrase,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// Phrases are the preset phrases the players of an online game may say
+// to each other on its WebSocket (issue 21), by id: the page says each
+// in the player's language. There is no free text.
+var Phrases = []string{"hello", "good_luck", "good_game", "well_played", "thanks"}
+
+// The reasons of a "phrase_refused" message.
+const (
+	PhraseUnknown     = "unknown"      // not one of Phrases
+	PhraseNotAPlayer  = "not_a_player" // the socket said no seat's secret (a watcher), or the game is not between players online
+	PhraseRateLimited = "rate_limited" // the seat said one less than 3 s ago, or 20 in the game
+	PhraseUnavailable = "unavailable"  // the server could not count it (its store failed): try again later
+)
+
+// PhraseMessage is the message of a phrase said by seat.
+func PhraseMessage(seat int, phrase string) Message {
+	return Message{Type: "phrase", Seat: &seat, Phrase: phrase}
+}
+
+// PhraseRefused is the message refusing phrase for reason.
+func PhraseRefused(phrase, reason string) Message {
+	return Message{Type: "phrase_refused", Phrase: phrase, Reason: reason}
 }
 
 // Hints is the answer to a request for hints: every legal move, best
@@ -444,6 +473,12 @@ func MessageOf(u match.Update) Message {
 // Record returns the game record (docs/RECORD.md) of a match's state;
 // created, if not zero, gives its date.
 func Record(st *match.State, created time.Time) (string, error) {
+	return RecordTagged(st, created, nil)
+}
+
+// RecordTagged is Record with the tags extra added (a player's name as
+// Player0, say), or replacing those Record would write.
+func RecordTagged(st *match.State, created time.Time, extra map[string]string) (string, error) {
 	game, err := rules.NewGame(st.Rules, st.Start)
 	if err != nil {
 		return "", err
@@ -473,6 +508,9 @@ func Record(st *match.State, created time.Time) (string, error) {
 				comments[i+1] = notation.ClockTookComment(ms, c.Used[i].Milliseconds())
 			}
 		}
+	}
+	for k, v := range extra {
+		tags[k] = v
 	}
 	how, result := "", ""
 	if o := st.Status.Outcome; o.Kind != "" && !game.Over() {

@@ -6,7 +6,9 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"oanquan/internal/match"
 	"oanquan/notation"
@@ -225,4 +227,43 @@ func TestStorePoints(t *testing.T) {
 			t.Errorf("rows empty: StoreOf(player %d).Points = %d, final count %d", pl, got, want)
 		}
 	}
+}
+
+// TestRecordTagged: the extra tags are in the record (replacing Record's
+// own of the same name), which reads back; Record is RecordTagged with
+// none.
+func TestRecordTagged(t *testing.T) {
+	m, err := match.New(match.Config{Mode: match.Local, Moves: []rules.Move{mustMove(t, "7R")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	st := m.State()
+	text, err := RecordTagged(&st, time.Time{}, map[string]string{"Player0": "Nguyễn", "Game": "abc", "Event": "Lobby"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := notation.ParseRecord(text)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	for name, want := range map[string]string{"Player0": "Nguyễn", "Game": "abc", "Event": "Lobby", "Mode": "local"} {
+		if got := rec.Tag(name); got != want {
+			t.Errorf("tag %s = %q, want %q", name, got, want)
+		}
+	}
+	plain, _ := Record(&st, time.Time{})
+	none, _ := RecordTagged(&st, time.Time{}, nil)
+	if plain != none || strings.Contains(plain, "Nguyễn") {
+		t.Errorf("Record = %q, RecordTagged(nil) = %q", plain, none)
+	}
+}
+
+func mustMove(t *testing.T, s string) rules.Move {
+	t.Helper()
+	mv, err := notation.ParseMove(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mv
 }

@@ -115,3 +115,14 @@ test('a store\'s points follow the events as docs/API.md says, when the state ga
   applyEvent(old, { kind: 'capture', player: 0, cell: 11, count: 2, stone: true, points: 12 }, name, 0);
   assert.equal(old.stores[0].points, undefined, 'no points where the state gave none');
 });
+
+test('a rating change: rounded, "?" while provisional, the difference of the numbers shown', async () => {
+  const { ratingText } = await import('../static/js/result.js');
+  const prov = { provisional: true }, firm = { provisional: false };
+  assert.equal(ratingText('blitz', 1500, 1662.3, { before: prov, after: prov }), 'Blitz rating: 1500? → 1662? (+162)');
+  assert.equal(ratingText('rapid', 1700.4, 1689.6, { before: firm, after: firm }), 'Rapid rating: 1700 → 1690 (-10)');
+  assert.equal(ratingText('bullet', 1500, 1500.2, {}), 'Bullet rating: 1500 → 1500 (0)');
+  await setLang('fa');
+  assert.equal(ratingText('blitz', 1500, 1337.7, { before: prov, after: firm }), 'امتیاز برق‌آسا: ۱۵۰۰؟ ← ۱۳۳۸ (‎−۱۶۲)');
+  await setLang('en');
+});

@@ -8,7 +8,7 @@ const static_ = new URL('../static/', import.meta.url);
 
 globalThis.fetch = async (path) => {
   try {
-    const text = await readFile(new URL(String(path), static_), 'utf8');
+    const text = await readFile(new URL(String(path).replace(/^\//, ''), static_), 'utf8');
     return { ok: true, status: 200, json: async () => JSON.parse(text), text: async () => text };
   } catch {
     return { ok: false, status: 404 };

@@ -87,6 +87,8 @@ self.addEventListener('message', (e) => {
 self.addEventListener('fetch', (e) => {
   const url = new URL(e.request.url);
   if (e.request.method !== 'GET' || url.origin !== location.origin || url.pathname.startsWith('/api/')) return; // the network's
+  // Every page's address is the one page: /, /?game=…, a profile's /@/NAME,
+  // /leaderboard/SPEED (which say, offline, that they need the server).
   const path = e.request.mode === 'navigate' ? '/' : url.pathname;
   if (!FILES[path]) return;
   e.respondWith(caches.match(key(path)).then((res) => res || fetch(e.request)));

@@ -120,7 +120,7 @@ export async function call(method, path, body, id, signal) {
     return offline(method, path, body, e);
   }
   const type = res.headers.get('Content-Type') || '';
-  const data = type.includes('json') ? await res.json() : await res.text();
+  const data = res.status === 204 ? null : type.includes('json') ? await res.json() : await res.text(); // 204: no body, whatever its type
   if (!res.ok) {
     const e = (data && data.error) || {};
     throw Object.assign(new APIError(res.status, e.code || 'error', e.message || String(res.status), Number(res.headers.get('Retry-After')) || 0, e.state), { detail: e });

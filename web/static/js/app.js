@@ -10,7 +10,6 @@ import { keyAction, ownKey } from './keys.js';
 import { api, subscribe, problem, APIError, secretOf, seatOf } from './api.js';
 import { S, saveSettings, isAI, isOnline, me, flipped, playerName, legalSet, legalCells, moveFor } from './state.js';
 import { $, board, invalidate, flush, note, relog, announce, statusText } from './view.js';
-import { renderTallies, winnerText, whyText } from './result.js';
 import { game, snapshot, show, replace, receive, sending, skip, observe } from './turns.js';
 import * as sound from './sound.js';
 
@@ -148,7 +147,7 @@ function setGame(state) {
   $('copy-out').hidden = true;
   try { localStorage.setItem(GAME_KEY, state.id); } catch { /* storage off */ }
   S.link = '';
-  S.feed = subscribe(state.id, (msg) => receive(msg, true), linked, () => (game()?.id === state.id ? game().ply : -1));
+  S.feed = subscribe(state.id, (msg) => (online && msg.type.startsWith('phrase') ? online.phrase(msg) : receive(msg, true)), linked, () => (game()?.id === state.id ? game().ply : -1));
   // Another game (a rematch, one from Your games): its board whole in
   // view, the other player's row too, however far down the page was.
   if (before && before !== state.id && $('table').getBoundingClientRect().top < 0) document.querySelector('.play').scrollIntoView({ block: 'start' });
@@ -175,9 +174,22 @@ function createOpts() {
 
 async function newGame(opts = {}) {
   try {
-    if (S.settings.mode === 'online') await loadOnline();
-    setGame(await api.create({ ...createOpts(), ...opts }));
+    // A game online needs the server: past ONLINE_WAIT without it (a server
+    // killed mid-answer; a failed call handed to the engine in the browser,
+    // slow to start, that can only refuse it) the failure is said.
+    const online = S.settings.mode === 'online';
+    if (online) await within(loadOnline(), ONLINE_WAIT);
+    const made = api.create({ ...createOpts(), ...opts });
+    setGame(await (online ? within(made, ONLINE_WAIT) : made));
   } catch (e) { fail(e); }
+}
+
+const ONLINE_WAIT = 8000; // ms
+
+// within is promise p, or a failure past ms (problem says it as the
+// server out of reach).
+function within(p, ms) {
+  return Promise.race([p, new Promise((_, no) => setTimeout(() => no(new Error('no answer in time')), ms))]);
 }
 
 // openById shows game id (from "Your games", a rematch), taking a seat
@@ -254,23 +266,22 @@ async function copy(kind) {
 }
 
 
+// ending is ending.js, loaded when a game ends (the first visit does
+// without it); ends counts the dialog's closes, so that a dialog asked
+// for before a close stays shut.
+let ending = null;
+let ends = 0;
+
 function openResult(focus = true) {
   const st = game();
-  if (!st || !st.over || !st.result) return;
-  renderTallies($('tallies'), st.result, playerName);
-  $('winner').textContent = st.end === 'abort' ? t('result.aborted') : winnerText(st.result, me(), playerName, isAI());
-  // An aborted game was never played: no count to show.
-  $('tallies').hidden = $('result-heading').hidden = st.end === 'abort';
-  const why = whyText(st.end, st.result, playerName, me(), st.endReason);
-  $('result-why').textContent = why;
-  $('result-why').hidden = !why;
-  $('result-review').hidden = !st.moves.length;
-  const dlg = $('result');
-  if (!dlg.open) dlg.showModal();
-  if (focus) $('result-new').focus();
+  if (!st || !st.over || !st.result || $('game-view').hidden) return; // not over a profile (account.js)
+  const asked = ends;
+  ending ||= import('./ending.js').catch((e) => { ending = null; throw e; });
+  ending.then((m) => { if (asked === ends) m.showEnding(focus); }, fail);
 }
 
 function closeResult() {
+  ends++;
   if ($('result').open) $('result').close();
 }
 
@@ -488,18 +499,60 @@ function shownTurns() {
 }
 
 
+// lobby is lobby.js once the lobby (#lobby) has been visited.
+let lobby = null;
+
+// account.js, on demand: accounts (the header's button, showing the name
+// last signed in), profiles (/@/NAME) and leaderboards (/leaderboard).
+let account = null;
+const accountPage = () => /^\/(@\/|leaderboard)/.test(location.pathname);
+const loadAccount = async () => account ||= await import('./account.js').then((m) => { m.init({ open: openById, fail }); return m; });
+
+function wireAccount() {
+  const b = $('nav-account');
+  let name = null;
+  try { name = localStorage.getItem('oanquan.me'); } catch { /* storage off */ }
+  if (name) b.removeAttribute('data-i18n-label'), b.setAttribute('aria-label', name), b.lastChild.removeAttribute('data-i18n'), b.lastChild.textContent = name;
+  b.onclick = () => loadAccount().then((m) => m.openMenu(), fail);
+  if (accountPage()) {
+    $('game-view').hidden = true;
+    document.head.prepend(Object.assign(document.createElement('base'), { href: '/' })); // for relative addresses
+    loadAccount().catch(fail);
+  }
+}
+
+
 async function route() {
-  const howto = location.hash === '#howto';
+  const view = { '#howto': 'howto', '#lobby': 'lobby' }[location.hash] || 'game';
   const wasHowto = !$('howto-view').hidden;
-  $('game-view').hidden = howto;
-  $('howto-view').hidden = !howto;
-  if (howto) {
+  $('game-view').hidden = view !== 'game' || accountPage();
+  $('howto-view').hidden = view !== 'howto';
+  if (view !== 'game') {
     closeResult();
+    for (const d of document.querySelectorAll('dialog[open]')) d.close();
+  }
+  if (view === 'lobby' || lobby) {
+    try {
+      lobby ||= await import('./lobby.js');
+      lobby.show(view === 'lobby', { open: play, fail });
+    } catch (e) { play(null); fail(e); }
+  }
+  if (view === 'howto') {
     await showHowto();
     $('howto-heading').focus();
-  } else if (wasHowto) {
+  } else if (wasHowto && view === 'game') {
     $('nav-howto').focus(); // back where the reader left the game
   }
+}
+
+// play leaves the lobby for the board, with game id (if any) on it and
+// the focus, which was on the lobby's buttons.
+async function play(id) {
+  if (location.hash) history.pushState(null, '', location.pathname + location.search);
+  route();
+  scrollTo(0, 0); // the board from its top, wherever the lobby was scrolled
+  if (id) await openById(id);
+  board.focus({ preventScroll: true });
 }
 
 let howtoLang = null; // the language of the fragment shown
@@ -522,12 +575,13 @@ async function changeLang(code) {
 
 async function start() {
   // Show the right view at once, before anything loads.
-  $('game-view').hidden = location.hash === '#howto';
+  $('game-view').hidden = /^#(howto|lobby)$/.test(location.hash);
   $('howto-view').hidden = location.hash !== '#howto';
   const sel = $('lang');
   const lang = preferred();
   sel.value = lang;
   sel.onchange = () => changeLang(sel.value);
+  wireAccount();
   await setLang(lang);
   wireBoard();
   wireSettings();

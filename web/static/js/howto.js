@@ -9,7 +9,7 @@ import { renderMiniBoards } from './board.js';
 export async function loadHowto(body, lang) {
   for (const code of [lang, 'en']) {
     try {
-      const res = await fetch(`howto/${code}.html`);
+      const res = await fetch(`/howto/${code}.html`);
       if (!res.ok) continue;
       body.innerHTML = await res.text();
       // The fragment's ids live beside the game's: give them a prefix.

@@ -21,7 +21,7 @@ function listFormatsFor(code) {
 }
 
 async function load(code) {
-  const res = await fetch(`i18n/${code}.json`);
+  const res = await fetch(`/i18n/${code}.json`);
   if (!res.ok) throw new Error(`${code}: ${res.status}`);
   return res.json();
 }

@@ -7,12 +7,13 @@
 
 import { t, plural, num, currentLang, translateDOM } from './i18n.js';
 import { api, call, APIError, secretOf, seatOf, keepSecret, heldGames, keptSince } from './api.js';
-import { S, me, playerName, isOnline, moverOf } from './state.js';
+import { S, me, playerName, isOnline, moverOf, flipped } from './state.js';
 import { game, watchStates } from './turns.js';
 import { $, announce, addDrawer, setButton, invalidate } from './view.js';
 import { take, showing, low, formatTime, formatClock, urgency, tookMs, spokenParts, awaySince } from './clock.js';
 import { setText } from './board.js';
 import * as sound from './sound.js';
+import { useStyle } from './ending.js';
 
 let app = null; // {open(id), fail(e)} from app.js
 let seen = null; // what the last render saw, to announce what changed
@@ -34,7 +35,8 @@ export function init(controller) {
   addDrawer(render);
   watchStates((st, at) => { clk = take(clk, st, at); gone = { id: st.id, since: awaySince(st, at) }; });
   // The clocks' styles come with them.
-  document.head.append(el('link', { rel: 'stylesheet', href: 'css/clock.css' }));
+  document.head.append(el('link', { rel: 'stylesheet', href: '/css/clock.css' }));
+  useStyle(); // the phrases'
   // A game with a clock the server may refuse keeps the new-game dialog
   // open: the refusal is said there (createClocked).
   const f = $('newgame-form');
@@ -99,7 +101,7 @@ function build() {
     el('span', { className: 'offer-buttons' },
       button('claim-win', 'clock.claimWin', () => act(() => claim('win')), 'primary'),
       button('claim-draw', 'clock.claimDraw', () => act(() => claim('draw')))));
-  box.append(invite, offer, claimBox, el('p', { id: 'presence', className: 'presence' }), el('p', { id: 'first-move', className: 'first-move', hidden: true }));
+  box.append(invite, offer, claimBox, el('p', { id: 'presence', className: 'presence' }), el('p', { id: 'first-move', className: 'first-move', hidden: true }), phraseMenu());
 
   const actions = document.querySelector('.actions');
   // Hidden until the redraw says this game has them: never shown in a
@@ -117,7 +119,8 @@ function build() {
     el('p', { id: 'seat-link-text', className: 'warn' }),
     el('div', { className: 'link-row' }, seatLink, button('seat-copy', 'online.copy', () => copyLink(seatLink, 'online.seatCopied', 'seat-copied')),
       el('span', { id: 'seat-copied', className: 'copied', hidden: true })));
-  $('game-info').after(el('p', { id: 'game-clock', className: 'game-info', hidden: true }), details);
+  $('game-info').after(el('p', { id: 'game-clock', className: 'game-info', hidden: true }), details, phraseSetting());
+  for (const p of [0, 1]) document.querySelector('.board-wrap').append(el('p', { id: 'phrase-' + p, className: 'phrase-bubble', hidden: true, 'aria-hidden': 'true' }));
   $('replay-bar').querySelector('.where').after(el('span', { id: 'replay-took', className: 'took', hidden: true }));
   details.addEventListener('toggle', () => { if (details.open) $('seat-link').scrollIntoView({ block: 'nearest' }); });
 }
@@ -225,6 +228,7 @@ function render() {
   setText($('replay-took'), took);
   visible($('replay-took'), !!took);
   drawClocks();
+  drawPhrases(st, online, mine, joined, linked);
   if (!online) { seen = null; return; }
 
   // The invitation, while the friend has not come.
@@ -287,6 +291,101 @@ function render() {
     setText($('seat-link-text'), t('online.seatWarn'));
     const link = `${inviteLink(st.id)}#seat=${secretOf(st.id)}`;
     if ($('seat-link').value !== link) $('seat-link').value = link;
+  }
+}
+
+// Preset phrases (issue 21: no free text) ---------------------------------
+
+// PHRASES are the ids the server takes ({"type":"phrase"} on the game's
+// socket), in the menu's order; their words are the i18n keys phrase.ID.
+const PHRASES = ['hello', 'good_luck', 'good_game', 'well_played', 'thanks'];
+const PHRASES_KEY = 'oanquan.phrases'; // 'off': phrases neither shown nor offered
+const PHRASE_SHOWN = 5000; // ms a phrase said stays by its player's side
+// said holds the phrase each seat said last, {id, game, phrase, timer},
+// shown until its timer ends; refusal the key of the server's last
+// refusal of this page's phrase, said under the menu for a while.
+const said = [null, null];
+let refusal = null;
+
+function phrasesOn() {
+  try { return localStorage.getItem(PHRASES_KEY) !== 'off'; } catch { return true; }
+}
+
+// phraseMenu makes the menu of the phrases, under who is here.
+function phraseMenu() {
+  const menu = el('details', { id: 'phrase-menu', className: 'phrase-menu', hidden: true },
+    el('summary', { id: 'phrase-summary', 'data-i18n': 'phrase.menu' }, t('phrase.menu')),
+    el('div', { className: 'phrase-list', role: 'group', 'aria-labelledby': 'phrase-summary' },
+      ...PHRASES.map((id) => button('phrase-say-' + id, 'phrase.' + id, () => sayPhrase(id)))),
+    el('p', { id: 'phrase-note', className: 'phrase-note', role: 'status' }));
+  return menu;
+}
+
+// phraseSetting makes the choice to have phrases or not, in the game's
+// panel, kept in this browser.
+function phraseSetting() {
+  const box = el('input', { type: 'checkbox', id: 'phrases-on', checked: phrasesOn() });
+  box.onchange = () => {
+    try { localStorage.setItem(PHRASES_KEY, box.checked ? 'on' : 'off'); } catch { /* storage off */ }
+    if (!box.checked) for (const p of [0, 1]) clearPhrase(p);
+    invalidate();
+  };
+  return el('label', { id: 'phrases-setting', className: 'phrases-setting', hidden: true }, box, ' ', el('span', { 'data-i18n': 'phrase.setting' }, t('phrase.setting')));
+}
+
+// sayPhrase sends phrase id on the game's socket; the server sends it
+// back to every page of the game, this one included (phrase).
+function sayPhrase(id) {
+  const ws = S.feed && S.feed.ws;
+  if (!ws || ws.readyState !== WebSocket.OPEN) return;
+  ws.send(JSON.stringify({ type: 'phrase', phrase: id }));
+  $('phrase-menu').open = false;
+  $('phrase-summary').focus();
+}
+
+// phrase takes a message of the game's socket about phrases: one said
+// (shown by its player's side for a while, and the other's said in the
+// live region), or this page's refused (why, under the menu).
+export function phrase(msg) {
+  const st = game();
+  if (!st || !phrasesOn()) return;
+  if (msg.type === 'phrase_refused') {
+    refusal = { game: st.id, key: 'phrase.' + ({ rate_limited: 'tooSoon', not_a_player: 'notPlayer' }[msg.reason] || 'refused') };
+    announce(t(refusal.key));
+    const now = refusal;
+    setTimeout(() => { if (refusal === now) { refusal = null; invalidate(); } }, PHRASE_SHOWN);
+  } else if (msg.type === 'phrase' && (msg.seat === 0 || msg.seat === 1) && PHRASES.includes(msg.phrase)) {
+    clearPhrase(msg.seat);
+    const shown = { game: st.id, phrase: msg.phrase };
+    shown.timer = setTimeout(() => { if (said[msg.seat] === shown) clearPhrase(msg.seat); }, PHRASE_SHOWN);
+    said[msg.seat] = shown;
+    if (msg.seat !== me()) announce(t('phrase.said', { name: playerName(msg.seat), phrase: t('phrase.' + msg.phrase) }));
+  }
+  invalidate();
+}
+
+function clearPhrase(p) {
+  if (said[p]) clearTimeout(said[p].timer);
+  said[p] = null;
+  invalidate();
+}
+
+// drawPhrases offers the menu to a player whose opponent has come, while
+// the page is linked, and shows each side's phrase by its row: the
+// top row's above the board, the bottom row's under it.
+function drawPhrases(st, online, mine, joined, linked) {
+  const on = online && phrasesOn();
+  visible($('phrases-setting'), online && mine !== null);
+  visible($('phrase-menu'), on && mine !== null && joined);
+  for (const b of $('phrase-menu').querySelectorAll('button')) b.disabled = !linked;
+  const note = refusal && refusal.game === st?.id ? t(refusal.key) : '';
+  setText($('phrase-note'), note);
+  for (const p of [0, 1]) {
+    const s = on && said[p] && said[p].game === st?.id ? said[p] : null;
+    const b = $('phrase-' + p);
+    visible(b, !!s);
+    b.classList.toggle('top', p === (flipped() ? 0 : 1));
+    if (s) setText(b, t('phrase.said', { name: playerName(p), phrase: t('phrase.' + s.phrase) }));
   }
 }
 
@@ -384,7 +483,7 @@ export function clockShown() { return clk; }
 // controlText says a time control (docs/API.md, "Clocks": {initial,
 // increment} in seconds, or {days}): "3 min + 2 s per move", "3 days
 // per move".
-function controlText(c) {
+export function controlText(c) {
   if (c.days) return plural('clock.daysPerMove', c.days);
   const min = c.initial / 60;
   return t('clock.control', { min: Number.isInteger(min) ? min : Number(min.toFixed(2)), inc: c.increment });

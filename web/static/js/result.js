@@ -1,7 +1,26 @@
-// The final count, laid out as in seed 001's example: each player's
-// mandarins + pebbles + swept − debt (+ what the other repaid) = total.
+// The ending's words: the final count laid out as in seed 001's example
+// (each player's mandarins + pebbles + swept − debt (+ what the other
+// repaid) = total), who won, why the game ended, a rating's change. Pure
+// of the page's state: ending.js fills the dialog with them.
 
-import { t, plural, num } from './i18n.js';
+import { t, plural, num, currentLang } from './i18n.js';
+
+// ratingShown writes a rating as players read it: rounded, without a
+// thousands separator, "?" after it while provisional ("1662?").
+export function ratingShown(v, provisional) {
+  const n = new Intl.NumberFormat(currentLang(), { useGrouping: false }).format(Math.round(v));
+  return provisional ? t('lobby.provisional', { rating: n }) : n;
+}
+
+// ratingText says one seat's change, "Blitz rating: 1500? → 1662?
+// (+162)", from its rating before and after and their marks ({before,
+// after}: whether each was provisional); the difference is that of the
+// two numbers shown, so that the sentence adds up.
+export function ratingText(speed, before, after, marks) {
+  const diff = Math.round(after) - Math.round(before);
+  const signed = new Intl.NumberFormat(currentLang(), { signDisplay: 'exceptZero', useGrouping: false }).format(diff);
+  return t('lobby.ratingChange', { speed: t('lobby.speed.' + speed), before: ratingShown(before, marks.before?.provisional), after: ratingShown(after, marks.after?.provisional), diff: signed });
+}
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);

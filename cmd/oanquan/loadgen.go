@@ -53,7 +53,17 @@ type loadConfig struct {
 
 // runLoadgen is `oanquan loadgen`: it checks the flags, refusing any
 // server but this machine's, runs the load and prints its figures.
+// `oanquan loadgen lobby` and `oanquan loadgen rated` are the lobby's
+// and rated games' runs (loadgen_lobby.go, loadgen_rated.go).
 func runLoadgen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "lobby":
+			return runLoadgenLobby(ctx, args[1:], stdout, stderr)
+		case "rated":
+			return runLoadgenRated(ctx, args[1:], stdout, stderr)
+		}
+	}
 	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
 	rawURL := fs.String("url", "http://127.0.0.1:8080", "the server, on this machine only (127.0.0.0/8, ::1 or localhost)")
 	games := fs.Int("games", 100, "two-player games played at once, each as fast as the server answers")

@@ -83,12 +83,33 @@ func (s *Server) onDue(m *match.Match) {
 		return
 	}
 	ended, err := m.Tick()
+	if err != nil && s.isLive(m) {
+		// This copy is behind the store (the game changed through
+		// another server that sent no notice, or a request): read it
+		// again and try once more.
+		s.resync(m.ID())
+		ended, err = m.Tick()
+	}
 	if err != nil {
+		// Still refused, or a copy that is not the live one: Tick has
+		// armed its timer at a deadline already past, so it would fire
+		// again at once, for ever. Drop it; the game stays saved, and
+		// the sweep flags it from the store if it is still overdue.
 		s.log.Error("flagging a game", "id", m.ID(), "err", err)
+		s.dropLive(m)
+		return
 	}
 	if ended {
 		s.log.Info("game ended on time", "id", m.ID())
 	}
+}
+
+// isLive reports whether m is the live copy of its game here.
+func (s *Server) isLive(m *match.Match) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.live[m.ID()]
+	return g != nil && g.m == m
 }
 
 // sweepLoop sweeps now and then until the server closes.

@@ -1,12 +1,14 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -346,4 +348,59 @@ func FuzzClockOf(f *testing.F) {
 			t.Errorf("%q: after %v, used %v", text, after, used)
 		}
 	})
+}
+
+// TestClockStaleCopyNoLoop: a copy of a clocked game that is behind the
+// store (left out of s.live, as a lobby's game made while a request
+// loaded it once was) reaches its old deadline. Its flag is refused (the
+// game changed meanwhile); the copy is dropped rather than its timer
+// firing again at once for ever (thousands of errors a minute and half a
+// core, found by loadgen), and the game is not flagged by it.
+func TestClockStaleCopyNoLoop(t *testing.T) {
+	st, err := store.OpenSQLite(context.Background(), t.TempDir()+"/games.db", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	logged := &lockedBuffer{}
+	s := newServer(t, Config{Store: st, Clocks: Clocks{Lag: -1, SweepEvery: time.Hour}, Log: slogTo(logged)})
+	id, ps := clockedGame(t, s, match.TimeControl{Initial: 2 * time.Second})
+	playMoves(t, s, id, ps, 2) // both first moves made: the clock runs, 2 s each
+	start := time.Now()
+	// The live copy becomes a stale one, left out of s.live with its
+	// timer armed for the side to move's 2 s; a fresh copy is loaded.
+	s.mu.Lock()
+	stale := s.live[id]
+	s.lru.Remove(stale.elem)
+	delete(s.live, id)
+	s.mu.Unlock()
+	time.Sleep(time.Second)
+	playMoves(t, s, id, ps, 1) // through the fresh copy, 1 s in: the other side has 2 s from now
+	// Between the stale copy's deadline (2 s) and the game's (3 s).
+	time.Sleep(time.Until(start.Add(2600 * time.Millisecond)))
+	if n := strings.Count(logged.String(), "flagging a game"); n > 2 {
+		t.Errorf("the stale copy's flag was tried %d times", n)
+	}
+	if end := get(t, s, id); end.Over {
+		t.Errorf("the game ended (%q) by a stale copy's flag", end.End)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer for a logger written from several
+// goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -118,6 +118,15 @@ func (s *Server) newMatchID(ctx context.Context, id string, cfg match.Config, se
 	if s.closed {
 		return nil, errClosed
 	}
+	// A lobby's game is named before it is made: a request for it (the
+	// poster told "paired" through another server) may have loaded it
+	// from the store meanwhile. That copy is the game; a second one would
+	// be left out of s.live with its clock's timer running, flagging a
+	// game it no longer knows (the flag loop loadgen found).
+	if live := s.live[cfg.ID]; live != nil {
+		s.touchLocked(live)
+		return live.m, nil
+	}
 	return s.startLocked(cfg, g.Seats)
 }
 
@@ -180,6 +189,19 @@ func (s *Server) startLocked(cfg match.Config, seats [2][]byte) (*match.Match, e
 		s.evictOneLocked()
 	}
 	return m, nil
+}
+
+// dropLive closes m, a match of this server that could not be brought
+// up to date, and forgets it if it is the live copy of its game; the
+// game stays saved, and the next request (or sweep) loads it afresh.
+func (s *Server) dropLive(m *match.Match) {
+	s.mu.Lock()
+	if g := s.live[m.ID()]; g != nil && g.m == m {
+		s.lru.Remove(g.elem)
+		delete(s.live, m.ID())
+	}
+	s.mu.Unlock()
+	go m.Close()
 }
 
 // evictOneLocked closes the least recently used live game, preferring

@@ -49,8 +49,8 @@ var commands = []command{
 		"speak the engine protocol (docs/PROTOCOL.md) on standard input and output", runEngine},
 	{"icons", "",
 		"draws the web app's icons (SVG, 192 and 512 px PNG) into web/static/icons; go generate ./web runs it", runIcons},
-	{"loadgen", "[--url URL] [--games N] [--rate R] [--hard K] [--seconds S] [--warmup S] [--pid PID] [--fill N]",
-		"drive a game server on this machine with concurrent games; one JSON line of figures", runLoadgen},
+	{"loadgen", "[lobby|rated] [--url URL] [--games N] [--rate R] [--hard K] [--seconds S] [--warmup S] [--pid PID] [--fill N]",
+		"drive a game server on this machine with concurrent games (lobby: a lobby change reaching many lobby pages; rated: rated games between new accounts through quick pairing; docs/OPERATING.md); one JSON line of figures", runLoadgen},
 	{"perft", "[--variant NAME]... POSITION DEPTH",
 		"count the lines of play DEPTH turns long", runPerft},
 	{"reports", "[--db FILE|URL] [--days N] [--limit N]",
@@ -121,9 +121,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if wantsHelp(args[1:]) {
+		if sub := args[1]; c.name == "loadgen" && (sub == "lobby" || sub == "rated") {
+			// A run of its own, with flags of its own.
+			err := c.run(ctx, []string{sub, "-help"}, io.Discard, io.Discard)
+			return helped(err, command{name: "loadgen " + sub, usage: "[flags]", doc: loadgenRuns[sub]}, stdout)
+		}
 		return commandHelp(ctx, args[0], stdout)
 	}
 	return helped(c.run(ctx, args[1:], stdout, stderr), c, stdout)
+}
+
+// loadgenRuns describes loadgen's runs of their own.
+var loadgenRuns = map[string]string{
+	"lobby": "time a lobby change (a seek posted, then cancelled) until every one of many lobby WebSockets has it, from many loopback source addresses; one JSON line of figures",
+	"rated": "play rated games at once between new accounts paired by quick pairing, at a steady pace, and check every rating; one JSON line of figures",
 }
 
 // serveCommand describes the program run without a subcommand.

@@ -58,3 +58,17 @@ func TestHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadgenRunsHelp: loadgen's lobby and rated runs answer -help with
+// their own flags, not loadgen's general ones.
+func TestLoadgenRunsHelp(t *testing.T) {
+	for sub, flag := range map[string]string{"lobby": "-changes", "rated": "-check-db"} {
+		var out bytes.Buffer
+		if err := run(context.Background(), []string{"loadgen", sub, "-help"}, &out, io.Discard); err != nil {
+			t.Fatalf("loadgen %s -help: %v", sub, err)
+		}
+		if s := out.String(); !strings.Contains(s, "Usage: oanquan loadgen "+sub) || !strings.Contains(s, flag) || strings.Contains(s, "-fill") {
+			t.Errorf("loadgen %s -help:\n%s", sub, s)
+		}
+	}
+}

@@ -279,17 +279,13 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 		l.settle(ctx, ks, id)
 	}
 	ratings := map[string]map[string]rating.Rating{} // by account, by speed
-	blocks := map[string]map[string]bool{}           // by account: blocked either way
+	blocks, err := l.s.blockedAmong(ctx, socks)      // by account: blocked either way
+	if err != nil {
+		l.s.log.Warn("reading blocks", "err", err)
+		return
+	}
 	for _, c := range socks {
-		blocked, ok := blocks[c.account]
-		if !ok {
-			var err error
-			if blocked, err = l.s.blockedWith(ctx, c.account); err != nil {
-				l.s.log.Warn("reading blocks", "err", err)
-				return
-			}
-			blocks[c.account] = blocked
-		}
+		blocked := blocks[c.account]
 		mine := func(k store.Seek) bool {
 			return held[c][k.ID] || samePoster(k, c.account, c.poster) || blocked[k.Account]
 		}

@@ -14,7 +14,8 @@ import (
 // is never paired, either way: neither lists the other's seeks, neither
 // may accept them (404, as if gone: the blocked player learns nothing),
 // and quick pairing skips them. The blocks are in the store, so they
-// hold on every server sharing it.
+// hold on every server sharing it; a block or unblock tells every
+// server's lobby at once (on PostgreSQL, through its lobby notices).
 
 // maxBlocks is how many players one account may block.
 const maxBlocks = 1000
@@ -111,6 +112,31 @@ func (h host) Blocks(ctx context.Context) ([]string, error) {
 		out = append(out, a.Username)
 	}
 	return out, nil
+}
+
+// blockedAmong returns, by account, the accounts that each signed-in
+// socket of socks blocks or is blocked by: one read of the store for
+// them all, at each change of the lobby (none for a store that keeps no
+// blocks). The blocks are read afresh at each change, and a block or
+// unblock is one (here, and through the store's notices on every other
+// server), so none is ever listed a seek of a player blocked either way.
+func (s *Server) blockedAmong(ctx context.Context, socks []*lobbySock) (map[string]map[string]bool, error) {
+	b, ok := s.store.(store.Blocks)
+	if !ok {
+		return nil, nil
+	}
+	seen := map[string]bool{}
+	var accounts []string
+	for _, c := range socks {
+		if c.account != "" && !seen[c.account] {
+			seen[c.account] = true
+			accounts = append(accounts, c.account)
+		}
+	}
+	if len(accounts) == 0 {
+		return nil, nil
+	}
+	return b.BlockedAmong(ctx, accounts)
 }
 
 // blockedWith returns the accounts account blocks or is blocked by (none

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net/http/httptest"
 	"slices"
 	"testing"
 
@@ -57,4 +58,44 @@ func TestBlocks(t *testing.T) {
 	if tl := must[api.Ticket](t, lan.call("POST", "/api/pairing", pool), 201); tl.Game == nil {
 		t.Error("after unblocking, a new ticket is not paired")
 	}
+}
+
+// TestBlocksLobbyAcrossServers: Nam's lobby socket is on server A; Lan,
+// on server B sharing the store, posts a seek (held by Lan's socket on
+// B) and A lists it to Nam. Lan blocks Nam through B: A's socket soon
+// lists it no more, though nothing else changed in the lobby; Lan
+// unblocks through B: it is listed again. Two servers on one PostgreSQL
+// database (through its notices); on SQLite, the block and unblock are
+// made through the socket's own server (SQLite gives no notices).
+func TestBlocksLobbyAcrossServers(t *testing.T) {
+	t.Run("postgres", func(t *testing.T) {
+		sa, sb := postgresPair(t)
+		_, ta := accountServerOn(t, sa, noLimits)
+		_, tb := accountServerOn(t, sb, noLimits)
+		blockAcross(t, ta, tb)
+	})
+	t.Run("sqlite", func(t *testing.T) {
+		_, ts := accountServer(t, noLimits)
+		blockAcross(t, ts, ts)
+	})
+}
+
+// blockAcross: Nam's lobby socket on ta loses Lan's seek when Lan blocks
+// Nam through tb, and lists it again when Lan unblocks.
+func blockAcross(t *testing.T, ta, tb *httptest.Server) {
+	nam, lan := newBrowser(t, ta), newBrowser(t, tb)
+	nam.signUp("Nam", "gà trống gáy sáng")
+	lan.signUp("Lan", "trâu ăn cỏ non")
+	ln, ll := dialLobby(t, nam), dialLobby(t, lan)
+	k := lan.post(`{"clock":{"initial":300,"increment":0}}`)
+	ll.hold(k)
+	ln.lists(k.ID, true)
+	if r := lan.call("POST", "/api/me/blocks/Nam", ""); r.status != 204 {
+		t.Fatalf("blocking: %d %s", r.status, r.body)
+	}
+	ln.lists(k.ID, false)
+	if r := lan.call("DELETE", "/api/me/blocks/Nam", nil); r.status != 204 {
+		t.Fatalf("unblocking: %d %s", r.status, r.body)
+	}
+	ln.lists(k.ID, true)
 }

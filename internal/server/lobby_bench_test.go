@@ -3,37 +3,134 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
+
+	"oanquan/internal/store"
+	"oanquan/internal/store/pgtest"
 )
 
 // BenchmarkLobbyFanout measures how long a seek posted takes to reach
-// 1,000 lobby sockets over loopback (each op: post one seek, wait until
-// every socket has a list holding it), on a SQLite file. The time is
-// reported per op, and as ms-to-all.
+// 1,000 anonymous lobby sockets over loopback (each op: post one seek,
+// wait until every socket has a list holding it), on a SQLite file. The
+// time is reported per op, and as ms-to-all (the median), with cpu-ms.
 func BenchmarkLobbyFanout(b *testing.B) {
+	f := newFanout(b, openSQLiteFile(b), 1000, false)
+	b.ResetTimer()
+	f.run(b)
+}
+
+// BenchmarkLobbyFanoutSignedIn measures a change of the lobby (a seek
+// posted) reaching 1,000 lobby sockets over loopback, on PostgreSQL:
+// "anonymous" sockets, for scale; then 1,000 sockets each signed in to an
+// account of its own (ten of them in blocks), the blocks read "each" per
+// socket (BlockedWith, as the lobby did before) or "once" for all the
+// sockets (BlockedAmong, as it does now), on the same server and sockets.
+// Reported: the median ms-to-all, and the median CPU time of this
+// process (the server and the 1,000 clients) per change, cpu-ms.
+//
+//	go test ./internal/server -run '^$' -bench LobbyFanoutSignedIn -benchtime 30x
+func BenchmarkLobbyFanoutSignedIn(b *testing.B) {
 	const n = 1000
+	anon := newFanout(b, postgresStore(b), n, false)
+	b.Run("anonymous", anon.run)
+	signed := newFanout(b, postgresStore(b), n, true)
+	hub := signed.s.lobby
+	b.Run("each", func(b *testing.B) {
+		hub.blocksOf.Store(&blocksReader{func(ctx context.Context, socks []*lobbySock) (map[string]map[string]bool, error) {
+			out := map[string]map[string]bool{}
+			for _, c := range socks {
+				if _, ok := out[c.account]; ok {
+					continue
+				}
+				blocked, err := signed.s.blockedWith(ctx, c.account)
+				if err != nil {
+					return nil, err
+				}
+				out[c.account] = blocked
+			}
+			return out, nil
+		}})
+		defer hub.blocksOf.Store(&blocksReader{signed.s.blockedAmong})
+		signed.run(b)
+	})
+	b.Run("once", signed.run)
+}
+
+// postgresStore opens a store on a new PostgreSQL database.
+func postgresStore(b *testing.B) store.Store {
+	ctx, cancel := context.WithTimeout(context.Background(), guard)
+	defer cancel()
+	st, err := store.OpenPostgres(ctx, pgtest.Start(b), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	return st
+}
+
+// fanout is a server with n lobby sockets, each sending seen the ids of
+// the seeks it finds in its lists for the first time.
+type fanout struct {
+	s    *Server
+	ts   *httptest.Server
+	n    int
+	seen chan string
+}
+
+// newFanout serves s on st with n lobby sockets (signed in, each to an
+// account of its own, ten of which block another, if signedIn); all are
+// closed when b ends.
+func newFanout(b *testing.B, st store.Store, n int, signedIn bool) *fanout {
 	lim := noLimits
 	lim.Sockets = 2 * n
 	lim.Seeks = Rate{PerMinute: math.Inf(1)}
-	s := newServer(b, Config{Store: openSQLiteFile(b), Limits: lim, MaxSockets: 2 * n})
+	s := newServer(b, Config{Store: st, Limits: lim, MaxSockets: 2 * n, Accounts: Accounts{Hashing: fastHashing}})
 	ts := httptest.NewServer(s)
-	defer ts.Close()
+	b.Cleanup(ts.Close)
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	seen := make(chan string, 4*n) // each socket sends each seek id it first finds in a list
-	for range n {
-		c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.URL, "http")+"/api/lobby/ws", nil)
+	b.Cleanup(cancel)
+	f := &fanout{s: s, ts: ts, n: n, seen: make(chan string, 4*n)}
+	for i := range n {
+		opts := &websocket.DialOptions{}
+		if signedIn {
+			jar, _ := cookiejar.New(nil)
+			opts.HTTPClient = &http.Client{Jar: jar, Timeout: guard}
+			name := fmt.Sprintf("p%04d", i)
+			resp, err := opts.HTTPClient.Post(ts.URL+"/api/accounts", "application/json", strings.NewReader(`{"username":"`+name+`","password":"gà trống gáy sáng"}`))
+			if err != nil {
+				b.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusCreated {
+				b.Fatalf("signing up %s: %s", name, resp.Status)
+			}
+			if i%100 == 1 {
+				resp, err := opts.HTTPClient.Post(ts.URL+fmt.Sprintf("/api/me/blocks/p%04d", i-1), "", nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusNoContent {
+					b.Fatalf("blocking: %s", resp.Status)
+				}
+			}
+		}
+		c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.URL, "http")+"/api/lobby/ws", opts)
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer c.CloseNow()
+		b.Cleanup(func() { c.CloseNow() })
 		c.SetReadLimit(1 << 20)
 		go func() {
 			known := map[string]bool{}
@@ -49,38 +146,61 @@ func BenchmarkLobbyFanout(b *testing.B) {
 				for _, v := range m.Seeks {
 					if !known[v.ID] {
 						known[v.ID] = true
-						seen <- v.ID
+						f.seen <- v.ID
 					}
 				}
 			}
 		}()
 	}
 	waitSockets(b, s, n)
+	return f
+}
+
+// run posts b.N seeks, one at a time, each once every socket heard of
+// the last, and reports the median ms-to-all and cpu-ms.
+func (f *fanout) run(b *testing.B) {
 	client := &http.Client{Timeout: guard}
-	b.ResetTimer()
+	var took, cpu []time.Duration
 	for i := 0; i < b.N; i++ {
-		resp, err := client.Post(ts.URL+"/api/seeks", "application/json", strings.NewReader(`{"clock":{"initial":180,"increment":2}}`))
+		start, cpu0 := time.Now(), cpuTime()
+		resp, err := client.Post(f.ts.URL+"/api/seeks", "application/json", strings.NewReader(`{"clock":{"initial":180,"increment":2}}`))
 		if err != nil {
 			b.Fatal(err)
 		}
 		var k struct{ ID, Secret string }
 		json.NewDecoder(resp.Body).Decode(&k)
 		resp.Body.Close()
-		for heard := 0; heard < n; {
+		for heard := 0; heard < f.n; {
 			select {
-			case id := <-seen:
+			case id := <-f.seen:
 				if id == k.ID {
 					heard++
 				}
 			case <-time.After(guard):
-				b.Fatalf("%d sockets of %d heard of the seek", heard, n)
+				b.Fatalf("%d sockets of %d heard of the seek", heard, f.n)
 			}
 		}
+		took, cpu = append(took, time.Since(start)), append(cpu, cpuTime()-cpu0)
 		b.StopTimer()
-		s.store.(interface {
+		f.s.store.(interface {
 			DeleteSeek(context.Context, string) error
 		}).DeleteSeek(context.Background(), k.ID) // room under the address's 5 open
 		b.StartTimer()
 	}
-	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms-to-all")
+	b.ReportMetric(median(took), "ms-to-all")
+	b.ReportMetric(median(cpu), "cpu-ms")
+}
+
+// median returns the median of ds, in milliseconds.
+func median(ds []time.Duration) float64 {
+	ds = slices.Clone(ds)
+	slices.Sort(ds)
+	return float64(ds[len(ds)/2]) / float64(time.Millisecond)
+}
+
+// cpuTime returns the CPU time this process has used, user and system.
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &u)
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }

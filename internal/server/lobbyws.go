@@ -57,10 +57,19 @@ type lobbyHub struct {
 	// pairEvery is pairEvery: how often the tickets held here are tried.
 	pairEvery time.Duration
 	kick      chan struct{} // something changed: refresh every socket (coalesced)
+	// blocksOf reads, by account, whom the signed-in sockets block or
+	// are blocked by: Server.blockedAmong (a benchmark compares others).
+	blocksOf atomic.Pointer[blocksReader]
 
 	mu      sync.Mutex
 	socks   map[*lobbySock]struct{}
 	holders map[string]map[*lobbySock]string // by seek id: the sockets that hold it, and its secret
+}
+
+// blocksReader reads, by account, whom the signed-in sockets of socks
+// block or are blocked by.
+type blocksReader struct {
+	read func(ctx context.Context, socks []*lobbySock) (map[string]map[string]bool, error)
 }
 
 // lobbySock is one lobby WebSocket.
@@ -148,6 +157,7 @@ func (c *lobbySock) send(msg []byte) {
 func newLobbyHub(s *Server) *lobbyHub {
 	l := &lobbyHub{s: s, name: "server-" + newID(), pairEvery: pairEvery, kick: make(chan struct{}, 1), regrace: make(chan struct{}, 1),
 		socks: map[*lobbySock]struct{}{}, holders: map[string]map[*lobbySock]string{}}
+	l.blocksOf.Store(&blocksReader{s.blockedAmong})
 	l.setGrace(lobbyGrace)
 	return l
 }
@@ -278,18 +288,14 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 	for _, id := range gone {
 		l.settle(ctx, ks, id)
 	}
-	ratings := map[string]map[string]rating.Rating{} // by account, by speed
-	blocks := map[string]map[string]bool{}           // by account: blocked either way
+	ratings := map[string]map[string]rating.Rating{}  // by account, by speed
+	blocks, err := l.blocksOf.Load().read(ctx, socks) // by account: blocked either way
+	if err != nil {
+		l.s.log.Warn("reading blocks", "err", err)
+		return
+	}
 	for _, c := range socks {
-		blocked, ok := blocks[c.account]
-		if !ok {
-			var err error
-			if blocked, err = l.s.blockedWith(ctx, c.account); err != nil {
-				l.s.log.Warn("reading blocks", "err", err)
-				return
-			}
-			blocks[c.account] = blocked
-		}
+		blocked := blocks[c.account]
 		mine := func(k store.Seek) bool {
 			return held[c][k.ID] || samePoster(k, c.account, c.poster) || blocked[k.Account]
 		}

@@ -2,9 +2,12 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // Blocks keeps who blocked whom (issue 21, item 5): a blocked pair of
@@ -22,6 +25,11 @@ type Blocks interface {
 	// BlockedWith returns the accounts account blocks or is blocked by:
 	// those it is never paired with.
 	BlockedWith(ctx context.Context, account string) (map[string]bool, error)
+	// BlockedAmong returns, for each of accounts that blocks or is
+	// blocked by anyone, the accounts it blocks or is blocked by (as
+	// BlockedWith), in one read: the lobby's, for all its sockets at
+	// once. Accounts with none are absent.
+	BlockedAmong(ctx context.Context, accounts []string) (map[string]map[string]bool, error)
 }
 
 var (
@@ -83,6 +91,33 @@ func (m *Memory) BlockedWith(ctx context.Context, account string) (map[string]bo
 	return out, nil
 }
 
+// BlockedAmong returns the accounts each of accounts blocks or is
+// blocked by.
+func (m *Memory) BlockedAmong(ctx context.Context, accounts []string) (map[string]map[string]bool, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	among := setOf(accounts)
+	out := map[string]map[string]bool{}
+	for _, b := range m.blocks {
+		pairBlocked(out, among, b.account, b.other)
+	}
+	return out, nil
+}
+
+// pairBlocked records in out that account blocks other, for whichever
+// of the two is among those asked of.
+func pairBlocked(out map[string]map[string]bool, among map[string]bool, account, other string) {
+	for _, p := range [2][2]string{{account, other}, {other, account}} {
+		if !among[p[0]] {
+			continue
+		}
+		if out[p[0]] == nil {
+			out[p[0]] = map[string]bool{}
+		}
+		out[p[0]][p[1]] = true
+	}
+}
+
 // Block records that account blocks other.
 func (s *SQLite) Block(ctx context.Context, account, other string, at time.Time) error {
 	return s.write(ctx, func(w *sqliteWriter) error {
@@ -110,18 +145,32 @@ func (s *SQLite) BlockedWith(ctx context.Context, account string) (map[string]bo
 	return setOf(ids), err
 }
 
-// Block records that account blocks other.
+// BlockedAmong returns the accounts each of accounts blocks or is
+// blocked by.
+func (s *SQLite) BlockedAmong(ctx context.Context, accounts []string) (map[string]map[string]bool, error) {
+	list, _ := json.Marshal(accounts)
+	rows, err := s.rdb.QueryContext(ctx, `SELECT account, blocked FROM blocks
+		WHERE account IN (SELECT value FROM json_each(?1)) OR blocked IN (SELECT value FROM json_each(?1))`, string(list))
+	return collectPairs(rows, err, accounts)
+}
+
+// Block records that account blocks other, and tells the other servers'
+// lobbies (NOTIFY, on commit), which list the seeks anew without the
+// blocked pair's.
 func (p *Postgres) Block(ctx context.Context, account, other string, at time.Time) error {
-	_, err := p.pool.Exec(ctx, `INSERT INTO blocks (account, blocked, created) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, account, other, at)
+	_, err := p.pool.Exec(ctx, `WITH b AS (INSERT INTO blocks (account, blocked, created) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING)
+		SELECT `+lobbyNotifyAll, account, other, at)
 	if err != nil {
 		return fmt.Errorf("store: blocking: %w", err)
 	}
 	return nil
 }
 
-// Unblock forgets that account blocks other.
+// Unblock forgets that account blocks other, and tells the other
+// servers' lobbies.
 func (p *Postgres) Unblock(ctx context.Context, account, other string) error {
-	if _, err := p.pool.Exec(ctx, `DELETE FROM blocks WHERE account = $1 AND blocked = $2`, account, other); err != nil {
+	if _, err := p.pool.Exec(ctx, `WITH d AS (DELETE FROM blocks WHERE account = $1 AND blocked = $2)
+		SELECT `+lobbyNotifyAll, account, other); err != nil {
 		return fmt.Errorf("store: unblocking: %w", err)
 	}
 	return nil
@@ -161,6 +210,48 @@ func (p *Postgres) BlockedWith(ctx context.Context, account string) (map[string]
 		out[id] = true
 	}
 	return out, rows.Err()
+}
+
+// BlockedAmong returns the accounts each of accounts blocks or is
+// blocked by.
+func (p *Postgres) BlockedAmong(ctx context.Context, accounts []string) (map[string]map[string]bool, error) {
+	rows, err := p.pool.Query(ctx, `SELECT account, blocked FROM blocks WHERE account = ANY($1) OR blocked = ANY($1)`, accounts)
+	if err != nil {
+		return nil, fmt.Errorf("store: reading blocks: %w", err)
+	}
+	return collectPairs(pgRows{rows}, nil, accounts)
+}
+
+// pgRows gives pgx's rows the Close of database/sql's.
+type pgRows struct{ pgx.Rows }
+
+// Close closes the rows.
+func (r pgRows) Close() error { r.Rows.Close(); return nil }
+
+// collectPairs reads rows of (account, blocked) into BlockedAmong's map.
+func collectPairs(rows interface {
+	Next() bool
+	Scan(...any) error
+	Err() error
+	Close() error
+}, err error, accounts []string) (map[string]map[string]bool, error) {
+	if err != nil {
+		return nil, fmt.Errorf("store: reading blocks: %w", err)
+	}
+	defer rows.Close()
+	among := setOf(accounts)
+	out := map[string]map[string]bool{}
+	for rows.Next() {
+		var a, b string
+		if err := rows.Scan(&a, &b); err != nil {
+			return nil, err
+		}
+		pairBlocked(out, among, a, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: reading blocks: %w", err)
+	}
+	return out, nil
 }
 
 // collectIDs reads one text column of rows.

@@ -13,7 +13,9 @@ func TestSQLiteBlocks(t *testing.T)   { testBlocks(t, openSQLiteTemp(t).(Blocks)
 func TestPostgresBlocks(t *testing.T) { testBlocks(t, openPostgresTemp(t).(Blocks)) }
 
 // testBlocks: blocks are listed in order, blocking twice is one block,
-// BlockedWith holds both directions, Unblock forgets one direction only.
+// BlockedWith holds both directions, Unblock forgets one direction only;
+// BlockedAmong answers for many accounts at once as BlockedWith does for
+// each (and only for those asked of).
 func testBlocks(t *testing.T, s Blocks) {
 	ctx := context.Background()
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
@@ -40,5 +42,24 @@ func testBlocks(t *testing.T, s Blocks) {
 	}
 	if with, _ := s.BlockedWith(ctx, "d"); !with["a"] {
 		t.Errorf("BlockedWith(d) = %v, want a", with)
+	}
+	if err := s.Block(ctx, "e", "f", t0); err != nil {
+		t.Fatal(err)
+	}
+	among, err := s.BlockedAmong(ctx, []string{"a", "b", "c", "f", "z"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"a": {"c", "d"}, "c": {"a"}, "f": {"e"}}
+	if len(among) != len(want) {
+		t.Errorf("BlockedAmong = %v, want %v", among, want)
+	}
+	for acct, w := range want {
+		if got := slices.Sorted(maps.Keys(among[acct])); !slices.Equal(got, w) {
+			t.Errorf("BlockedAmong[%s] = %v, want %v", acct, got, w)
+		}
+	}
+	if among, err := s.BlockedAmong(ctx, nil); err != nil || len(among) != 0 {
+		t.Errorf("BlockedAmong(none) = %v, %v, want none", among, err)
 	}
 }

@@ -103,6 +103,9 @@ func TestStrangers(t *testing.T) {
 		t.Fatalf("quick pairing at 3+2 rated made a game rated %v", st["rated"])
 	}
 	for _, p := range []*page{a, b} {
+		// Once the page has heard who is here: until its socket's first
+		// word it says for a moment, on two lines, that it cannot tell.
+		p.wait(`document.getElementById('presence').textContent.includes(' is here')`, 10*time.Second)
 		boardInView(t, p, names[p]+"'s board")
 		p.screenshot(filepath.Join(shots, "strangers-paired-"+names[p]+".png"))
 	}

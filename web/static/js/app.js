@@ -151,7 +151,7 @@ function setGame(state) {
   // Another game (a rematch, one from Your games): its board whole in
   // view, the other player's row too, however far down the page was.
   if (before && before !== state.id && $('table').getBoundingClientRect().top < 0) document.querySelector('.play').scrollIntoView({ block: 'start' });
-  if (state.over) openResult(false);
+  if (state.over) { S.shownEnd = state.id; openResult(false); }
 }
 
 // linked follows the game's feed going down and coming back: in a game
@@ -482,6 +482,7 @@ function shown(msg) {
 
 function shownState(st) {
   if (S.selected !== null && !(st.legal || []).length) S.selected = null;
+  if (!st.over && S.shownEnd === st.id) S.shownEnd = null; // taken back: its next end is shown
   if (online && online.follow(st)) return;
   if (st.over && agreed.has(st.end) && st.id !== S.shownEnd) {
     S.shownEnd = st.id;
@@ -491,7 +492,12 @@ function shownState(st) {
 
 function shownTurns() {
   const st = game();
-  if (st && st.over) { openResult(); return; }
+  if (st && st.over) {
+    // Once a game: a later message's turns (presence, a resync) must not
+    // open it again over what the player went to after closing it.
+    if (S.shownEnd !== st.id) { S.shownEnd = st.id; openResult(); }
+    return;
+  }
   if (st && legalCells().size && S.focusAfter !== undefined) {
     const b = cellEl(board, S.focusAfter);
     if (b && (document.activeElement === document.body || document.activeElement === board)) b.focus({ preventScroll: true });

@@ -20,7 +20,7 @@ export const S = {
   replay: null, // {plies, index, model, marks, record, total} while going back through a finished game
   reviewing: false, // a review is open (review.js)
   notes: [], // the page's own messages after the turns, as functions
-  shownEnd: null, // the game whose agreed ending was shown
+  shownEnd: null, // the game whose ending was shown (its dialog opened once)
   offline: '', // the status's key while the server is out of reach
   alert: null, // what went wrong, said at the board until the player acts (a function)
   pending: null, // {cell, dir, retrying}: the move sent, not yet answered

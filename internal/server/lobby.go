@@ -184,17 +184,30 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 	return k, secret, nil
 }
 
-// gameMade tells every server's lobby that the game of seek (or ticket)
-// id is made: the sockets holding it may now be told "paired" (settle
-// waits for the game). Other servers heard of the seek's acceptance
-// from the store before the game existed; they hear of it again.
-func (s *Server) gameMade(ctx context.Context, id string) {
+// gameMade tells the sockets holding the seeks (or tickets) of game,
+// now made, that they are paired: this server's at once, each socket
+// its seat, whatever the lobby's lists are doing; every other server's
+// through the store's notice of each seek (heard). Other servers heard
+// of the seeks' acceptance from the store before the game existed; they
+// hear of it again.
+func (s *Server) gameMade(ctx context.Context, game string, seats ...seekSeat) {
+	for _, k := range seats {
+		s.lobby.paired(k.seek, game, k.seat)
+	}
 	if n, ok := s.store.(store.LobbyNotifier); ok {
-		if err := n.NotifyLobby(context.WithoutCancel(ctx), id); err != nil {
-			s.log.Warn("announcing a seek's game", "seek", id, "err", err)
+		for _, k := range seats {
+			if err := n.NotifyLobby(context.WithoutCancel(ctx), k.seek); err != nil {
+				s.log.Warn("announcing a seek's game", "seek", k.seek, "err", err)
+			}
 		}
 	}
-	s.lobbyChanged(id)
+	s.lobbyChanged(game)
+}
+
+// seekSeat is a seek (or ticket) of a game made, and its poster's seat.
+type seekSeat struct {
+	seek string
+	seat int
 }
 
 // tooManyOpen refuses a seek of an address with n seeks open, the most
@@ -464,7 +477,7 @@ func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
 		return api.Joined{}, err
 	}
 	h.s.log.Info("seek accepted", "seek", id, "id", gameID, "rated", cfg.Rated)
-	h.s.gameMade(ctx, id)
+	h.s.gameMade(ctx, gameID, seekSeat{id, poster})
 	st := m.State()
 	return api.Joined{Game: wire.GameOf(&st), Seat: 1 - poster, Secret: secret}, nil
 }

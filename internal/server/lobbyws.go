@@ -64,6 +64,7 @@ type lobbyHub struct {
 	mu      sync.Mutex
 	socks   map[*lobbySock]struct{}
 	holders map[string]map[*lobbySock]string // by seek id: the sockets that hold it, and its secret
+	hearing map[string]bool                  // seeks heard of being read (heard)
 }
 
 // blocksReader reads, by account, whom the signed-in sockets of socks
@@ -156,7 +157,7 @@ func (c *lobbySock) send(msg []byte) {
 
 func newLobbyHub(s *Server) *lobbyHub {
 	l := &lobbyHub{s: s, name: "server-" + newID(), pairEvery: pairEvery, kick: make(chan struct{}, 1), regrace: make(chan struct{}, 1),
-		socks: map[*lobbySock]struct{}{}, holders: map[string]map[*lobbySock]string{}}
+		socks: map[*lobbySock]struct{}{}, holders: map[string]map[*lobbySock]string{}, hearing: map[string]bool{}}
 	l.blocksOf.Store(&blocksReader{s.blockedAmong})
 	l.setGrace(lobbyGrace)
 	return l
@@ -369,6 +370,63 @@ func (l *lobbyHub) settle(ctx context.Context, ks store.Seeks, id string) {
 		}
 		c.send(msg)
 	}
+}
+
+// paired tells the sockets here holding seek id that it made game, in
+// seat, and forgets them: apart from the lists, so that a slow or
+// failing refresh never withholds a game.
+func (l *lobbyHub) paired(id, game string, seat int) {
+	l.mu.Lock()
+	hs := l.holders[id]
+	delete(l.holders, id)
+	l.mu.Unlock()
+	for c, secret := range hs {
+		msg, _ := json.Marshal(lobbyPaired{Type: "paired", Seek: id, Game: game, Seat: seat, Secret: secret})
+		c.send(msg)
+	}
+}
+
+// heard reads seek id, which the store's notices say changed on some
+// server, if a socket here holds it, and tells its sockets "paired" if
+// its game is made: apart from the lists, as paired. One read at a time
+// for a seek; a seek still open, or whose game is not made yet, is left
+// to the next notice or refresh.
+func (l *lobbyHub) heard(id string) {
+	ks, ok := l.s.store.(store.Seeks)
+	if !ok {
+		return
+	}
+	l.mu.Lock()
+	_, held := l.holders[id]
+	busy := l.hearing[id]
+	if held && !busy {
+		l.hearing[id] = true
+	}
+	l.mu.Unlock()
+	if !held || busy {
+		return
+	}
+	go func() {
+		defer func() {
+			l.mu.Lock()
+			delete(l.hearing, id)
+			l.mu.Unlock()
+		}()
+		ctx, cancel := context.WithTimeout(l.s.ctx, storeTimeout)
+		defer cancel()
+		k, err := ks.Seek(ctx, id)
+		if err != nil || k.Game == "" {
+			return // gone, or open: the lists' refresh says so
+		}
+		switch _, err := l.s.store.Get(ctx, k.Game); {
+		case errors.Is(err, store.ErrNotFound):
+			return // the server that paired it says so once it is made
+		case err != nil:
+			l.s.log.Warn("reading a seek's game", "seek", id, "err", err)
+			return
+		}
+		l.paired(id, k.Game, k.Seat)
+	}()
 }
 
 // lobbyPaired tells a poster's socket that its seek made a game.

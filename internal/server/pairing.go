@@ -173,7 +173,7 @@ func (s *Server) pairGame(ctx context.Context, id string, a, b store.Seek, seatA
 		return err
 	}
 	s.log.Info("paired", "id", id, "seeks", a.ID+" "+b.ID, "rated", cfg.Rated)
-	s.gameMade(ctx, a.ID) // one notice: any refresh settles both tickets
+	s.gameMade(ctx, id, seekSeat{a.ID, seatA}, seekSeat{b.ID, 1 - seatA})
 	return nil
 }
 

@@ -14,7 +14,6 @@ import (
 	"github.com/coder/websocket"
 
 	"oanquan/internal/api"
-	"oanquan/internal/rating"
 	"oanquan/internal/store"
 )
 
@@ -256,16 +255,19 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 		l.s.log.Warn("reading the lobby's seeks", "err", err)
 		return
 	}
+	// Only what the lists show: the tickets of quick pairing (never
+	// listed) cost nothing here, and the posters' accounts and ratings,
+	// with those of the sockets' players when a seek has a range, come
+	// in one read.
 	isOpen := make(map[string]bool, len(open))
-	views := make(map[string]json.RawMessage, len(open))
+	var shown []store.Seek
+	ranged := false
 	for _, k := range open {
 		isOpen[k.ID] = true
-		v, err := l.s.seekView(ctx, k)
-		if err != nil {
-			l.s.log.Warn("reading the lobby's seeks", "err", err)
-			return
+		if !k.Pool {
+			shown = append(shown, k)
+			ranged = ranged || k.Min != 0 || k.Max != 0
 		}
-		views[k.ID], _ = json.Marshal(v)
 	}
 	l.mu.Lock()
 	socks := make([]*lobbySock, 0, len(l.socks))
@@ -289,7 +291,21 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 	for _, id := range gone {
 		l.settle(ctx, ks, id)
 	}
-	ratings := map[string]map[string]rating.Rating{}  // by account, by speed
+	var players []string // the sockets' accounts, for the seeks' ranges
+	if ranged {
+		for _, c := range socks {
+			players = append(players, c.account)
+		}
+	}
+	ps, err := l.s.posters(ctx, shown, players...)
+	if err != nil {
+		l.s.log.Warn("reading the lobby's seeks", "err", err)
+		return
+	}
+	views := make(map[string]json.RawMessage, len(shown))
+	for _, k := range shown {
+		views[k.ID], _ = json.Marshal(viewWith(k, ps))
+	}
 	blocks, err := l.blocksOf.Load().read(ctx, socks) // by account: blocked either way
 	if err != nil {
 		l.s.log.Warn("reading blocks", "err", err)
@@ -297,12 +313,10 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 	}
 	for _, c := range socks {
 		blocked := blocks[c.account]
-		mine := func(k store.Seek) bool {
-			return held[c][k.ID] || samePoster(k, c.account, c.poster) || blocked[k.Account]
-		}
-		list := make([]json.RawMessage, 0, len(open))
-		for _, k := range open {
-			if !l.mayAccept(ctx, c.account, k, mine, ratings) {
+		list := make([]json.RawMessage, 0, len(shown))
+		for _, k := range shown {
+			if held[c][k.ID] || samePoster(k, c.account, c.poster) || blocked[k.Account] || (k.Rated && c.account == "") ||
+				!inRange(ratingAmong(ps, c.account, k.Speed), k) {
 				continue
 			}
 			list = append(list, views[k.ID])
@@ -313,28 +327,6 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 		}{"seeks", list})
 		c.setList(msg)
 	}
-}
-
-// mayAccept reports whether a socket of account may accept k.
-func (l *lobbyHub) mayAccept(ctx context.Context, account string, k store.Seek, mine func(store.Seek) bool, ratings map[string]map[string]rating.Rating) bool {
-	if k.Pool || mine(k) || (k.Rated && account == "") {
-		return false
-	}
-	if k.Min == 0 && k.Max == 0 {
-		return true
-	}
-	if ratings[account] == nil {
-		ratings[account] = map[string]rating.Rating{}
-	}
-	r, ok := ratings[account][k.Speed]
-	if !ok {
-		var err error
-		if r, err = l.s.ratingIn(ctx, account, k.Speed); err != nil {
-			return false
-		}
-		ratings[account][k.Speed] = r
-	}
-	return inRange(r, k)
 }
 
 // settle tells the sockets holding seek id, no longer open, what became

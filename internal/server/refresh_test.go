@@ -1,0 +1,161 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"oanquan/internal/rating"
+	"oanquan/internal/store"
+	"oanquan/internal/store/pgtest"
+)
+
+// readCounts counts a store's reads of accounts: one by one (AccountByID,
+// Ratings) and many at once (Posters), and of the open seeks.
+type readCounts struct{ account, ratings, posters, open atomic.Int64 }
+
+func (n *readCounts) reset() {
+	n.account.Store(0)
+	n.ratings.Store(0)
+	n.posters.Store(0)
+	n.open.Store(0)
+}
+
+// countedSQLite is a SQLite store that counts its reads (readCounts).
+type countedSQLite struct {
+	*store.SQLite
+	n *readCounts
+}
+
+func (c countedSQLite) AccountByID(ctx context.Context, id string) (store.Account, error) {
+	c.n.account.Add(1)
+	return c.SQLite.AccountByID(ctx, id)
+}
+
+func (c countedSQLite) Ratings(ctx context.Context, id string) (map[string]rating.Rating, error) {
+	c.n.ratings.Add(1)
+	return c.SQLite.Ratings(ctx, id)
+}
+
+func (c countedSQLite) Posters(ctx context.Context, ids []string) (map[string]store.Poster, error) {
+	c.n.posters.Add(1)
+	return c.SQLite.Posters(ctx, ids)
+}
+
+func (c countedSQLite) OpenSeeks(ctx context.Context, now time.Time) ([]store.Seek, error) {
+	c.n.open.Add(1)
+	return c.SQLite.OpenSeeks(ctx, now)
+}
+
+// countedPostgres is a PostgreSQL store that counts its reads.
+type countedPostgres struct {
+	*store.Postgres
+	n *readCounts
+}
+
+func (c countedPostgres) AccountByID(ctx context.Context, id string) (store.Account, error) {
+	c.n.account.Add(1)
+	return c.Postgres.AccountByID(ctx, id)
+}
+
+func (c countedPostgres) Ratings(ctx context.Context, id string) (map[string]rating.Rating, error) {
+	c.n.ratings.Add(1)
+	return c.Postgres.Ratings(ctx, id)
+}
+
+func (c countedPostgres) Posters(ctx context.Context, ids []string) (map[string]store.Poster, error) {
+	c.n.posters.Add(1)
+	return c.Postgres.Posters(ctx, ids)
+}
+
+func (c countedPostgres) OpenSeeks(ctx context.Context, now time.Time) ([]store.Seek, error) {
+	c.n.open.Add(1)
+	return c.Postgres.OpenSeeks(ctx, now)
+}
+
+// countedStores opens a SQLite file and a fresh PostgreSQL, each
+// counting its reads.
+func countedStores(t *testing.T) map[string]func(t *testing.T) (store.Store, *readCounts) {
+	return map[string]func(t *testing.T) (store.Store, *readCounts){
+		"sqlite": func(t *testing.T) (store.Store, *readCounts) {
+			st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			n := &readCounts{}
+			return countedSQLite{st, n}, n
+		},
+		"postgres": func(t *testing.T) (store.Store, *readCounts) {
+			n := &readCounts{}
+			return countedPostgres{openPostgresURL(t, pgtest.Start(t)).(*store.Postgres), n}, n
+		},
+	}
+}
+
+// TestRefreshReadsOnce: with 40 players waiting in the pool and three
+// seeks listed (one with a rating range), a refresh of the lobby's
+// sockets (one anonymous, one signed in) reads the posters' accounts and
+// ratings, and the sockets' players', in one read, none one by one and
+// nothing of the tickets, which no list shows; the lists are as before:
+// the posters named, the range kept. (Before: an account and a rating
+// read for each of the 43 open seeks and the range's reader: 87 reads
+// a refresh.) On a SQLite file and on PostgreSQL.
+func TestRefreshReadsOnce(t *testing.T) {
+	for name, open := range countedStores(t) {
+		t.Run(name, func(t *testing.T) {
+			st, n := open(t)
+			s, ts := accountServerOn(t, st, noLimits)
+			ctx := context.Background()
+			ks := st.(store.Seeks)
+			now := time.Now()
+			var ids []string
+			for i := range 43 {
+				a := store.Account{ID: newID(), Username: fmt.Sprintf("Player%d", i), Key: fmt.Sprintf("player%d", i), Hash: "x", Created: now}
+				se := store.Session{Key: []byte(newSecret()), Account: a.ID, Created: now, Used: now, Expires: now.Add(time.Hour)}
+				if err := st.(store.Accounts).CreateAccount(ctx, a, se); err != nil {
+					t.Fatal(err)
+				}
+				k := store.Seek{ID: newID(), Account: a.ID, Key: hashSecret(newSecret()), Address: fmt.Sprintf("192.0.2.%d", i), Initial: 180, Increment: 2,
+					Speed: "blitz", Pool: i >= 3, Rating: 1500, Created: now, Expires: now.Add(seekTTL)}
+				switch i {
+				case 1:
+					k.Min, k.Max = 1000, 2000
+				case 2:
+					k.Min, k.Max = 1600, 2000 // out of a new player's reach
+				}
+				if err := ks.CreateSeek(ctx, k); err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, k.ID)
+			}
+			anon, signed := newBrowser(t, ts), newBrowser(t, ts)
+			signed.signUp("Lan", "gà trống gáy sáng")
+			la, ls := dialLobby(t, anon), dialLobby(t, signed)
+			want := func(l *lobbyClient) {
+				t.Helper()
+				m := l.until("the list", func(m lobbyMsg) bool { return m.Type == "seeks" && listed(m.Seeks, ids[0]) })
+				if len(m.Seeks) != 2 || !listed(m.Seeks, ids[1]) || m.Seeks[0].Poster == "anonymous" || m.Seeks[0].Rating == nil {
+					t.Fatalf("the list: %+v, want seeks %s and %s, their posters named and rated", m.Seeks, ids[0], ids[1])
+				}
+			}
+			want(la)
+			want(ls)
+			time.Sleep(200 * time.Millisecond) // the refreshes the sockets asked for are done
+			n.reset()
+			s.lobby.changed()
+			want(la)
+			want(ls)
+			time.Sleep(200 * time.Millisecond)
+			if a, r := n.account.Load(), n.ratings.Load(); a != 0 || r != 0 {
+				t.Errorf("refreshing read %d accounts and %d ratings one by one, want none", a, r)
+			}
+			if p, o := n.posters.Load(), n.open.Load(); o == 0 || p != o {
+				t.Errorf("%d refreshes read the posters %d times, want once each", o, p)
+			}
+		})
+	}
+}

@@ -42,6 +42,12 @@ const lobbyOutbox = 16
 // server it closes at once (endSessions).
 const lobbySessionCheck = time.Minute
 
+// refreshGap is the least time from the start of one refresh of the
+// lobby's sockets to the next: changes coming faster (a burst of quick
+// pairing's tickets, each held and paired) share refreshes, at most ten
+// a second whatever their number, and a list is at most this late.
+const refreshGap = 100 * time.Millisecond
+
 // lobbyExpireEvery is how often the expired seeks are deleted.
 const lobbyExpireEvery = time.Minute
 
@@ -56,6 +62,11 @@ type lobbyHub struct {
 	// pairEvery is pairEvery: how often the tickets held here are tried.
 	pairEvery time.Duration
 	kick      chan struct{} // something changed: refresh every socket (coalesced)
+	// gap is the least time from one refresh's start to the next's, as
+	// a time.Duration: refreshGap; tests change it.
+	gap atomic.Int64
+	// refreshes counts the refreshes made (tests and benchmarks).
+	refreshes atomic.Int64
 	// blocksOf reads, by account, whom the signed-in sockets block or
 	// are blocked by: Server.blockedAmong (a benchmark compares others).
 	blocksOf atomic.Pointer[blocksReader]
@@ -159,6 +170,7 @@ func newLobbyHub(s *Server) *lobbyHub {
 		socks: map[*lobbySock]struct{}{}, holders: map[string]map[*lobbySock]string{}, hearing: map[string]bool{}}
 	l.blocksOf.Store(&blocksReader{s.blockedAmong})
 	l.setGrace(lobbyGrace)
+	l.gap.Store(int64(refreshGap))
 	return l
 }
 
@@ -201,6 +213,8 @@ func (l *lobbyHub) run() {
 	// grace: a hold renewed to a grace ahead never lapses while held.
 	lease := time.NewTimer(l.graceOf() / 3)
 	defer lease.Stop()
+	var last time.Time       // the last refresh's start
+	var due <-chan time.Time // a refresh waiting for the gap
 	for {
 		select {
 		case <-l.s.ctx.Done():
@@ -227,6 +241,21 @@ func (l *lobbyHub) run() {
 			}
 			l.pairHeld(open)
 		case <-l.kick:
+			// Coalesced: the changes that come while a refresh runs, or
+			// within the gap after its start, wait for one more refresh,
+			// which reads them all.
+			if due != nil {
+				continue
+			}
+			if wait := time.Duration(l.gap.Load()) - time.Since(last); wait > 0 {
+				due = time.After(wait)
+				continue
+			}
+			last = time.Now()
+			l.refresh(ks)
+		case <-due:
+			due = nil
+			last = time.Now()
 			l.refresh(ks)
 		case <-expire.C:
 			ctx, cancel := context.WithTimeout(l.s.ctx, storeTimeout)
@@ -236,7 +265,7 @@ func (l *lobbyHub) run() {
 				l.s.log.Warn("expiring seeks", "err", err)
 			}
 			if n > 0 {
-				l.refresh(ks)
+				l.changed()
 			}
 		}
 	}
@@ -248,6 +277,7 @@ const storeTimeout = 5 * time.Second
 // refresh sends every socket the seeks it may accept, and the poster's
 // sockets the news of their seeks accepted or gone.
 func (l *lobbyHub) refresh(ks store.Seeks) {
+	l.refreshes.Add(1)
 	ctx, cancel := context.WithTimeout(l.s.ctx, storeTimeout)
 	defer cancel()
 	open, err := ks.OpenSeeks(ctx, time.Now())

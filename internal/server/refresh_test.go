@@ -159,3 +159,56 @@ func TestRefreshReadsOnce(t *testing.T) {
 		})
 	}
 }
+
+// burstRefreshes posts a burst of n quick-pairing tickets, ten at a
+// time every 10 ms (loadgen's rated run: 2,000 over 30 s), to a server
+// whose lobby refreshes at most every gap, with one lobby socket open,
+// then a seek that is listed; it returns how many refreshes the burst
+// cost, until the socket lists that seek, and how long that took.
+func burstRefreshes(t *testing.T, n int, gap time.Duration) (int64, time.Duration) {
+	st := store.NewMemory()
+	s := newServer(t, Config{Store: st, Limits: noLimits})
+	s.lobby.gap.Store(int64(gap))
+	ts := newTestServer(t, s)
+	l := dialLobby(t, newBrowser(t, ts))
+	l.until("the first list", func(m lobbyMsg) bool { return m.Type == "seeks" })
+	ctx := context.Background()
+	seek := func(i int, pool bool) store.Seek {
+		now := time.Now()
+		k := store.Seek{ID: newID(), Key: hashSecret(newSecret()), Address: fmt.Sprintf("10.%d.%d.1", i/250, i%250), Initial: 180, Increment: 2,
+			Speed: "blitz", Pool: pool, Rating: 1500, Created: now, Expires: now.Add(seekTTL)}
+		if err := st.CreateSeek(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+		s.lobbyChanged(k.ID)
+		return k
+	}
+	before := s.lobby.refreshes.Load()
+	start := time.Now()
+	for i := range n {
+		seek(i, true)
+		if i%10 == 9 {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	last := seek(n, false)
+	l.lists(last.ID, true)
+	return s.lobby.refreshes.Load() - before, time.Since(start)
+}
+
+// TestRefreshesCoalesce: a burst of 2,000 tickets, each a change of the
+// lobby, costs at most a refresh every refreshGap (and one more), not a
+// refresh a change, and the socket still gets the list after the last
+// change. The same burst with no gap (as before) is logged beside: on a
+// store as fast as Memory, about a refresh a change.
+func TestRefreshesCoalesce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a burst of 2,000 tickets over about 2 s, twice")
+	}
+	n0, d0 := burstRefreshes(t, 2000, 0)
+	n, d := burstRefreshes(t, 2000, refreshGap)
+	t.Logf("2,000 tickets: %d refreshes in %v with no gap (before); %d in %v with %v", n0, d0.Round(time.Millisecond), n, d.Round(time.Millisecond), refreshGap)
+	if most := int64(d/refreshGap) + 2; n > most {
+		t.Errorf("2,000 tickets in %v cost %d refreshes, want at most %d (one every %v)", d, n, most, refreshGap)
+	}
+}

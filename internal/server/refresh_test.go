@@ -8,20 +8,23 @@ import (
 	"testing"
 	"time"
 
+	"oanquan/internal/api"
 	"oanquan/internal/rating"
 	"oanquan/internal/store"
 	"oanquan/internal/store/pgtest"
 )
 
 // readCounts counts a store's reads of accounts: one by one (AccountByID,
-// Ratings) and many at once (Posters), and of the open seeks.
-type readCounts struct{ account, ratings, posters, open atomic.Int64 }
+// Ratings) and many at once (Posters), of the open seeks, and of one
+// account's blocks.
+type readCounts struct{ account, ratings, posters, open, blockedWith atomic.Int64 }
 
 func (n *readCounts) reset() {
 	n.account.Store(0)
 	n.ratings.Store(0)
 	n.posters.Store(0)
 	n.open.Store(0)
+	n.blockedWith.Store(0)
 }
 
 // countedSQLite is a SQLite store that counts its reads (readCounts).
@@ -43,6 +46,11 @@ func (c countedSQLite) Ratings(ctx context.Context, id string) (map[string]ratin
 func (c countedSQLite) Posters(ctx context.Context, ids []string) (map[string]store.Poster, error) {
 	c.n.posters.Add(1)
 	return c.SQLite.Posters(ctx, ids)
+}
+
+func (c countedSQLite) BlockedWith(ctx context.Context, account string) (map[string]bool, error) {
+	c.n.blockedWith.Add(1)
+	return c.SQLite.BlockedWith(ctx, account)
 }
 
 func (c countedSQLite) OpenSeeks(ctx context.Context, now time.Time) ([]store.Seek, error) {
@@ -69,6 +77,11 @@ func (c countedPostgres) Ratings(ctx context.Context, id string) (map[string]rat
 func (c countedPostgres) Posters(ctx context.Context, ids []string) (map[string]store.Poster, error) {
 	c.n.posters.Add(1)
 	return c.Postgres.Posters(ctx, ids)
+}
+
+func (c countedPostgres) BlockedWith(ctx context.Context, account string) (map[string]bool, error) {
+	c.n.blockedWith.Add(1)
+	return c.Postgres.BlockedWith(ctx, account)
 }
 
 func (c countedPostgres) OpenSeeks(ctx context.Context, now time.Time) ([]store.Seek, error) {
@@ -210,5 +223,67 @@ func TestRefreshesCoalesce(t *testing.T) {
 	t.Logf("2,000 tickets: %d refreshes in %v with no gap (before); %d in %v with %v", n0, d0.Round(time.Millisecond), n, d.Round(time.Millisecond), refreshGap)
 	if most := int64(d/refreshGap) + 2; n > most {
 		t.Errorf("2,000 tickets in %v cost %d refreshes, want at most %d (one every %v)", d, n, most, refreshGap)
+	}
+}
+
+// TestPairHeldReadsOnce: a round of pairing the 30 tickets held on a
+// server's lobby sockets (none within reach of another but two) reads
+// the open seeks once (the round's own) and the blocks of all their
+// players in one read, not the seeks and the blocks again for each
+// ticket; the two within reach are paired, and told so. (Before: 30
+// reads of the open seeks and 30 of blocks a round, every second.) On a
+// SQLite file and on PostgreSQL.
+func TestPairHeldReadsOnce(t *testing.T) {
+	for name, open := range countedStores(t) {
+		t.Run(name, func(t *testing.T) {
+			st, n := open(t)
+			s, ts := accountServerOn(t, st, noLimits)
+			ctx := context.Background()
+			ks := st.(store.Seeks)
+			l := dialLobby(t, newBrowser(t, ts))
+			now := time.Now()
+			var near []string
+			for i := range 30 {
+				a := store.Account{ID: newID(), Username: fmt.Sprintf("Player%d", i), Key: fmt.Sprintf("player%d", i), Hash: "x", Created: now}
+				se := store.Session{Key: []byte(newSecret()), Account: a.ID, Created: now, Used: now, Expires: now.Add(time.Hour)}
+				if err := st.(store.Accounts).CreateAccount(ctx, a, se); err != nil {
+					t.Fatal(err)
+				}
+				r := 1000 + 1000*float64(i) // far apart
+				if i == 29 {
+					r = 1050 // within reach of the first
+				}
+				secret := newSecret()
+				k := store.Seek{ID: newID(), Account: a.ID, Key: hashSecret(secret), Address: fmt.Sprintf("192.0.2.%d", i), Initial: 180, Increment: 2,
+					Speed: "blitz", Pool: true, Rating: r, Created: now, Expires: now.Add(seekTTL)}
+				if i == 0 || i == 29 {
+					near = append(near, k.ID)
+				}
+				if err := ks.CreateSeek(ctx, k); err != nil {
+					t.Fatal(err)
+				}
+				l.hold(api.SeekPosted{SeekView: api.SeekView{ID: k.ID}, Secret: secret})
+			}
+			time.Sleep(200 * time.Millisecond) // the holds' refreshes are done
+			all, err := ks.OpenSeeks(ctx, time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			n.reset()
+			s.lobby.pairHeld(all)
+			// The server's own round (every second) may run meanwhile: one
+			// read of the open seeks more.
+			if o, b := n.open.Load(), n.blockedWith.Load(); o > 1 || b != 0 {
+				t.Errorf("a round of pairing 30 held tickets read the open seeks %d times and one account's blocks %d times, want none but the round's own", o, b)
+			}
+			got := map[string]string{}
+			for range 2 {
+				m := l.until("paired", func(m lobbyMsg) bool { return m.Type == "paired" })
+				got[m.Seek] = m.Game
+			}
+			if g := got[near[0]]; g == "" || got[near[1]] != g {
+				t.Errorf("paired %v, want %v in one game", got, near)
+			}
+		})
 	}
 }

@@ -103,6 +103,9 @@ func (s *Server) follow(notices <-chan store.Notice) {
 		case n.Phrase != "":
 			s.heardPhrase(n)
 		case n.Lobby:
+			if n.Seek != "" {
+				s.lobby.heard(n.Seek)
+			}
 			s.lobby.changed()
 		case n.Game == "":
 			s.lobby.changed()

@@ -85,26 +85,63 @@ func (s *Server) ratingIn(ctx context.Context, account, speed string) (rating.Ra
 
 // seekView returns k as the lobby shows it.
 func (s *Server) seekView(ctx context.Context, k store.Seek) (api.SeekView, error) {
+	ps, err := s.posters(ctx, []store.Seek{k})
+	if err != nil {
+		return api.SeekView{}, err
+	}
+	return viewWith(k, ps), nil
+}
+
+// posters reads the accounts that posted seeks, and those of more, with
+// their ratings, in one read of the store (none without accounts).
+func (s *Server) posters(ctx context.Context, seeks []store.Seek, more ...string) (map[string]store.Poster, error) {
+	if s.accounts.store == nil {
+		return nil, nil
+	}
+	seen := map[string]bool{"": true}
+	var ids []string
+	add := func(id string) {
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	for _, k := range seeks {
+		add(k.Account)
+	}
+	for _, id := range more {
+		add(id)
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return s.accounts.store.Posters(ctx, ids)
+}
+
+// ratingAmong returns account's rating in speed as it stands now, of
+// posters (read by Server.posters): a new player's for none, or for an
+// account not there.
+func ratingAmong(posters map[string]store.Poster, account, speed string) rating.Rating {
+	r, ok := posters[account].Ratings[speed]
+	if account == "" || !ok {
+		return rating.New()
+	}
+	return rating.System{}.AsOf(r, time.Now())
+}
+
+// viewWith returns k as the lobby shows it, its poster's name and rating
+// of posters (read by Server.posters): anonymous if its account is not
+// there (deleted since).
+func viewWith(k store.Seek, posters map[string]store.Poster) api.SeekView {
 	v := api.SeekView{ID: k.ID, Poster: "anonymous", Clock: api.ClockSetting{Initial: k.Initial, Increment: k.Increment, Days: k.Days},
 		Rated: k.Rated, Speed: k.Speed, Created: k.Created.UTC()}
 	if k.Min != 0 || k.Max != 0 {
 		v.Range = &[2]int{k.Min, k.Max}
 	}
-	if k.Account != "" && s.accounts.store != nil {
-		a, err := s.accounts.store.AccountByID(ctx, k.Account)
-		switch {
-		case errors.Is(err, store.ErrNoAccount): // deleted since: anonymous
-		case err != nil:
-			return v, err
-		default:
-			r, err := s.ratingIn(ctx, k.Account, k.Speed)
-			if err != nil {
-				return v, err
-			}
-			v.Poster, v.Rating = a.Username, ratingOf(r)
-		}
+	if p, ok := posters[k.Account]; ok && k.Account != "" {
+		v.Poster, v.Rating = p.Username, ratingOf(ratingAmong(posters, k.Account, k.Speed))
 	}
-	return v, nil
+	return v
 }
 
 // PostSeek saves a new seek of the caller's.
@@ -184,17 +221,30 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 	return k, secret, nil
 }
 
-// gameMade tells every server's lobby that the game of seek (or ticket)
-// id is made: the sockets holding it may now be told "paired" (settle
-// waits for the game). Other servers heard of the seek's acceptance
-// from the store before the game existed; they hear of it again.
-func (s *Server) gameMade(ctx context.Context, id string) {
+// gameMade tells the sockets holding the seeks (or tickets) of game,
+// now made, that they are paired: this server's at once, each socket
+// its seat, whatever the lobby's lists are doing; every other server's
+// through the store's notice of each seek (heard). Other servers heard
+// of the seeks' acceptance from the store before the game existed; they
+// hear of it again.
+func (s *Server) gameMade(ctx context.Context, game string, seats ...seekSeat) {
+	for _, k := range seats {
+		s.lobby.paired(k.seek, game, k.seat)
+	}
 	if n, ok := s.store.(store.LobbyNotifier); ok {
-		if err := n.NotifyLobby(context.WithoutCancel(ctx), id); err != nil {
-			s.log.Warn("announcing a seek's game", "seek", id, "err", err)
+		for _, k := range seats {
+			if err := n.NotifyLobby(context.WithoutCancel(ctx), k.seek); err != nil {
+				s.log.Warn("announcing a seek's game", "seek", k.seek, "err", err)
+			}
 		}
 	}
-	s.lobbyChanged(id)
+	s.lobbyChanged(game)
+}
+
+// seekSeat is a seek (or ticket) of a game made, and its poster's seat.
+type seekSeat struct {
+	seek string
+	seat int
 }
 
 // tooManyOpen refuses a seek of an address with n seeks open, the most
@@ -242,36 +292,30 @@ func (h host) OpenSeeks(ctx context.Context) ([]api.SeekView, error) {
 }
 
 // acceptable returns the seeks of open that account (with mine telling
-// the caller's own anonymous seeks) may accept, as the lobby shows them.
+// the caller's own anonymous seeks) may accept, as the lobby shows them:
+// the posters and the caller read in one read.
 func (s *Server) acceptable(ctx context.Context, open []store.Seek, account string, mine func(store.Seek) bool) ([]api.SeekView, error) {
 	out := []api.SeekView{}
-	ratings := map[string]rating.Rating{} // the caller's, by speed
 	blocked, err := s.blockedWith(ctx, account)
 	if err != nil {
 		return nil, err
 	}
+	var shown []store.Seek
 	for _, k := range open {
 		if k.Pool || (account != "" && k.Account == account) || mine(k) || (k.Rated && account == "") || blocked[k.Account] {
 			continue
 		}
-		if k.Min != 0 || k.Max != 0 {
-			r, ok := ratings[k.Speed]
-			if !ok {
-				var err error
-				if r, err = s.ratingIn(ctx, account, k.Speed); err != nil {
-					return nil, err
-				}
-				ratings[k.Speed] = r
-			}
-			if !inRange(r, k) {
-				continue
-			}
+		shown = append(shown, k)
+	}
+	ps, err := s.posters(ctx, shown, account)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range shown {
+		if !inRange(ratingAmong(ps, account, k.Speed), k) {
+			continue
 		}
-		v, err := s.seekView(ctx, k)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
+		out = append(out, viewWith(k, ps))
 	}
 	return out, nil
 }
@@ -464,7 +508,7 @@ func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
 		return api.Joined{}, err
 	}
 	h.s.log.Info("seek accepted", "seek", id, "id", gameID, "rated", cfg.Rated)
-	h.s.gameMade(ctx, id)
+	h.s.gameMade(ctx, gameID, seekSeat{id, poster})
 	st := m.State()
 	return api.Joined{Game: wire.GameOf(&st), Seat: 1 - poster, Secret: secret}, nil
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/coder/websocket"
 
 	"oanquan/internal/api"
-	"oanquan/internal/rating"
 	"oanquan/internal/store"
 )
 
@@ -43,6 +42,12 @@ const lobbyOutbox = 16
 // server it closes at once (endSessions).
 const lobbySessionCheck = time.Minute
 
+// refreshGap is the least time from the start of one refresh of the
+// lobby's sockets to the next: changes coming faster (a burst of quick
+// pairing's tickets, each held and paired) share refreshes, at most ten
+// a second whatever their number, and a list is at most this late.
+const refreshGap = 100 * time.Millisecond
+
 // lobbyExpireEvery is how often the expired seeks are deleted.
 const lobbyExpireEvery = time.Minute
 
@@ -57,6 +62,11 @@ type lobbyHub struct {
 	// pairEvery is pairEvery: how often the tickets held here are tried.
 	pairEvery time.Duration
 	kick      chan struct{} // something changed: refresh every socket (coalesced)
+	// gap is the least time from one refresh's start to the next's, as
+	// a time.Duration: refreshGap; tests change it.
+	gap atomic.Int64
+	// refreshes counts the refreshes made (tests and benchmarks).
+	refreshes atomic.Int64
 	// blocksOf reads, by account, whom the signed-in sockets block or
 	// are blocked by: Server.blockedAmong (a benchmark compares others).
 	blocksOf atomic.Pointer[blocksReader]
@@ -64,6 +74,7 @@ type lobbyHub struct {
 	mu      sync.Mutex
 	socks   map[*lobbySock]struct{}
 	holders map[string]map[*lobbySock]string // by seek id: the sockets that hold it, and its secret
+	hearing map[string]bool                  // seeks heard of being read (heard)
 }
 
 // blocksReader reads, by account, whom the signed-in sockets of socks
@@ -156,9 +167,10 @@ func (c *lobbySock) send(msg []byte) {
 
 func newLobbyHub(s *Server) *lobbyHub {
 	l := &lobbyHub{s: s, name: "server-" + newID(), pairEvery: pairEvery, kick: make(chan struct{}, 1), regrace: make(chan struct{}, 1),
-		socks: map[*lobbySock]struct{}{}, holders: map[string]map[*lobbySock]string{}}
+		socks: map[*lobbySock]struct{}{}, holders: map[string]map[*lobbySock]string{}, hearing: map[string]bool{}}
 	l.blocksOf.Store(&blocksReader{s.blockedAmong})
 	l.setGrace(lobbyGrace)
+	l.gap.Store(int64(refreshGap))
 	return l
 }
 
@@ -201,6 +213,8 @@ func (l *lobbyHub) run() {
 	// grace: a hold renewed to a grace ahead never lapses while held.
 	lease := time.NewTimer(l.graceOf() / 3)
 	defer lease.Stop()
+	var last time.Time       // the last refresh's start
+	var due <-chan time.Time // a refresh waiting for the gap
 	for {
 		select {
 		case <-l.s.ctx.Done():
@@ -227,6 +241,21 @@ func (l *lobbyHub) run() {
 			}
 			l.pairHeld(open)
 		case <-l.kick:
+			// Coalesced: the changes that come while a refresh runs, or
+			// within the gap after its start, wait for one more refresh,
+			// which reads them all.
+			if due != nil {
+				continue
+			}
+			if wait := time.Duration(l.gap.Load()) - time.Since(last); wait > 0 {
+				due = time.After(wait)
+				continue
+			}
+			last = time.Now()
+			l.refresh(ks)
+		case <-due:
+			due = nil
+			last = time.Now()
 			l.refresh(ks)
 		case <-expire.C:
 			ctx, cancel := context.WithTimeout(l.s.ctx, storeTimeout)
@@ -236,7 +265,7 @@ func (l *lobbyHub) run() {
 				l.s.log.Warn("expiring seeks", "err", err)
 			}
 			if n > 0 {
-				l.refresh(ks)
+				l.changed()
 			}
 		}
 	}
@@ -248,6 +277,7 @@ const storeTimeout = 5 * time.Second
 // refresh sends every socket the seeks it may accept, and the poster's
 // sockets the news of their seeks accepted or gone.
 func (l *lobbyHub) refresh(ks store.Seeks) {
+	l.refreshes.Add(1)
 	ctx, cancel := context.WithTimeout(l.s.ctx, storeTimeout)
 	defer cancel()
 	open, err := ks.OpenSeeks(ctx, time.Now())
@@ -255,16 +285,19 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 		l.s.log.Warn("reading the lobby's seeks", "err", err)
 		return
 	}
+	// Only what the lists show: the tickets of quick pairing (never
+	// listed) cost nothing here, and the posters' accounts and ratings,
+	// with those of the sockets' players when a seek has a range, come
+	// in one read.
 	isOpen := make(map[string]bool, len(open))
-	views := make(map[string]json.RawMessage, len(open))
+	var shown []store.Seek
+	ranged := false
 	for _, k := range open {
 		isOpen[k.ID] = true
-		v, err := l.s.seekView(ctx, k)
-		if err != nil {
-			l.s.log.Warn("reading the lobby's seeks", "err", err)
-			return
+		if !k.Pool {
+			shown = append(shown, k)
+			ranged = ranged || k.Min != 0 || k.Max != 0
 		}
-		views[k.ID], _ = json.Marshal(v)
 	}
 	l.mu.Lock()
 	socks := make([]*lobbySock, 0, len(l.socks))
@@ -288,7 +321,21 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 	for _, id := range gone {
 		l.settle(ctx, ks, id)
 	}
-	ratings := map[string]map[string]rating.Rating{}  // by account, by speed
+	var players []string // the sockets' accounts, for the seeks' ranges
+	if ranged {
+		for _, c := range socks {
+			players = append(players, c.account)
+		}
+	}
+	ps, err := l.s.posters(ctx, shown, players...)
+	if err != nil {
+		l.s.log.Warn("reading the lobby's seeks", "err", err)
+		return
+	}
+	views := make(map[string]json.RawMessage, len(shown))
+	for _, k := range shown {
+		views[k.ID], _ = json.Marshal(viewWith(k, ps))
+	}
 	blocks, err := l.blocksOf.Load().read(ctx, socks) // by account: blocked either way
 	if err != nil {
 		l.s.log.Warn("reading blocks", "err", err)
@@ -296,12 +343,10 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 	}
 	for _, c := range socks {
 		blocked := blocks[c.account]
-		mine := func(k store.Seek) bool {
-			return held[c][k.ID] || samePoster(k, c.account, c.poster) || blocked[k.Account]
-		}
-		list := make([]json.RawMessage, 0, len(open))
-		for _, k := range open {
-			if !l.mayAccept(ctx, c.account, k, mine, ratings) {
+		list := make([]json.RawMessage, 0, len(shown))
+		for _, k := range shown {
+			if held[c][k.ID] || samePoster(k, c.account, c.poster) || blocked[k.Account] || (k.Rated && c.account == "") ||
+				!inRange(ratingAmong(ps, c.account, k.Speed), k) {
 				continue
 			}
 			list = append(list, views[k.ID])
@@ -312,28 +357,6 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 		}{"seeks", list})
 		c.setList(msg)
 	}
-}
-
-// mayAccept reports whether a socket of account may accept k.
-func (l *lobbyHub) mayAccept(ctx context.Context, account string, k store.Seek, mine func(store.Seek) bool, ratings map[string]map[string]rating.Rating) bool {
-	if k.Pool || mine(k) || (k.Rated && account == "") {
-		return false
-	}
-	if k.Min == 0 && k.Max == 0 {
-		return true
-	}
-	if ratings[account] == nil {
-		ratings[account] = map[string]rating.Rating{}
-	}
-	r, ok := ratings[account][k.Speed]
-	if !ok {
-		var err error
-		if r, err = l.s.ratingIn(ctx, account, k.Speed); err != nil {
-			return false
-		}
-		ratings[account][k.Speed] = r
-	}
-	return inRange(r, k)
 }
 
 // settle tells the sockets holding seek id, no longer open, what became
@@ -369,6 +392,63 @@ func (l *lobbyHub) settle(ctx context.Context, ks store.Seeks, id string) {
 		}
 		c.send(msg)
 	}
+}
+
+// paired tells the sockets here holding seek id that it made game, in
+// seat, and forgets them: apart from the lists, so that a slow or
+// failing refresh never withholds a game.
+func (l *lobbyHub) paired(id, game string, seat int) {
+	l.mu.Lock()
+	hs := l.holders[id]
+	delete(l.holders, id)
+	l.mu.Unlock()
+	for c, secret := range hs {
+		msg, _ := json.Marshal(lobbyPaired{Type: "paired", Seek: id, Game: game, Seat: seat, Secret: secret})
+		c.send(msg)
+	}
+}
+
+// heard reads seek id, which the store's notices say changed on some
+// server, if a socket here holds it, and tells its sockets "paired" if
+// its game is made: apart from the lists, as paired. One read at a time
+// for a seek; a seek still open, or whose game is not made yet, is left
+// to the next notice or refresh.
+func (l *lobbyHub) heard(id string) {
+	ks, ok := l.s.store.(store.Seeks)
+	if !ok {
+		return
+	}
+	l.mu.Lock()
+	_, held := l.holders[id]
+	busy := l.hearing[id]
+	if held && !busy {
+		l.hearing[id] = true
+	}
+	l.mu.Unlock()
+	if !held || busy {
+		return
+	}
+	go func() {
+		defer func() {
+			l.mu.Lock()
+			delete(l.hearing, id)
+			l.mu.Unlock()
+		}()
+		ctx, cancel := context.WithTimeout(l.s.ctx, storeTimeout)
+		defer cancel()
+		k, err := ks.Seek(ctx, id)
+		if err != nil || k.Game == "" {
+			return // gone, or open: the lists' refresh says so
+		}
+		switch _, err := l.s.store.Get(ctx, k.Game); {
+		case errors.Is(err, store.ErrNotFound):
+			return // the server that paired it says so once it is made
+		case err != nil:
+			l.s.log.Warn("reading a seek's game", "seek", id, "err", err)
+			return
+		}
+		l.paired(id, k.Game, k.Seat)
+	}()
 }
 
 // lobbyPaired tells a poster's socket that its seek made a game.

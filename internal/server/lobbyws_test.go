@@ -355,7 +355,7 @@ func TestLobbyPairedWaitsForGame(t *testing.T) {
 	if _, err := sB.newMatchID(ctx, gameID, cfg, [2][]byte{hashSecret(k.Secret), hashSecret(newSecret())}, [2]string{}); err != nil {
 		t.Fatal(err)
 	}
-	sB.gameMade(ctx, k.ID)
+	sB.gameMade(ctx, gameID, seekSeat{k.ID, 0})
 	deadline := time.After(guard)
 	for {
 		select {

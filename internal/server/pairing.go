@@ -110,9 +110,18 @@ func (s *Server) pair(ctx context.Context, k store.Seek) (id string, seat int, m
 	if err != nil {
 		return "", 0, false, err
 	}
+	return s.pairFrom(ctx, ks, k, open, blocked, now, nil)
+}
+
+// pairFrom pairs ticket k with the ticket of open nearest in rating that
+// it may be paired with at now, leaving out those blocked (by account)
+// and those of taken, as pair does. Taken, if not nil, gains the tickets
+// found paired: k and its partner, or a partner paired meanwhile.
+func (s *Server) pairFrom(ctx context.Context, ks store.Seeks, k store.Seek, open []store.Seek, blocked map[string]bool, now time.Time,
+	taken map[string]bool) (id string, seat int, made bool, err error) {
 	var cands []store.Seek
 	for _, o := range open {
-		if pairable(k, o, now) && !blocked[o.Account] {
+		if pairable(k, o, now) && !blocked[o.Account] && !taken[o.ID] {
 			cands = append(cands, o)
 		}
 	}
@@ -132,19 +141,32 @@ func (s *Server) pair(ctx context.Context, k store.Seek) (id string, seat int, m
 		if errors.Is(err, store.ErrConflict) {
 			// o was paired meanwhile, or k was: if k, say so.
 			if saved, err := ks.Seek(ctx, k.ID); err == nil && saved.Game != "" {
+				mark(taken, k.ID)
 				return saved.Game, saved.Seat, false, nil
 			}
+			mark(taken, o.ID)
 			continue
 		}
 		if err != nil {
 			return "", 0, false, err
 		}
+		mark(taken, k.ID, o.ID)
 		if err := s.pairGame(ctx, id, k, o, seat); err != nil {
 			return "", 0, false, err
 		}
 		return id, seat, true, nil
 	}
 	return "", 0, false, nil
+}
+
+// mark adds ids to set, if set is not nil.
+func mark(set map[string]bool, ids ...string) {
+	if set == nil {
+		return
+	}
+	for _, id := range ids {
+		set[id] = true
+	}
 }
 
 // pairGame makes the game of tickets a and b, just paired: a's poster in
@@ -173,13 +195,19 @@ func (s *Server) pairGame(ctx context.Context, id string, a, b store.Seek, seatA
 		return err
 	}
 	s.log.Info("paired", "id", id, "seeks", a.ID+" "+b.ID, "rated", cfg.Rated)
-	s.gameMade(ctx, a.ID) // one notice: any refresh settles both tickets
+	s.gameMade(ctx, id, seekSeat{a.ID, seatA}, seekSeat{b.ID, 1 - seatA})
 	return nil
 }
 
 // pairHeld tries again to pair the waiting tickets held by this
-// server's lobby sockets, of open (the open seeks).
+// server's lobby sockets, of open (the open seeks): from that one read
+// of the seeks, and the blocks of all their players in one more, not a
+// read of each a ticket.
 func (l *lobbyHub) pairHeld(open []store.Seek) {
+	ks, ok := l.s.store.(store.Seeks)
+	if !ok {
+		return
+	}
 	l.mu.Lock()
 	var held []store.Seek
 	for _, k := range open {
@@ -188,20 +216,39 @@ func (l *lobbyHub) pairHeld(open []store.Seek) {
 		}
 	}
 	l.mu.Unlock()
-	paired := map[string]bool{}
+	if len(held) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(l.s.ctx, storeTimeout)
+	defer cancel()
+	var blocks map[string]map[string]bool // by account: blocked either way
+	if b, ok := l.s.store.(store.Blocks); ok {
+		var accounts []string
+		for _, k := range held {
+			if k.Account != "" {
+				accounts = append(accounts, k.Account)
+			}
+		}
+		if len(accounts) > 0 {
+			var err error
+			if blocks, err = b.BlockedAmong(ctx, accounts); err != nil {
+				l.s.log.Warn("pairing: reading blocks", "err", err)
+				return
+			}
+		}
+	}
+	now := time.Now()
+	taken := map[string]bool{} // paired in this round, or found paired
 	for _, k := range held {
-		if paired[k.ID] {
+		if taken[k.ID] {
 			continue
 		}
-		ctx, cancel := context.WithTimeout(l.s.ctx, storeTimeout)
-		id, _, _, err := l.s.pair(ctx, k)
-		cancel()
+		pctx, pcancel := context.WithTimeout(l.s.ctx, storeTimeout)
+		_, _, _, err := l.s.pairFrom(pctx, ks, k, open, blocks[k.Account], now, taken)
+		pcancel()
 		if err != nil {
 			l.s.log.Warn("pairing", "seek", k.ID, "err", err)
 			return
-		}
-		if id != "" {
-			paired[k.ID] = true
 		}
 	}
 }

@@ -209,3 +209,53 @@ func TestQuickPairingRaceTwoServers(t *testing.T) {
 		}
 	}
 }
+
+// stallRefresh makes every refresh of s's lobby lists wait for its
+// bound (storeTimeout) and fail, as on a starved machine whose store
+// does not answer the lists' reads in time.
+func stallRefresh(s *Server) {
+	s.lobby.blocksOf.Store(&blocksReader{func(ctx context.Context, _ []*lobbySock) (map[string]map[string]bool, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}})
+}
+
+// TestPairedWithoutRefresh: a waiting player's socket is told "paired"
+// within a second though every refresh of the lobby's lists stalls and
+// fails: on a SQLite file, paired by the server holding the ticket; on
+// PostgreSQL, paired through another server, the holder's server told
+// by the store's notice. (Before, the notices went out with the lists:
+// none until a refresh succeeded.)
+func TestPairedWithoutRefresh(t *testing.T) {
+	run := func(t *testing.T, sA *Server, tsA, tsB *httptest.Server) {
+		a, b := newBrowser(t, tsA), newBrowser(t, tsB)
+		la := dialLobby(t, a)
+		la.until("the first list", func(m lobbyMsg) bool { return m.Type == "seeks" })
+		stallRefresh(sA)
+		ta := must[api.Ticket](t, a.call("POST", "/api/pairing", `{"clock":{"initial":180,"increment":2}}`), 201)
+		la.hold(api.SeekPosted{SeekView: api.SeekView{ID: ta.ID}, Secret: ta.Secret})
+		time.Sleep(100 * time.Millisecond) // the refresh the hold asked for is stalled by now
+		start := time.Now()
+		tb := must[api.Ticket](t, b.call("POST", "/api/pairing", `{"clock":{"initial":180,"increment":2}}`), 201)
+		if tb.Game == nil || tb.Seat == nil {
+			t.Fatalf("the second ticket was not paired: %+v", tb)
+		}
+		p := la.until("paired", func(m lobbyMsg) bool { return m.Type == "paired" })
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("told paired %v after the pairing, want within a second", took)
+		}
+		if p.Seek != ta.ID || p.Game != tb.Game.ID || p.Seat != 1-*tb.Seat || p.Secret != ta.Secret {
+			t.Fatalf("paired %+v, want game %s, seat %d", p, tb.Game.ID, 1-*tb.Seat)
+		}
+	}
+	t.Run("sqlite", func(t *testing.T) {
+		s, ts := accountServer(t, noLimits)
+		run(t, s, ts, ts)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url := pgtest.Start(t)
+		sA, tsA := accountServerOn(t, openPostgresURL(t, url), noLimits)
+		_, tsB := accountServerOn(t, openPostgresURL(t, url), noLimits)
+		run(t, sA, tsA, tsB)
+	})
+}

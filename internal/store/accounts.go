@@ -106,6 +106,11 @@ type Accounts interface {
 	// Ratings returns account id's ratings by speed name; a speed it
 	// has no rated game in is absent.
 	Ratings(ctx context.Context, id string) (map[string]rating.Rating, error)
+	// Posters returns, for each of ids that is an account not deleted,
+	// its username and its ratings (as Ratings), in one read: the
+	// lobby's, for the posters of the seeks it lists and the players of
+	// its sockets at once. Other ids are absent.
+	Posters(ctx context.Context, ids []string) (map[string]Poster, error)
 	// SeatAccount records that account plays seat (0 or 1) of game id.
 	SeatAccount(ctx context.Context, id string, seat int, account string) error
 	// EndRated applies e, the change that ends game id, and in the same

@@ -28,6 +28,7 @@ func testAccounts(t *testing.T, open opener) {
 		{"EndRatedRefused", testEndRatedRefused},
 		{"EndRatedOnce", testEndRatedOnce},
 		{"DeleteWithdrawsSeeks", testDeleteWithdrawsSeeks},
+		{"Posters", testPosters},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -392,5 +393,50 @@ func checkMigratedV6(t *testing.T, s Store) {
 	}
 	if g := mustGet(t, s, "old"); g.Players[0] != "Nam" {
 		t.Errorf("players after migrating = %q", g.Players)
+	}
+}
+
+// testPosters: Posters reads many accounts' names and ratings at once,
+// as Ratings has them one by one: a rated player's speeds, a new
+// player's none; deleted accounts and unknown ids are absent.
+func testPosters(t *testing.T, s Accounts, g Store) {
+	mustAccount(t, s, "a1", "Nam")
+	mustAccount(t, s, "a2", "Lan")
+	mustAccount(t, s, "a3", "Mai")
+	mustAccount(t, s, "a4", "Hoa")
+	ratedGame(t, g, "r1")
+	if _, err := s.EndRated(ctx, "r1", Ending{Index: 2, Move: "5R", Score0: 1, At: t0.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteAccount(ctx, "a4"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Posters(ctx, []string{"a1", "a2", "a3", "a4", "nobody"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got["a1"].Username != "Nam" || got["a2"].Username != "Lan" || got["a3"].Username != "Mai" {
+		t.Fatalf("Posters = %+v, want Nam, Lan and Mai", got)
+	}
+	for _, id := range []string{"a1", "a2", "a3"} {
+		want, err := s.Ratings(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := got[id].Ratings
+		if len(rs) != len(want) {
+			t.Errorf("Posters[%s].Ratings = %+v, want %+v", id, rs, want)
+		}
+		for speed, w := range want {
+			if r := rs[speed]; !near(r, w) || r.Games != w.Games || !r.Updated.Equal(w.Updated) {
+				t.Errorf("Posters[%s].Ratings[%s] = %+v, want %+v", id, speed, r, w)
+			}
+		}
+	}
+	if len(got["a1"].Ratings) != 1 || len(got["a3"].Ratings) != 0 {
+		t.Errorf("Posters: a1's ratings %+v (want blitz), a3's %+v (want none)", got["a1"].Ratings, got["a3"].Ratings)
+	}
+	if none, err := s.Posters(ctx, nil); err != nil || len(none) != 0 {
+		t.Errorf("Posters(none) = %v, %v", none, err)
 	}
 }

@@ -114,7 +114,7 @@ func TestStrangers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 21))
 	plies, resigned := 0, false
 	for ; ; plies++ {
-		mover := nextStranger(t, a, b)
+		mover := nextMover(t, a, b)
 		if mover == nil {
 			break
 		}
@@ -220,22 +220,4 @@ func TestStrangers(t *testing.T) {
 			t.Errorf("%s sees %s's rating as %q, want %s (the server's)", name, them, got, shown)
 		}
 	}
-}
-
-// nextStranger returns whichever of a and b may move now, or nil once
-// the game is over on both pages, waiting for one or the other.
-func nextStranger(t *testing.T, a, b *page) *page {
-	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		switch {
-		case a.over() && b.over():
-			return nil
-		case eval[bool](a, onlineReady):
-			return a
-		case eval[bool](b, onlineReady):
-			return b
-		}
-	}
-	t.Fatalf("neither stranger may move, and the game is not over: %q / %q", text(a, "status"), text(b, "status"))
-	return nil
 }

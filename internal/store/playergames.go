@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // PlayerGames lists the games an account played (issue 21, profiles):
@@ -94,16 +96,7 @@ func (p *Postgres) RatedInPlay(ctx context.Context, account string) ([]string, e
 	if err != nil {
 		return nil, fmt.Errorf("store: listing a player's rated games in play: %w", err)
 	}
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
 // GamesOf returns account's games created before before, newest first.
@@ -113,14 +106,5 @@ func (p *Postgres) GamesOf(ctx context.Context, account string, before time.Time
 	if err != nil {
 		return nil, fmt.Errorf("store: listing a player's games: %w", err)
 	}
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return pgx.CollectRows(rows, pgx.RowTo[string])
 }

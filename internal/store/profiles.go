@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"oanquan/internal/rating"
 )
 
@@ -241,16 +243,7 @@ func (p *Postgres) Unresulted(ctx context.Context, account string, limit int) ([
 	if err != nil {
 		return nil, fmt.Errorf("store: listing a player's games with no result: %w", err)
 	}
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
 // RatingHistory returns account's ratings after its rated games.

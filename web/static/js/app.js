@@ -482,7 +482,7 @@ function shown(msg) {
 
 function shownState(st) {
   if (S.selected !== null && !(st.legal || []).length) S.selected = null;
-  if (!st.over && S.shownEnd === st.id) S.shownEnd = null; // taken back: its next end is shown
+  if (!st.over && S.shownEnd === st.id) S.shownEnd = null; // taken back
   if (online && online.follow(st)) return;
   if (st.over && agreed.has(st.end) && st.id !== S.shownEnd) {
     S.shownEnd = st.id;
@@ -492,12 +492,7 @@ function shownState(st) {
 
 function shownTurns() {
   const st = game();
-  if (st && st.over) {
-    // Once a game: a later message's turns (presence, a resync) must not
-    // open it again over what the player went to after closing it.
-    if (S.shownEnd !== st.id) { S.shownEnd = st.id; openResult(); }
-    return;
-  }
+  if (st && st.over) { if (S.shownEnd !== st.id) S.shownEnd = st.id, openResult(); return; } // once a game
   if (st && legalCells().size && S.focusAfter !== undefined) {
     const b = cellEl(board, S.focusAfter);
     if (b && (document.activeElement === document.body || document.activeElement === board)) b.focus({ preventScroll: true });

@@ -84,7 +84,23 @@ func TestAxe(t *testing.T) {
 		p.wait(`document.getElementById('review-status')?.textContent === 'Review done.'`, 60*time.Second)
 		audit(p, "game review")
 		p.do(chromedp.Click(chromedp.CSS("#review-close")))
-		p.do(chromedp.Click(chromedp.CSS("#result-open")))
+		// Once the review has closed. A click on "final count" was seen
+		// twice in about thirty runs to open nothing (in CI, and once
+		// for an engineer): not understood yet; the audit is of the
+		// dialog, so it is asked for again then (said in the session's
+		// note for the next owner).
+		p.wait(`document.getElementById('review').hidden`, 5*time.Second)
+		for try_ := 0; try_ < 3; try_++ {
+			p.do(chromedp.Click(chromedp.CSS("#result-open")))
+			opened := false
+			for end := time.Now().Add(2 * time.Second); !opened && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+				opened = eval[bool](p, `document.getElementById('result').open`)
+			}
+			if opened {
+				break
+			}
+			t.Log("the final count did not open at a click: clicking again")
+		}
 		p.wait(`document.getElementById('result').open`, 5*time.Second)
 		p.do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'fa'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
 		p.wait(`document.documentElement.dir === 'rtl'`, 5*time.Second)

@@ -27,23 +27,6 @@ func strangerSignUp(p *page, name, password string) {
 	p.wait(fmt.Sprintf(`!document.getElementById('account').open && document.querySelector('#nav-account .who').textContent === %q`, name), 10*time.Second)
 }
 
-// strangerBoards has p note in window.boardAt (ms, the machine's clock)
-// the moment its board shows an online game other than the one it
-// shows now, and in window.clickedAt its next click on a quick pairing
-// button.
-func strangerBoards(p *page) {
-	p.t.Helper()
-	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
-	window.boardAt = 0; window.clickedAt = 0;
-	document.addEventListener('click', (e) => { if (e.target.closest('#quick button')) window.clickedAt = ` + now + `; }, {capture: true, once: true});
-	const before = localStorage.getItem('oanquan.game');
-	const shown = () => !document.getElementById('game-view').hidden && !document.getElementById('online').hidden &&
-		localStorage.getItem('oanquan.game') !== before && document.querySelectorAll('#game-board .cell').length === 12;
-	new MutationObserver((_, o) => { if (shown()) { window.boardAt = ` + now + `; o.disconnect(); } })
-		.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ['hidden']});
-})()`))
-}
-
 // boardInView checks that p shows the whole board and both stores
 // without scrolling, the page no wider than its window.
 func boardInView(t *testing.T, p *page, what string) {
@@ -85,8 +68,8 @@ func TestStrangers(t *testing.T) {
 	}
 
 	// Quick pairing: a waits, b's click makes the pair.
-	strangerBoards(a)
-	strangerBoards(b)
+	watchBoard(a)
+	watchBoard(b)
 	click(a, `#quick button[data-clock="180+2"]`)
 	a.wait(`document.getElementById('lobby-wait').hidden === false`, 10*time.Second)
 	click(b, `#quick button[data-clock="180+2"]`)

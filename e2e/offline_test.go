@@ -17,110 +17,17 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/network"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	"oanquan/ai"
+	. "oanquan/e2e/internal/browsertest"
 	"oanquan/internal/server"
 	"oanquan/internal/store"
 	"oanquan/rules"
 	"oanquan/web"
 )
-
-// controlled is true once the service worker has kept the page's files
-// and serves the page.
-const controlled = `navigator.serviceWorker.controller !== null`
-
-// offline cuts the page's network (DevTools' network emulation, the
-// service worker's requests included), or restores it.
-func (p *page) offline(off bool) {
-	p.t.Helper()
-	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
-			return err
-		}
-		if err := emulateOffline(ctx, tg, off); err != nil {
-			return err
-		}
-		_, err := cdp.Call(ctx, tg, network.OverrideNetworkState, network.OverrideNetworkStateParams{Offline: off, DownloadThroughput: -1, UploadThroughput: -1})
-		return err
-	}))
-}
-
-// byRule is Network.emulateNetworkConditionsByRule's parameters in both
-// of the forms Chromium has taken. The older one (Chromium 148, Debian
-// 12's for a while) requires offline at the top level and has no
-// condition's offline nor emulateOfflineServiceWorker; the later one
-// (Chromium 150 and 156 here) reads those two and keeps the top-level
-// offline as a deprecated option. cdproto's struct has the later form
-// alone, which Chromium 148 refuses ("Invalid parameters").
-type byRule struct {
-	Offline                     bool         `json:"offline"`
-	EmulateOfflineServiceWorker *bool        `json:"emulateOfflineServiceWorker,omitempty"`
-	MatchedNetworkConditions    []conditions `json:"matchedNetworkConditions"`
-}
-
-// conditions is a network.Conditions for every request (no URL
-// pattern), without throttling; Offline is nil in the older form.
-type conditions struct {
-	URLPattern         string  `json:"urlPattern"`
-	Latency            float64 `json:"latency"`
-	DownloadThroughput float64 `json:"downloadThroughput"`
-	UploadThroughput   float64 `json:"uploadThroughput"`
-	Offline            *bool   `json:"offline,omitempty"`
-}
-
-// emulateOffline sets the network conditions of every request, the
-// service worker's included: both forms of the parameters at once (which
-// Chromium 150 and 156 take); should a Chromium refuse the fields it does
-// not know, the older form alone.
-func emulateOffline(ctx context.Context, tg *chromedp.Target, off bool) error {
-	on := true
-	both := byRule{Offline: off, EmulateOfflineServiceWorker: &on,
-		MatchedNetworkConditions: []conditions{{DownloadThroughput: -1, UploadThroughput: -1, Offline: &off}}}
-	var res network.EmulateNetworkConditionsByRuleResult
-	err := tg.Call(ctx, network.CommandEmulateNetworkConditionsByRule, both, &res)
-	if err == nil {
-		return nil
-	}
-	older := byRule{Offline: off, MatchedNetworkConditions: []conditions{{DownloadThroughput: -1, UploadThroughput: -1}}}
-	if err2 := tg.Call(ctx, network.CommandEmulateNetworkConditionsByRule, older, &res); err2 != nil {
-		return fmt.Errorf("Network.emulateNetworkConditionsByRule: %v; in the older form: %v", err, err2)
-	}
-	return nil
-}
-
-// forgetUnreachable drops the console errors of requests and WebSockets
-// that could not reach the server: expected while offline.
-func (p *page) forgetUnreachable() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var kept []string
-	for _, e := range p.errors {
-		if !refusedConnection(e) && !strings.Contains(e, "ERR_INTERNET_DISCONNECTED") {
-			kept = append(kept, e)
-		}
-	}
-	p.errors = kept
-}
-
-// waitReload waits until the page has reloaded: the expression marker,
-// true on the old page, is false on a new one that has loaded. (A wait
-// fails when the page goes away in the middle of it.)
-func (p *page) waitReload(marker string, timeout time.Duration) {
-	p.t.Helper()
-	for end := time.Now().Add(timeout); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!(`+marker+`) && document.readyState === 'complete' && document.getElementById('status') !== null`))
-		cancel()
-		if err == nil && v {
-			return
-		}
-	}
-	p.t.Fatalf("the page did not reload in %v", timeout)
-}
 
 // localGame is true when the page shows a game played in the browser:
 // one kept in the browser (offline/local.js).
@@ -134,27 +41,27 @@ const localGame = `(localStorage.getItem('oanquan.local') || '').includes('"' + 
 // hint, an undo, a reload in the middle) and a whole game against Medium
 // and against Hard.
 func TestOfflineGames(t *testing.T) {
-	p := newPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
-	p.wait(controlled, 30*time.Second)
-	p.wait(ready, 20*time.Second)
+	p := NewPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	p.Wait(Controlled, 30*time.Second)
+	p.Wait(Ready, 20*time.Second)
 	rng := rand.New(rand.NewPCG(12, 1))
 	playByClicks(p, rng) // on the server
-	online := eval[string](p, `localStorage.getItem('oanquan.game')`)
-	p.offline(true)
+	online := Eval[string](p, `localStorage.getItem('oanquan.game')`)
+	p.Offline(true)
 	playByClicks(p, rng) // the server out of reach: the page carries on
-	if n := eval[int](p, movesShown); n != 4 {
+	if n := Eval[int](p, MovesShown); n != 4 {
 		t.Fatalf("%d moves shown after a move offline, want 4 (the computer replied)", n)
 	}
-	moves := eval[string](p, `document.getElementById('moves').textContent`)
+	moves := Eval[string](p, `document.getElementById('moves').textContent`)
 	start := time.Now()
-	p.do(chromedp.Reload())
-	p.wait(localGame, 20*time.Second)
-	p.wait(ready, 30*time.Second)
+	p.Do(chromedp.Reload())
+	p.Wait(localGame, 20*time.Second)
+	p.Wait(Ready, 30*time.Second)
 	t.Logf("offline, from the reload to the game ready to play (page from the service worker, engine started, game replayed): %v", time.Since(start).Round(time.Millisecond))
-	if id := eval[string](p, `localStorage.getItem('oanquan.game')`); id != online {
+	if id := Eval[string](p, `localStorage.getItem('oanquan.game')`); id != online {
 		t.Errorf("offline, game %s; want the server's %s carried on", id, online)
 	}
-	if got := eval[string](p, `document.getElementById('moves').textContent`); got != moves {
+	if got := Eval[string](p, `document.getElementById('moves').textContent`); got != moves {
 		t.Errorf("offline, the moves are %q; want the server's %q", got, moves)
 	}
 	start = time.Now()
@@ -162,7 +69,7 @@ func TestOfflineGames(t *testing.T) {
 	t.Logf("the first move after it, with the computer's reply: %v", time.Since(start).Round(time.Millisecond))
 
 	// Against Easy, by clicks, to the end.
-	for i := 0; !p.over(); i++ {
+	for i := 0; !p.Over(); i++ {
 		if i == 200 {
 			t.Fatal("no end after 200 moves")
 		}
@@ -173,56 +80,56 @@ func TestOfflineGames(t *testing.T) {
 	// The finished game, reviewed after a reload: the same count, and
 	// its positions to go back through.
 	const totalsShown = `[...document.querySelectorAll('#tallies .term.total b')].map(b => b.textContent).join(' ')`
-	totals := eval[string](p, totalsShown)
-	p.do(chromedp.Reload())
-	p.wait(`document.getElementById('result').open`, 20*time.Second)
-	if got := eval[string](p, totalsShown); got != totals {
+	totals := Eval[string](p, totalsShown)
+	p.Do(chromedp.Reload())
+	p.Wait(`document.getElementById('result').open`, 20*time.Second)
+	if got := Eval[string](p, totalsShown); got != totals {
 		t.Errorf("after a reload the final count is %q, want %q", got, totals)
 	}
-	p.do(chromedp.Click(chromedp.ID("result-close")), chromedp.KeyEvent(kb.ArrowLeft))
-	p.wait(`!document.getElementById('replay-bar').hidden`, 5*time.Second)
+	p.Do(chromedp.Click(chromedp.ID("result-close")), chromedp.KeyEvent(kb.ArrowLeft))
+	p.Wait(`!document.getElementById('replay-bar').hidden`, 5*time.Second)
 	// And its review, by the engine in the browser.
-	p.do(chromedp.Click(chromedp.ID("replay-review")))
+	p.Do(chromedp.Click(chromedp.ID("replay-review")))
 	// Each position is searched by the engine in the browser, one after
 	// another: on a busy machine that takes a while.
-	p.wait(`document.getElementById('review-status')?.textContent === 'Review done.' && document.querySelector('#review-graph .score') !== null`, 150*time.Second)
-	click(p, "#review-close")
+	p.Wait(`document.getElementById('review-status')?.textContent === 'Review done.' && document.querySelector('#review-graph .score') !== null`, 150*time.Second)
+	Click(p, "#review-close")
 
 	// How to play, offline.
-	p.do(chromedp.Evaluate[chromedp.Void](`location.hash = '#howto'`))
-	p.wait(`document.querySelector('#howto-body .board.mini') !== null`, 10*time.Second)
-	p.do(chromedp.Evaluate[chromedp.Void](`location.hash = ''`))
-	p.wait(`!document.getElementById('game-view').hidden`, 5*time.Second)
+	p.Do(chromedp.Evaluate[chromedp.Void](`location.hash = '#howto'`))
+	p.Wait(`document.querySelector('#howto-body .board.mini') !== null`, 10*time.Second)
+	p.Do(chromedp.Evaluate[chromedp.Void](`location.hash = ''`))
+	p.Wait(`!document.getElementById('game-view').hidden`, 5*time.Second)
 
 	// Two players, from the new-game dialog; a hint, an undo, and a
 	// reload in the middle.
-	p.do(
+	p.Do(
 		chromedp.Click(chromedp.ID("new")),
 		chromedp.WaitVisible(chromedp.ID("newgame")),
 		chromedp.Click(chromedp.CSS(`#newgame input[name=mode][value=local]`)),
 		chromedp.Click(chromedp.ID("newgame-start")),
 	)
-	p.wait(`JSON.parse(localStorage.getItem('oanquan.settings')).mode === 'local' && localStorage.getItem('oanquan.game').startsWith('local-') && document.querySelectorAll('#moves .mv:not(.none)').length === 0 && `+localGame, 20*time.Second)
-	p.wait(ready, 20*time.Second)
+	p.Wait(`JSON.parse(localStorage.getItem('oanquan.settings')).mode === 'local' && localStorage.getItem('oanquan.game').startsWith('local-') && document.querySelectorAll('#moves .mv:not(.none)').length === 0 && `+localGame, 20*time.Second)
+	p.Wait(Ready, 20*time.Second)
 	for range 6 {
 		playByClicks(p, rng)
 	}
-	p.do(chromedp.Click(chromedp.ID("hint")))
-	p.wait(`document.querySelector('#game-board .cell.selected') !== null`, 10*time.Second)
-	p.do(chromedp.Click(chromedp.ID("undo")))
-	p.wait(movesShown+` === 5`, 10*time.Second)
-	before := eval[string](p, `document.getElementById('moves').textContent`)
-	id := eval[string](p, `localStorage.getItem('oanquan.game')`)
-	p.do(chromedp.Reload())
-	p.wait(localGame, 20*time.Second)
-	p.wait(ready, 20*time.Second)
-	if got := eval[string](p, `localStorage.getItem('oanquan.game')`); got != id {
+	p.Do(chromedp.Click(chromedp.ID("hint")))
+	p.Wait(`document.querySelector('#game-board .cell.selected') !== null`, 10*time.Second)
+	p.Do(chromedp.Click(chromedp.ID("undo")))
+	p.Wait(MovesShown+` === 5`, 10*time.Second)
+	before := Eval[string](p, `document.getElementById('moves').textContent`)
+	id := Eval[string](p, `localStorage.getItem('oanquan.game')`)
+	p.Do(chromedp.Reload())
+	p.Wait(localGame, 20*time.Second)
+	p.Wait(Ready, 20*time.Second)
+	if got := Eval[string](p, `localStorage.getItem('oanquan.game')`); got != id {
 		t.Fatalf("after a reload, game %s, want %s", got, id)
 	}
-	if got := eval[string](p, `document.getElementById('moves').textContent`); got != before {
+	if got := Eval[string](p, `document.getElementById('moves').textContent`); got != before {
 		t.Fatalf("after a reload the moves are %q, want %q", got, before)
 	}
-	for i := 0; !p.over(); i++ {
+	for i := 0; !p.Over(); i++ {
 		if i == 400 {
 			t.Fatal("no end after 400 moves")
 		}
@@ -232,18 +139,18 @@ func TestOfflineGames(t *testing.T) {
 
 	// Medium and Hard, each a whole game.
 	for _, level := range []string{"medium", "hard"} {
-		p.do(
+		p.Do(
 			chromedp.Click(chromedp.ID("result-new")),
 			chromedp.WaitVisible(chromedp.ID("newgame")),
 			chromedp.Click(chromedp.CSS(`#newgame input[name=mode][value=ai]`)),
 			chromedp.Click(chromedp.CSS(`#newgame input[name=level][value=`+level+`]`)),
 			chromedp.Click(chromedp.ID("newgame-start")),
 		)
-		p.wait(`document.querySelectorAll('#moves .mv:not(.none)').length === 0 && document.getElementById('level').value === '`+level+`' && `+localGame, 20*time.Second)
+		p.Wait(`document.querySelectorAll('#moves .mv:not(.none)').length === 0 && document.getElementById('level').value === '`+level+`' && `+localGame, 20*time.Second)
 		// The computer searches in the worker: the page's thread should
 		// have no task as long as its search (Hard's takes about 200 ms).
-		p.do(chromedp.Evaluate[chromedp.Void](`window.longest = 0; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.longest = Math.max(window.longest, e.duration); }).observe({ type: 'longtask' })`))
-		for i := 0; !p.over(); i++ {
+		p.Do(chromedp.Evaluate[chromedp.Void](`window.longest = 0; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.longest = Math.max(window.longest, e.duration); }).observe({ type: 'longtask' })`))
+		for i := 0; !p.Over(); i++ {
 			if i == 200 {
 				t.Fatal("no end after 200 moves")
 			}
@@ -252,9 +159,9 @@ func TestOfflineGames(t *testing.T) {
 		checkLocalEnd(p, "ai")
 		// A measurement, not a check: on a busy machine any task may
 		// last long.
-		t.Logf("%s: the longest task of the page's thread took %.0f ms", level, eval[float64](p, `window.longest`))
+		t.Logf("%s: the longest task of the page's thread took %.0f ms", level, Eval[float64](p, `window.longest`))
 	}
-	p.forgetUnreachable()
+	p.ForgetUnreachable()
 }
 
 // TestOfflineInvitation: a friend's link opened with the network cut
@@ -262,21 +169,21 @@ func TestOfflineGames(t *testing.T) {
 // game opens once the server can be reached; when the network is back,
 // the page takes the free seat.
 func TestOfflineInvitation(t *testing.T) {
-	p := newPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
-	p.wait(controlled, 30*time.Second)
+	p := NewPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	p.Wait(Controlled, 30*time.Second)
 	var game struct {
 		ID string `json:"id"`
 	}
-	apiCall(t, p.base, "POST", "/api/games", "", `{"mode":"online","first":0}`, &game)
-	kept := eval[string](p, `localStorage.getItem('oanquan.local') || ''`)
-	p.offline(true)
-	p.do(chromedp.Navigate(p.base + "/?game=" + game.ID))
-	p.wait(`document.getElementById('status').textContent.startsWith('The server cannot be reached: this game is kept there')`, 20*time.Second)
-	p.screenshot(filepath.Join(shotDir(t), "offline-invitation-390x844.png"))
-	if got := eval[string](p, `location.search`); got != "?game="+game.ID {
+	APICall(t, p.Base, "POST", "/api/games", "", `{"mode":"online","first":0}`, &game)
+	kept := Eval[string](p, `localStorage.getItem('oanquan.local') || ''`)
+	p.Offline(true)
+	p.Do(chromedp.Navigate(p.Base + "/?game=" + game.ID))
+	p.Wait(`document.getElementById('status').textContent.startsWith('The server cannot be reached: this game is kept there')`, 20*time.Second)
+	p.Screenshot(filepath.Join(ShotDir(t), "offline-invitation-390x844.png"))
+	if got := Eval[string](p, `location.search`); got != "?game="+game.ID {
 		t.Errorf("offline, the address became %q", got)
 	}
-	if got := eval[string](p, `localStorage.getItem('oanquan.local') || ''`); got != kept {
+	if got := Eval[string](p, `localStorage.getItem('oanquan.local') || ''`); got != kept {
 		t.Errorf("offline, a friend's link started a game in the browser: %s", got)
 	}
 	taken := func() [2]bool {
@@ -285,34 +192,34 @@ func TestOfflineInvitation(t *testing.T) {
 				Taken [2]bool `json:"taken"`
 			} `json:"presence"`
 		}
-		apiCall(t, p.base, "GET", "/api/games/"+game.ID, "", "", &st)
+		APICall(t, p.Base, "GET", "/api/games/"+game.ID, "", "", &st)
 		return st.Presence.Taken
 	}
 	if got := taken(); got != [2]bool{true, false} {
 		t.Errorf("offline, seats taken %v, want the creator's alone", got)
 	}
-	p.offline(false)
-	p.wait(`document.documentElement.dataset.live === 'on' && localStorage.getItem('oanquan.game') === '`+game.ID+`' && JSON.parse(localStorage.getItem('oanquan.secrets') || '{}')['`+game.ID+`'] !== undefined`, 20*time.Second)
+	p.Offline(false)
+	p.Wait(`document.documentElement.dataset.live === 'on' && localStorage.getItem('oanquan.game') === '`+game.ID+`' && JSON.parse(localStorage.getItem('oanquan.secrets') || '{}')['`+game.ID+`'] !== undefined`, 20*time.Second)
 	if got := taken(); got != [2]bool{true, true} {
 		t.Errorf("back online, seats taken %v, want both", got)
 	}
-	p.forgetUnreachable()
+	p.ForgetUnreachable()
 }
 
 // checkLocalEnd checks the final count of the game played in the browser
 // against the engine's own state of it.
-func checkLocalEnd(p *page, mode string) {
-	p.t.Helper()
-	st := eval[map[string]any](p, `(async () => { const m = await import('/offline/local.js'); return m.call('GET', '/api/games/' + localStorage.getItem('oanquan.game')); })()`)
+func checkLocalEnd(p *Page, mode string) {
+	p.T.Helper()
+	st := Eval[map[string]any](p, `(async () => { const m = await import('/offline/local.js'); return m.call('GET', '/api/games/' + localStorage.getItem('oanquan.game')); })()`)
 	if st["over"] != true || st["mode"] != mode {
-		p.t.Fatalf("the engine's state: over %v, mode %v; want a finished %s game", st["over"], st["mode"], mode)
+		p.T.Fatalf("the engine's state: over %v, mode %v; want a finished %s game", st["over"], st["mode"], mode)
 	}
-	p.t.Logf("%s %s game: %d moves, the end %v, totals %v", mode, st["level"], len(st["moves"].([]any)), st["end"], st["result"])
-	totals := eval[[]string](p, `[...document.querySelectorAll('#tallies .term.total b')].map(b => b.textContent)`)
+	p.T.Logf("%s %s game: %d moves, the end %v, totals %v", mode, st["level"], len(st["moves"].([]any)), st["end"], st["result"])
+	totals := Eval[[]string](p, `[...document.querySelectorAll('#tallies .term.total b')].map(b => b.textContent)`)
 	players := st["result"].(map[string]any)["players"].([]any)
 	for i, tl := range players {
 		if want := fmt.Sprint(tl.(map[string]any)["total"]); len(totals) != 2 || totals[i] != want {
-			p.t.Errorf("player %d: totals shown %v, the engine says %s", i, totals, want)
+			p.T.Errorf("player %d: totals shown %v, the engine says %s", i, totals, want)
 		}
 	}
 }
@@ -352,8 +259,8 @@ func TestOfflineEngineSpeed(t *testing.T) {
 	if os.Getenv("E2E_PERF") == "" {
 		t.Skip("a measurement: E2E_PERF=1")
 	}
-	p := newPage(t, 390, 844, `{"anim":"off"}`)
-	p.wait(controlled, 30*time.Second)
+	p := NewPage(t, 390, 844, `{"anim":"off"}`)
+	p.Wait(Controlled, 30*time.Second)
 	type search struct {
 		Move  string
 		Depth int
@@ -361,7 +268,7 @@ func TestOfflineEngineSpeed(t *testing.T) {
 		MS    int64
 	}
 	for run := range 3 {
-		m := eval[struct {
+		m := Eval[struct {
 			Started, FirstMove float64
 			Searches           []search
 		}](p, measureEngine)
@@ -431,55 +338,55 @@ func TestServiceWorkerUpdate(t *testing.T) {
 	})
 	t.Setenv("E2E_URL", ts.URL)
 
-	p := newPage(t, 1200, 900, `{"mode":"local","anim":"off","first":0}`)
-	p.wait(controlled, 30*time.Second)
-	p.wait(ready, 20*time.Second)
+	p := NewPage(t, 1200, 900, `{"mode":"local","anim":"off","first":0}`)
+	p.Wait(Controlled, 30*time.Second)
+	p.Wait(Ready, 20*time.Second)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 3 {
-		playByKeyboard(p, rng)
+		PlayByKeyboard(p, rng)
 	}
-	id := eval[string](p, `localStorage.getItem('oanquan.game')`)
+	id := Eval[string](p, `localStorage.getItem('oanquan.game')`)
 
 	current.Store(v2)
-	eval[bool](p, `navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => true)`)
-	p.wait(`document.getElementById('update-reload') !== null && document.getElementById('update-reload').offsetParent !== null`, 30*time.Second)
-	if eval[bool](p, `!!window.oldPage`) {
-		t.Fatal("the page is an old one") // newPage marks the first load only
+	Eval[bool](p, `navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => true)`)
+	p.Wait(`document.getElementById('update-reload') !== null && document.getElementById('update-reload').offsetParent !== null`, 30*time.Second)
+	if Eval[bool](p, `!!window.oldPage`) {
+		t.Fatal("the page is an old one") // NewPage marks the first load only
 	}
 	if file := os.Getenv("AXE_JS"); file != "" { // the note, audited as TestAxe audits the page
 		src, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.do(chromedp.Evaluate[chromedp.Void](string(src)))
-		for _, v := range eval[[]string](p, axeRun) {
+		p.Do(chromedp.Evaluate[chromedp.Void](string(src)))
+		for _, v := range Eval[[]string](p, AxeRun) {
 			t.Errorf("axe, the new version's note shown: %s", v)
 		}
 	}
 	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
-		p.screenshot(dir + "/update-note.png")
+		p.Screenshot(dir + "/update-note.png")
 	}
-	p.do(chromedp.Evaluate[chromedp.Void](`window.beforeUpdate = true`))
-	playByKeyboard(p, rng) // the game goes on meanwhile
-	moves := eval[string](p, `document.getElementById('moves').textContent`)
-	if !eval[bool](p, `window.beforeUpdate === true`) {
+	p.Do(chromedp.Evaluate[chromedp.Void](`window.beforeUpdate = true`))
+	PlayByKeyboard(p, rng) // the game goes on meanwhile
+	moves := Eval[string](p, `document.getElementById('moves').textContent`)
+	if !Eval[bool](p, `window.beforeUpdate === true`) {
 		t.Fatal("the page reloaded by itself")
 	}
 
-	p.do(chromedp.Click(chromedp.ID("update-reload")))
-	p.waitReload(`window.beforeUpdate`, 20*time.Second)
-	p.wait(controlled, 20*time.Second)
-	p.wait(ready, 20*time.Second)
-	if got := eval[string](p, `localStorage.getItem('oanquan.game')`); got != id {
+	p.Do(chromedp.Click(chromedp.ID("update-reload")))
+	p.WaitReload(`window.beforeUpdate`, 20*time.Second)
+	p.Wait(Controlled, 20*time.Second)
+	p.Wait(Ready, 20*time.Second)
+	if got := Eval[string](p, `localStorage.getItem('oanquan.game')`); got != id {
 		t.Errorf("after the update, game %s; want %s", got, id)
 	}
-	if got := eval[string](p, `document.getElementById('moves').textContent`); got != moves {
+	if got := Eval[string](p, `document.getElementById('moves').textContent`); got != moves {
 		t.Errorf("after the update, moves %q; want %q", got, moves)
 	}
-	if css := eval[string](p, `fetch('/css/main.css').then((r) => r.text())`); !strings.Contains(css, "version 2") {
+	if css := Eval[string](p, `fetch('/css/main.css').then((r) => r.text())`); !strings.Contains(css, "version 2") {
 		t.Error("after the update the stylesheet is still the old one")
 	}
-	if eval[bool](p, `document.getElementById('update-note') !== null`) {
+	if Eval[bool](p, `document.getElementById('update-note') !== null`) {
 		t.Error("the new version says a new version is ready")
 	}
 }
@@ -489,11 +396,11 @@ func TestServiceWorkerUpdate(t *testing.T) {
 // criterion (icons, start URL, display, a service worker that serves the
 // page).
 func TestInstallable(t *testing.T) {
-	p := newPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
-	p.wait(controlled, 30*time.Second)
+	p := NewPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	p.Wait(Controlled, 30*time.Second)
 	var manifest cdppage.GetAppManifestResult
 	var installable cdppage.GetInstallabilityErrorsResult
-	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+	p.Do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		var err error
 		if manifest, err = cdp.Call(ctx, tg, cdppage.GetAppManifest, cdppage.GetAppManifestParams{}); err != nil {
 			return err

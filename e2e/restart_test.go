@@ -6,12 +6,12 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	. "oanquan/e2e/internal/browsertest"
 	"oanquan/internal/server"
 	"oanquan/internal/store"
 )
@@ -45,16 +45,16 @@ func TestServerRestart(t *testing.T) {
 	}
 	stop := serve(ln)
 	t.Setenv("E2E_URL", "http://"+addr)
-	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
-	p.wait(ready, 20*time.Second)
+	p := NewPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.Wait(Ready, 20*time.Second)
 	rng := rand.New(rand.NewPCG(7, 8))
-	playByKeyboard(p, rng)
-	p.wait(ready, 20*time.Second) // the computer has replied
-	before := eval[int](p, movesShown)
-	id := eval[string](p, `localStorage.getItem('oanquan.game')`)
+	PlayByKeyboard(p, rng)
+	p.Wait(Ready, 20*time.Second) // the computer has replied
+	before := Eval[int](p, MovesShown)
+	id := Eval[string](p, `localStorage.getItem('oanquan.game')`)
 
 	stop()
-	p.wait(`document.documentElement.dataset.live === 'off'`, 10*time.Second)
+	p.Wait(`document.documentElement.dataset.live === 'off'`, 10*time.Second)
 	var ln2 net.Listener
 	for i := 0; ; i++ {
 		if ln2, err = net.Listen("tcp", addr); err == nil {
@@ -67,55 +67,21 @@ func TestServerRestart(t *testing.T) {
 	}
 	stop = serve(ln2)
 	defer stop()
-	p.wait(`document.documentElement.dataset.live === 'on'`, 20*time.Second)
-	p.wait(ready, 20*time.Second)
-	playByKeyboard(p, rng)
-	p.wait(ready, 20*time.Second)
-	if n := eval[int](p, movesShown); n < before+1 {
+	p.Wait(`document.documentElement.dataset.live === 'on'`, 20*time.Second)
+	p.Wait(Ready, 20*time.Second)
+	PlayByKeyboard(p, rng)
+	p.Wait(Ready, 20*time.Second)
+	if n := Eval[int](p, MovesShown); n < before+1 {
 		t.Fatalf("after the restart %d moves shown, want more than %d", n, before)
 	}
 
-	p.do(chromedp.Reload())
-	p.wait(ready, 20*time.Second)
-	after := eval[int](p, movesShown)
-	if got := eval[string](p, `localStorage.getItem('oanquan.game')`); got != id || after < before+1 {
+	p.Do(chromedp.Reload())
+	p.Wait(Ready, 20*time.Second)
+	after := Eval[int](p, MovesShown)
+	if got := Eval[string](p, `localStorage.getItem('oanquan.game')`); got != id || after < before+1 {
 		t.Fatalf("after a reload: game %s with %d moves, want game %s with more than %d", got, after, id, before)
 	}
-	playByKeyboard(p, rng)
+	PlayByKeyboard(p, rng)
 
-	p.dropRefused()
-}
-
-// dropRefused forgets the console errors of connections refused while the
-// server was down: expected when a test stops it, and nothing else is.
-func (p *page) dropRefused() { p.dropErrors(refusedConnection) }
-
-// forget forgets the console errors that contain text: expected by the
-// test (a request it wants refused).
-func (p *page) forget(text string) {
-	p.dropErrors(func(msg string) bool { return strings.Contains(msg, text) })
-}
-
-// dropErrors forgets the console errors for which expected is true.
-func (p *page) dropErrors(expected func(string) bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var kept []string
-	for _, e := range p.errors {
-		if !expected(e) {
-			kept = append(kept, e)
-		}
-	}
-	p.errors = kept
-}
-
-// refusedConnection reports whether a console error is a request or a
-// WebSocket that could not reach the server.
-func refusedConnection(msg string) bool {
-	for _, s := range []string{"ERR_CONNECTION_REFUSED", "WebSocket connection", "Failed to fetch", "NetworkError", "ERR_EMPTY_RESPONSE", "net::ERR"} {
-		if strings.Contains(msg, s) {
-			return true
-		}
-	}
-	return false
+	p.DropRefused()
 }

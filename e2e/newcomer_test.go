@@ -573,13 +573,14 @@ func TestSmallThings(t *testing.T) {
 }
 
 // TestFinalCountOnPhone: on a 320 px phone a final count with a debt keeps
-// each player's terms on one row, and a total below zero says why, in
-// every language (the words checked in English and Persian).
+// each player's terms on one row, breaks no label inside a word (it broke
+// "mandarin/s"), and a total below zero says why, in every language (the
+// words checked in English and Persian).
 func TestFinalCountOnPhone(t *testing.T) {
 	p := NewPage(t, 320, 568, `{"mode":"local","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
-	// Player 1 owes 30: after square 7 to the right ends the game, 10 + 3
-	// + 4 − 30 is below zero.
-	playSetUp(p, "2/2/2/2/2/0/1/1/1/1/0/0* 0 3,0,30 33,1,0 20")
+	// Player 1 owes 30: after square 7 to the right ends the game, 20 + 3
+	// + 4 − 30 is below zero, the 20 over "2 mandarins".
+	playSetUp(p, "2/2/2/2/2/0/1/1/1/1/0/0* 0 3,1,30 33,0,0 20")
 	p.Do(chromedp.Click(chromedp.CSS(`#game-board .cell[data-cell="8"]`)), chromedp.Click(chromedp.CSS(`#game-board .cell[data-cell="8"] ~ .arrows .arrow[data-dir="right"]`)))
 	p.Wait(`document.getElementById('result').open`, 20*time.Second)
 	for _, lang := range []string{"en", "fa", "vi", "de", "fr", "ca"} {
@@ -589,6 +590,9 @@ func TestFinalCountOnPhone(t *testing.T) {
 			if n != 1 {
 				t.Errorf("%s: player %d's count takes %d rows", lang, i+1, n)
 			}
+		}
+		if broken := Eval[[]string](p, wordsBroken); len(broken) > 0 {
+			t.Errorf("%s: labels broken inside a word: %q", lang, broken)
 		}
 		note := Eval[string](p, `document.querySelector('#tallies .tally-note')?.textContent || ''`)
 		if want, ok := map[string]string{"en": "Player 1's debt is larger than all the rest: the total is below zero.", "fa": "بدهی بازیکن ۱ از همهٔ باقی بیشتر است: مجموع کمتر از صفر است."}[lang]; ok && note != want || note == "" {
@@ -600,3 +604,14 @@ func TestFinalCountOnPhone(t *testing.T) {
 		p.Screenshot(filepath.Join(ShotDir(t), "final-debt-"+lang+"-320.png"))
 	}
 }
+
+// wordsBroken lists the final count's labels that a line break cuts
+// inside a word, with a "/" where it cuts (a label may break at a space).
+const wordsBroken = `[...document.querySelectorAll('#tallies .term small')].flatMap((s) => {
+	const n = s.firstChild, text = n.textContent, cuts = [];
+	const top = (i) => { const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1); return Math.round(r.getBoundingClientRect().top); };
+	for (let i = 1; i < text.length; i++) {
+		if (!/\s/.test(text[i - 1] + text[i]) && top(i) !== top(i - 1)) cuts.push(text.slice(0, i) + '/' + text.slice(i));
+	}
+	return cuts;
+})`

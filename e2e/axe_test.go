@@ -80,24 +80,13 @@ func TestAxe(t *testing.T) {
 		p.Do(chromedp.Click(chromedp.CSS("#result-review")))
 		p.Wait(`document.getElementById('review-status')?.textContent === 'Review done.'`, 60*time.Second)
 		audit(p, "game review")
-		p.Do(chromedp.Click(chromedp.CSS("#review-close")))
-		// Once the review has closed. A click on "final count" was seen
-		// twice in about thirty runs to open nothing (in CI, and once
-		// for an engineer): not understood yet; the audit is of the
-		// dialog, so it is asked for again then (said in the session's
-		// note for the next owner).
-		p.Wait(`document.getElementById('review').hidden`, 5*time.Second)
-		for try_ := 0; try_ < 3; try_++ {
-			p.Do(chromedp.Click(chromedp.CSS("#result-open")))
-			opened := false
-			for end := time.Now().Add(2 * time.Second); !opened && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-				opened = Eval[bool](p, `document.getElementById('result').open`)
-			}
-			if opened {
-				break
-			}
-			t.Log("the final count did not open at a click: clicking again")
-		}
+		// The review closed, "Final count" clicked at once where it stands:
+		// the replay bar is drawn again with the close (app.js closeReview
+		// flushes), not a frame later with the button moved away from under
+		// the click (67 px at this width): that click opened nothing, twice
+		// in about thirty runs.
+		at := Eval[[]float64](p, `(() => { document.getElementById('review-close').click(); const b = document.getElementById('result-open').getBoundingClientRect(); return [b.x + b.width / 2, b.y + b.height / 2]; })()`)
+		p.Do(chromedp.MouseClickXY(at[0], at[1]))
 		p.Wait(`document.getElementById('result').open`, 5*time.Second)
 		p.Do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'fa'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
 		p.Wait(`document.documentElement.dir === 'rtl'`, 5*time.Second)

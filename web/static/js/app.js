@@ -47,6 +47,7 @@ function closeReview() {
   if (review) review.close();
   if (S.replay) replayTo(Infinity);
   invalidate();
+  flush();
 }
 
 async function loadOnline() {

@@ -1,11 +1,11 @@
 // Package e2e holds the browser end-to-end tests of the web game itself:
 // playing against the computer and on one device, the board, its
 // animations and the turn log, the final count, the review, How to play,
-// playing offline with the engine in the browser, the page's weight and
-// its accessibility. chromedp drives Debian's chromium against the real
-// server, started in-process. The tests of play between people (friends
-// online, the lobby, clocks, accounts) are package e2e/online; what both
-// share is e2e/internal/browsertest.
+// the page's weight and its accessibility. chromedp drives Debian's
+// chromium against the real server, started in-process. The other
+// browser tests are packages e2e/offline (the page without its server),
+// e2e/online (games with a friend online) and e2e/lobby (strangers,
+// clocks, accounts); what all share is e2e/internal/browsertest.
 //
 //	apt-get install -y chromium fonts-noto-core
 //	go test ./e2e/...
@@ -22,10 +22,10 @@
 // the engine.
 //
 // Each package must finish within go test's default 10 minutes (go test
-// ./... sets no -timeout): the browser tests are split in two of about
-// the same running time for that. A few long tests that mostly wait (the
-// computer's opening shown, a worker given up, a review) call t.Parallel,
-// so that two of them run at once after the others; a test that sets the
-// environment (t.Setenv, E2E_URL), measures time, or stops processes
-// stays sequential.
+// ./... sets no -timeout): the browser tests are split in four for that,
+// this one the largest at about a third of the whole. A few long tests
+// that mostly wait (the computer's opening shown, a review) call
+// t.Parallel, so that two of them run at once after the others; a test
+// that sets the environment (t.Setenv, E2E_URL), measures time, or stops
+// processes stays sequential.
 package e2e

@@ -19,25 +19,6 @@ import (
 
 var startCells = []int{5, 5, 5, 5, 5, 0, 5, 5, 5, 5, 5, 0}
 
-// playByClicks clicks a highlighted square, then one of its arrows.
-func playByClicks(p *Page, rng *rand.Rand) {
-	p.T.Helper()
-	before := Eval[int](p, MovesShown)
-	cells := Eval[[]int](p, `[...document.querySelectorAll('#game-board button.cell.legal')].map(b => Number(b.dataset.cell))`)
-	if len(cells) == 0 {
-		p.T.Fatal("no highlighted square to click")
-	}
-	c := cells[rng.IntN(len(cells))]
-	dir := []string{"left", "right"}[rng.IntN(2)]
-	p.Do(
-		chromedp.Click(chromedp.CSS(fmt.Sprintf(`#game-board button.cell[data-cell="%d"]`, c))),
-		chromedp.WaitVisible(chromedp.CSS(`.arrows .arrow[data-dir="`+dir+`"]`)),
-		chromedp.Click(chromedp.CSS(`.arrows .arrow[data-dir="`+dir+`"]`)),
-	)
-	p.Wait(fmt.Sprintf(`(%s) !== %d && (%s)`, MovesShown, before, Ready), 30*time.Second)
-	CheckDirection(p, before, c, dir)
-}
-
 func checkShownMatchesServer(p *Page) {
 	p.T.Helper()
 	st := p.GameState()
@@ -122,7 +103,7 @@ func TestTwoPlayersByClicksOnPhone(t *testing.T) {
 		if top := Eval[bool](p, `document.querySelector('#game-board button.cell.legal').dataset.cell < 5`); top != (toMove == 1) {
 			t.Fatalf("move %d: highlighted row is top=%v, but player %v is to move", i, top, toMove)
 		}
-		playByClicks(p, rng)
+		PlayByClicks(p, rng)
 	}
 	t.Logf("game over after %d moves", Eval[int](p, MovesShown))
 	CheckFinalCount(p)

@@ -60,7 +60,7 @@ func turnLongTasks(t *testing.T, rate float64) []int {
 	p.Do(chromedp.Evaluate[chromedp.Void](`window.__long = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(Math.round(e.duration)); }).observe({ type: 'longtask' })`))
 	rng := rand.New(rand.NewPCG(31, 32))
 	start := time.Now()
-	playByClicks(p, rng)
+	PlayByClicks(p, rng)
 	long := Eval[[]int](p, `window.__long`)
 	t.Logf("a turn and its reply at normal speed, CPU slowed %v×: %v, long tasks (ms): %v", rate, time.Since(start).Round(time.Millisecond), long)
 	return long

@@ -34,7 +34,7 @@ func TestGameReview(t *testing.T) {
 		if i == 200 {
 			t.Fatal("no end after 200 moves")
 		}
-		playByClicks(p, rng)
+		PlayByClicks(p, rng)
 	}
 	n := Eval[int](p, MovesShown)
 

@@ -39,7 +39,7 @@ func TestComputerOpeningShownOffline(t *testing.T) {
 	p.Offline(true)
 	openingShown(t, p)
 	p.ForgetUnreachable()
-	if !Eval[bool](p, localGame) {
+	if !Eval[bool](p, LocalGame) {
 		t.Error("the games were not the browser's own: the test did not play offline")
 	}
 }

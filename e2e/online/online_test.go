@@ -15,40 +15,6 @@ import (
 	. "oanquan/e2e/internal/browsertest"
 )
 
-// moveOnline plays a random offered move on mover's page and waits until
-// every page shows it; it returns the time from the click on the arrow
-// to the move list showing the move on the slowest of the other pages.
-func moveOnline(t *testing.T, rng *rand.Rand, mover *Page, pages ...*Page) time.Duration {
-	t.Helper()
-	before := Eval[int](mover, MovesShown)
-	cells := Eval[[]int](mover, `[...document.querySelectorAll('#game-board button.cell.legal')].map(b => Number(b.dataset.cell))`)
-	if len(cells) == 0 {
-		t.Fatal("no square offered to the player to move")
-	}
-	c := cells[rng.IntN(len(cells))]
-	dir := []string{"left", "right"}[rng.IntN(2)]
-	mover.Do(
-		chromedp.Click(chromedp.CSS(fmt.Sprintf(`#game-board button.cell[data-cell="%d"]`, c))),
-		chromedp.WaitVisible(chromedp.CSS(`.arrows .arrow[data-dir="`+dir+`"]`)),
-	)
-	for _, p := range pages {
-		p.Do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.shownAt = 0; new MutationObserver((_, o) => {
-			if ((%s) > %d) { window.shownAt = %s; o.disconnect(); }
-		}).observe(document.getElementById('moves'), {childList: true, subtree: true})`, MovesShown, before, Now)))
-	}
-	mover.Do(chromedp.Evaluate[chromedp.Void](`document.addEventListener('click', () => { window.clickedAt = ` + Now + ` }, {capture: true, once: true})`))
-	Click(mover, `.arrows .arrow[data-dir="`+dir+`"]`)
-	var took float64
-	for _, p := range pages {
-		p.Wait(fmt.Sprintf(`(%s) > %d && window.shownAt > 0`, MovesShown, before), 20*time.Second)
-		if p != mover {
-			took = max(took, Eval[float64](p, `window.shownAt`)-Eval[float64](mover, `window.clickedAt`))
-		}
-	}
-	CheckDirection(mover, before, c, dir)
-	return time.Duration(took * float64(time.Millisecond))
-}
-
 // TestOnlineFriends: two friends in two browsers play online, and a third
 // browser watches. The creator invites (a link, a QR code), a phone opens
 // the link and takes the free seat, the watcher follows live; a takeback
@@ -118,14 +84,14 @@ func TestOnlineFriends(t *testing.T) {
 		if got := Text(other, "status"); got != "Your friend's turn." {
 			t.Errorf("the waiting player's status: %q", got)
 		}
-		times = append(times, moveOnline(t, rng, m, a, b, w))
+		times = append(times, MoveOnline(t, rng, m, a, b, w))
 	}
 	b.Screenshot(filepath.Join(shots, "online-phone.png"))
 
 	// A takeback, asked and accepted.
 	m := ToMove(t, a, b)
 	other := map[*Page]*Page{a: b, b: a}[m]
-	moveOnline(t, rng, m, a, b, w)
+	MoveOnline(t, rng, m, a, b, w)
 	plies := Eval[int](m, MovesShown)
 	Click(m, "#offer-takeback")
 	other.Wait(`document.getElementById('offer')?.hidden === false && document.getElementById('offer-text')?.textContent.includes('take back')`, 10*time.Second)
@@ -184,7 +150,7 @@ func TestOnlineFriends(t *testing.T) {
 	}
 	a.Wait(`document.getElementById('presence')?.textContent.includes('Your friend is here')`, 10*time.Second)
 	for range 2 {
-		moveOnline(t, rng, ToMove(t, a, b), a, b, w)
+		MoveOnline(t, rng, ToMove(t, a, b), a, b, w)
 	}
 	for _, p := range []*Page{a, b, w} {
 		LogMatchesMoves(p, "after the restart and a takeback")
@@ -228,7 +194,7 @@ func TestOnlineFriends(t *testing.T) {
 		if i == 400 {
 			t.Fatal("no end after 400 moves")
 		}
-		times = append(times, moveOnline(t, rng, ToMove(t, a, b), a, b, w))
+		times = append(times, MoveOnline(t, rng, ToMove(t, a, b), a, b, w))
 	}
 	for _, p := range []*Page{a, b, w} {
 		p.Wait(`document.getElementById('result').open`, 10*time.Second)
@@ -255,7 +221,7 @@ func TestOnlineFriends(t *testing.T) {
 // list of their games says whose turn it is in each, and a player whose
 // tab is hidden is called by the tab's title when it becomes their turn.
 func TestOnlineSeatLinkAndYourGames(t *testing.T) {
-	t.Parallel() // waits more than it works: runs beside another (doc.go)
+	t.Parallel() // waits more than it works: may run beside another such test (doc.go)
 	a := NewPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"off"}`)
 	aiGame := Eval[string](a, GameID) // the first visit's game, against the computer
 	a.Wait(Ready, 20*time.Second)
@@ -300,9 +266,9 @@ func TestOnlineSeatLinkAndYourGames(t *testing.T) {
 	friend.Do(chromedp.Navigate(link))
 	friend.Wait(`document.getElementById('online')?.hidden === false && document.documentElement.dataset.live === 'on'`, 10*time.Second)
 	rng := rand.New(rand.NewPCG(11, 12))
-	moveOnline(t, rng, a, a, friend)
+	MoveOnline(t, rng, a, a, friend)
 	a.Do(chromedp.Evaluate[chromedp.Void](`Object.defineProperty(document, 'hidden', {configurable: true, get: () => true}); document.dispatchEvent(new Event('visibilitychange'))`))
-	moveOnline(t, rng, friend, a, friend)
+	MoveOnline(t, rng, friend, a, friend)
 	a.Wait(`document.title.startsWith('Your turn')`, 5*time.Second)
 	a.Do(chromedp.Evaluate[chromedp.Void](`Object.defineProperty(document, 'hidden', {configurable: true, get: () => false}); document.dispatchEvent(new Event('visibilitychange'))`))
 	a.Wait(`document.title === 'Ô Ăn Quan'`, 5*time.Second)

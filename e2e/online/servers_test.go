@@ -68,7 +68,7 @@ func TestOnlineTwoServers(t *testing.T) {
 		if i == 300 {
 			t.Fatal("no end after 300 moves")
 		}
-		times = append(times, moveOnline(t, rng, ToMove(t, a, b), a, b))
+		times = append(times, MoveOnline(t, rng, ToMove(t, a, b), a, b))
 	}
 	b.Wait(`document.getElementById('result').open`, 10*time.Second)
 	CheckFinalCount(a)

@@ -1,5 +1,5 @@
 // Package browsertest holds what the browser tests of the web game share
-// (packages e2e and e2e/online): a Chromium tab on the game (NewPage, Page:
+// (packages e2e, e2e/lobby, e2e/offline and e2e/online): a Chromium tab on the game (NewPage, Page:
 // its console errors fail the test), the server it talks to (started
 // in-process, E2E_URL, or the real program built and run by BuildServer,
 // to be killed and started again), screenshots (ShotDir), the axe-core

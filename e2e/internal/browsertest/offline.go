@@ -103,3 +103,7 @@ func (p *Page) WaitReload(marker string, timeout time.Duration) {
 	}
 	p.T.Fatalf("the page did not reload in %v", timeout)
 }
+
+// LocalGame is true when the page shows a game played in the browser:
+// one kept in the browser (offline/local.js).
+const LocalGame = `(localStorage.getItem('oanquan.local') || '').includes('"' + localStorage.getItem('oanquan.game') + '"') && document.querySelectorAll('#game-board .cell').length === 12`

@@ -230,3 +230,56 @@ func English(t *testing.T, key string, pairs ...string) string {
 	}
 	return s
 }
+
+// MoveOnline plays a random offered move on mover's page and waits until
+// every page shows it; it returns the time from the click on the arrow
+// to the move list showing the move on the slowest of the other pages.
+func MoveOnline(t *testing.T, rng *rand.Rand, mover *Page, pages ...*Page) time.Duration {
+	t.Helper()
+	before := Eval[int](mover, MovesShown)
+	cells := Eval[[]int](mover, `[...document.querySelectorAll('#game-board button.cell.legal')].map(b => Number(b.dataset.cell))`)
+	if len(cells) == 0 {
+		t.Fatal("no square offered to the player to move")
+	}
+	c := cells[rng.IntN(len(cells))]
+	dir := []string{"left", "right"}[rng.IntN(2)]
+	mover.Do(
+		chromedp.Click(chromedp.CSS(fmt.Sprintf(`#game-board button.cell[data-cell="%d"]`, c))),
+		chromedp.WaitVisible(chromedp.CSS(`.arrows .arrow[data-dir="`+dir+`"]`)),
+	)
+	for _, p := range pages {
+		p.Do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.shownAt = 0; new MutationObserver((_, o) => {
+			if ((%s) > %d) { window.shownAt = %s; o.disconnect(); }
+		}).observe(document.getElementById('moves'), {childList: true, subtree: true})`, MovesShown, before, Now)))
+	}
+	mover.Do(chromedp.Evaluate[chromedp.Void](`document.addEventListener('click', () => { window.clickedAt = ` + Now + ` }, {capture: true, once: true})`))
+	Click(mover, `.arrows .arrow[data-dir="`+dir+`"]`)
+	var took float64
+	for _, p := range pages {
+		p.Wait(fmt.Sprintf(`(%s) > %d && window.shownAt > 0`, MovesShown, before), 20*time.Second)
+		if p != mover {
+			took = max(took, Eval[float64](p, `window.shownAt`)-Eval[float64](mover, `window.clickedAt`))
+		}
+	}
+	CheckDirection(mover, before, c, dir)
+	return time.Duration(took * float64(time.Millisecond))
+}
+
+// PlayByClicks clicks a highlighted square, then one of its arrows.
+func PlayByClicks(p *Page, rng *rand.Rand) {
+	p.T.Helper()
+	before := Eval[int](p, MovesShown)
+	cells := Eval[[]int](p, `[...document.querySelectorAll('#game-board button.cell.legal')].map(b => Number(b.dataset.cell))`)
+	if len(cells) == 0 {
+		p.T.Fatal("no highlighted square to click")
+	}
+	c := cells[rng.IntN(len(cells))]
+	dir := []string{"left", "right"}[rng.IntN(2)]
+	p.Do(
+		chromedp.Click(chromedp.CSS(fmt.Sprintf(`#game-board button.cell[data-cell="%d"]`, c))),
+		chromedp.WaitVisible(chromedp.CSS(`.arrows .arrow[data-dir="`+dir+`"]`)),
+		chromedp.Click(chromedp.CSS(`.arrows .arrow[data-dir="`+dir+`"]`)),
+	)
+	p.Wait(fmt.Sprintf(`(%s) !== %d && (%s)`, MovesShown, before, Ready), 30*time.Second)
+	CheckDirection(p, before, c, dir)
+}

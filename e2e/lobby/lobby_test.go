@@ -1,4 +1,4 @@
-package online
+package lobby
 
 import (
 	"fmt"
@@ -160,7 +160,7 @@ func TestLobbyQuickPairing(t *testing.T) {
 			Click(mover, "#resign")
 			continue
 		}
-		moveOnline(t, rng, mover, a, b)
+		MoveOnline(t, rng, mover, a, b)
 	}
 	st := a.GameState()
 	if st["id"] != id || st["rated"] != true {
@@ -438,7 +438,7 @@ func TestLobbyNames(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 21))
 	for range 2 {
 		mover := nextMover(t, a, b)
-		moveOnline(t, rng, mover, a, b)
+		MoveOnline(t, rng, mover, a, b)
 	}
 	a.Wait(`document.getElementById('turns').textContent.includes(`+JSString(isolated(persian)+" plays")+`)`, 10*time.Second)
 	for _, p := range []*Page{a, b} {

@@ -1,4 +1,4 @@
-package e2e
+package offline
 
 import (
 	"path/filepath"
@@ -47,7 +47,7 @@ func keep(p *Page, key, response string) {
 // up the same way once it has said nothing for its time limit
 // (offline/local.js SILENCE, 15 s).
 func TestOfflineEngineBroken(t *testing.T) {
-	t.Parallel() // waits more than it works: runs beside another (doc.go)
+	t.Parallel() // waits more than it works: may run beside another such test (doc.go)
 	p := NewPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
 	p.Wait(Controlled, 30*time.Second)
 	p.Wait(Ready, 20*time.Second)
@@ -58,7 +58,7 @@ func TestOfflineEngineBroken(t *testing.T) {
 		chromedp.WaitVisible(chromedp.ID("newgame")),
 		chromedp.Click(chromedp.ID("newgame-start")),
 	)
-	p.Wait(`localStorage.getItem('oanquan.game').startsWith('local-') && `+localGame, 20*time.Second)
+	p.Wait(`localStorage.getItem('oanquan.game').startsWith('local-') && `+LocalGame, 20*time.Second)
 	p.Wait(Ready, 20*time.Second)
 
 	keep(p, key, `new Response('gone', {status: 404, headers: {'Content-Type': 'text/plain'}})`)

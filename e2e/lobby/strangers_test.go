@@ -1,4 +1,4 @@
-package online
+package lobby
 
 import (
 	"fmt"
@@ -109,7 +109,7 @@ func TestStrangers(t *testing.T) {
 			resigned = true
 			continue
 		}
-		moveOnline(t, rng, mover, a, b)
+		MoveOnline(t, rng, mover, a, b)
 		if plies == 3 {
 			for _, p := range []*Page{a, b} {
 				boardInView(t, p, names[p]+"'s board after 4 moves")

@@ -1,4 +1,4 @@
-package e2e
+package offline
 
 import (
 	"context"
@@ -29,10 +29,6 @@ import (
 	"oanquan/web"
 )
 
-// localGame is true when the page shows a game played in the browser:
-// one kept in the browser (offline/local.js).
-const localGame = `(localStorage.getItem('oanquan.local') || '').includes('"' + localStorage.getItem('oanquan.game') + '"') && document.querySelectorAll('#game-board .cell').length === 12`
-
 // TestOfflineGames: the page is loaded once online and a game against
 // Easy begun on the server; then, on a phone with the network cut, the
 // page carries on that game with the engine in the browser, reloads from
@@ -45,17 +41,17 @@ func TestOfflineGames(t *testing.T) {
 	p.Wait(Controlled, 30*time.Second)
 	p.Wait(Ready, 20*time.Second)
 	rng := rand.New(rand.NewPCG(12, 1))
-	playByClicks(p, rng) // on the server
+	PlayByClicks(p, rng) // on the server
 	online := Eval[string](p, `localStorage.getItem('oanquan.game')`)
 	p.Offline(true)
-	playByClicks(p, rng) // the server out of reach: the page carries on
+	PlayByClicks(p, rng) // the server out of reach: the page carries on
 	if n := Eval[int](p, MovesShown); n != 4 {
 		t.Fatalf("%d moves shown after a move offline, want 4 (the computer replied)", n)
 	}
 	moves := Eval[string](p, `document.getElementById('moves').textContent`)
 	start := time.Now()
 	p.Do(chromedp.Reload())
-	p.Wait(localGame, 20*time.Second)
+	p.Wait(LocalGame, 20*time.Second)
 	p.Wait(Ready, 30*time.Second)
 	t.Logf("offline, from the reload to the game ready to play (page from the service worker, engine started, game replayed): %v", time.Since(start).Round(time.Millisecond))
 	if id := Eval[string](p, `localStorage.getItem('oanquan.game')`); id != online {
@@ -65,7 +61,7 @@ func TestOfflineGames(t *testing.T) {
 		t.Errorf("offline, the moves are %q; want the server's %q", got, moves)
 	}
 	start = time.Now()
-	playByClicks(p, rng)
+	PlayByClicks(p, rng)
 	t.Logf("the first move after it, with the computer's reply: %v", time.Since(start).Round(time.Millisecond))
 
 	// Against Easy, by clicks, to the end.
@@ -73,7 +69,7 @@ func TestOfflineGames(t *testing.T) {
 		if i == 200 {
 			t.Fatal("no end after 200 moves")
 		}
-		playByClicks(p, rng)
+		PlayByClicks(p, rng)
 	}
 	checkLocalEnd(p, "ai")
 
@@ -109,10 +105,10 @@ func TestOfflineGames(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#newgame input[name=mode][value=local]`)),
 		chromedp.Click(chromedp.ID("newgame-start")),
 	)
-	p.Wait(`JSON.parse(localStorage.getItem('oanquan.settings')).mode === 'local' && localStorage.getItem('oanquan.game').startsWith('local-') && document.querySelectorAll('#moves .mv:not(.none)').length === 0 && `+localGame, 20*time.Second)
+	p.Wait(`JSON.parse(localStorage.getItem('oanquan.settings')).mode === 'local' && localStorage.getItem('oanquan.game').startsWith('local-') && document.querySelectorAll('#moves .mv:not(.none)').length === 0 && `+LocalGame, 20*time.Second)
 	p.Wait(Ready, 20*time.Second)
 	for range 6 {
-		playByClicks(p, rng)
+		PlayByClicks(p, rng)
 	}
 	p.Do(chromedp.Click(chromedp.ID("hint")))
 	p.Wait(`document.querySelector('#game-board .cell.selected') !== null`, 10*time.Second)
@@ -121,7 +117,7 @@ func TestOfflineGames(t *testing.T) {
 	before := Eval[string](p, `document.getElementById('moves').textContent`)
 	id := Eval[string](p, `localStorage.getItem('oanquan.game')`)
 	p.Do(chromedp.Reload())
-	p.Wait(localGame, 20*time.Second)
+	p.Wait(LocalGame, 20*time.Second)
 	p.Wait(Ready, 20*time.Second)
 	if got := Eval[string](p, `localStorage.getItem('oanquan.game')`); got != id {
 		t.Fatalf("after a reload, game %s, want %s", got, id)
@@ -133,7 +129,7 @@ func TestOfflineGames(t *testing.T) {
 		if i == 400 {
 			t.Fatal("no end after 400 moves")
 		}
-		playByClicks(p, rng)
+		PlayByClicks(p, rng)
 	}
 	checkLocalEnd(p, "local")
 
@@ -146,7 +142,7 @@ func TestOfflineGames(t *testing.T) {
 			chromedp.Click(chromedp.CSS(`#newgame input[name=level][value=`+level+`]`)),
 			chromedp.Click(chromedp.ID("newgame-start")),
 		)
-		p.Wait(`document.querySelectorAll('#moves .mv:not(.none)').length === 0 && document.getElementById('level').value === '`+level+`' && `+localGame, 20*time.Second)
+		p.Wait(`document.querySelectorAll('#moves .mv:not(.none)').length === 0 && document.getElementById('level').value === '`+level+`' && `+LocalGame, 20*time.Second)
 		// The computer searches in the worker: the page's thread should
 		// have no task as long as its search (Hard's takes about 200 ms).
 		p.Do(chromedp.Evaluate[chromedp.Void](`window.longest = 0; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.longest = Math.max(window.longest, e.duration); }).observe({ type: 'longtask' })`))
@@ -154,7 +150,7 @@ func TestOfflineGames(t *testing.T) {
 			if i == 200 {
 				t.Fatal("no end after 200 moves")
 			}
-			playByClicks(p, rng)
+			PlayByClicks(p, rng)
 		}
 		checkLocalEnd(p, "ai")
 		// A measurement, not a check: on a busy machine any task may

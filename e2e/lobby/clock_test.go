@@ -1,4 +1,4 @@
-package online
+package lobby
 
 import (
 	"context"
@@ -182,9 +182,9 @@ func TestClockOnTime(t *testing.T) {
 	a.Wait(`!document.getElementById('first-move').hidden && /Make your first move within 0:[0-3]\d/.test(document.getElementById('first-move').textContent)`, 10*time.Second)
 	b.Wait(`/Your friend has 0:[0-3]\d to make a first move/.test(document.getElementById('first-move').textContent)`, 10*time.Second)
 	a.Wait(OnlineReady, 10*time.Second)
-	moveOnline(t, rng, a, a, b)
+	MoveOnline(t, rng, a, a, b)
 	b.Wait(OnlineReady, 10*time.Second)
-	moveOnline(t, rng, b, a, b)
+	MoveOnline(t, rng, b, a, b)
 
 	// The creator's clock runs now (seat 0): the friend's page sampled
 	// against the server, the shots taken in Vietnamese and Persian.
@@ -211,9 +211,9 @@ func TestClockOnTime(t *testing.T) {
 	SetLang(b, "en")
 	b.Do(ColorScheme(false))
 	// Moves 3 and 4, on the clock; then the creator's runs out.
-	moveOnline(t, rng, a, a, b)
+	MoveOnline(t, rng, a, a, b)
 	b.Wait(OnlineReady, 10*time.Second)
-	moveOnline(t, rng, b, a, b)
+	MoveOnline(t, rng, b, a, b)
 	a.Wait(`document.getElementById('clock-0').classList.contains('running')`, 10*time.Second)
 	a.Do(chromedp.Evaluate[chromedp.Void](`window.holdFeed = true`)) // from now on the creator's page hears nothing
 	var drift []float64
@@ -354,9 +354,9 @@ func TestClockCorrespondence(t *testing.T) {
 		t.Errorf("the clocks before the first moves read %q", got)
 	}
 	a.Wait(OnlineReady, 10*time.Second)
-	moveOnline(t, rng, a, a, b)
+	MoveOnline(t, rng, a, a, b)
 	b.Wait(OnlineReady, 10*time.Second)
-	moveOnline(t, rng, b, a, b)
+	MoveOnline(t, rng, b, a, b)
 	for _, p := range []*Page{a, b} {
 		p.Wait(`document.getElementById('clock-0').classList.contains('running') && document.getElementById('clock-0').textContent === '2d 23h' && document.getElementById('first-move').hidden`, 10*time.Second)
 	}
@@ -482,9 +482,9 @@ func TestClockClaim(t *testing.T) {
 	b.Wait(`document.documentElement.dataset.live === 'on' && document.getElementById('clock-0') && !document.getElementById('clock-0').hidden`, 15*time.Second)
 	a.Do(chromedp.Evaluate[chromedp.Void](keepSaid))
 	a.Wait(OnlineReady, 10*time.Second)
-	moveOnline(t, rng, a, a, b)
+	MoveOnline(t, rng, a, a, b)
 	b.Wait(OnlineReady, 10*time.Second)
-	moveOnline(t, rng, b, a, b)
+	MoveOnline(t, rng, b, a, b)
 	if Eval[bool](a, `!document.getElementById('claim').hidden`) {
 		t.Error("a claim offered while the friend is here")
 	}
@@ -610,7 +610,7 @@ func TestClockDriftLong(t *testing.T) {
 				}
 			}
 		}
-		moveOnline(t, rng, mover, a, b)
+		MoveOnline(t, rng, mover, a, b)
 		moves++
 		for deadline := time.Now().Add(20 * time.Second); !a.Over() && !Eval[bool](a, OnlineReady) && !Eval[bool](b, OnlineReady); time.Sleep(50 * time.Millisecond) {
 			if time.Now().After(deadline) {

@@ -23,9 +23,8 @@
 //
 // Each package must finish within go test's default 10 minutes (go test
 // ./... sets no -timeout): the browser tests are split in four for that,
-// this one the largest at about a third of the whole. A few long tests
-// that mostly wait (the computer's opening shown, a review) call
-// t.Parallel, so that two of them run at once after the others; a test
-// that sets the environment (t.Setenv, E2E_URL), measures time, or stops
-// processes stays sequential.
+// each between a sixth and a third of the whole. A long test that mostly
+// waits (a review) calls t.Parallel, so that it may run beside another
+// after the others; a test that sets the environment (t.Setenv,
+// E2E_URL), measures time, or stops processes stays sequential.
 package e2e

@@ -22,7 +22,7 @@ import (
 // stepping with ←/→ and the list's buttons shows each move with the
 // better one on the board and in the live region.
 func TestGameReview(t *testing.T) {
-	t.Parallel() // waits more than it works: runs beside another (doc.go)
+	t.Parallel() // waits more than it works: may run beside another such test (doc.go)
 	p := NewPage(t, 1200, 900, `{"mode":"local","anim":"off","first":0}`)
 	playSetUp(p, "1/0/0/1/0/0/3/10/4/4/2/4* 0 15,0,0 6,1,0 4")
 	// 6L: square 6 (cell 7) toward the screen's left.

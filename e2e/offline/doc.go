@@ -1,10 +1,10 @@
 // Package offline holds the browser end-to-end tests of the page without
 // its server: playing offline with the engine in the browser (the service
 // worker, the engine's speed, endgame tables kept and mended, an engine
-// that fails to load), and the server stopped and started again under a
-// game. chromedp drives Debian's chromium against the real server,
-// started in-process or built and run as a program
-// (e2e/internal/browsertest).
+// that fails to load), the computer's opening move shown with and without
+// the server, and the server stopped and started again under a game.
+// chromedp drives Debian's chromium against the real server, started
+// in-process or built and run as a program (e2e/internal/browsertest).
 //
 //	apt-get install -y chromium fonts-noto-core
 //	go test ./e2e/offline/
@@ -15,8 +15,9 @@
 // E2E_OFFLINE_PEBBLES=N the endgame tables' test with N pebbles.
 //
 // The browser tests are four packages so that each finishes well within
-// go test's default 10 minutes (go test ./... sets no -timeout). A long
-// test that mostly waits (a worker given up) calls t.Parallel; a test
-// that sets the environment (t.Setenv, E2E_URL), measures time, or stops
-// processes stays sequential.
+// go test's default 10 minutes (go test ./... sets no -timeout). A few
+// long tests that mostly wait (a worker given up, the computer's opening
+// shown three times) call t.Parallel, so that two of them run at once
+// after the others; a test that sets the environment (t.Setenv, E2E_URL),
+// measures time, or stops processes stays sequential.
 package offline

@@ -8,12 +8,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-)
 
-// axeRun runs axe-core on the page with the WCAG 2.1 A/AA and
-// best-practice rules and returns the violations, one line each.
-const axeRun = `axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})
-	.then(r => r.violations.map(v => v.id + ' (' + v.impact + '): ' + v.nodes.map(n => n.target.join(' ')).join(', ')))`
+	. "oanquan/e2e/internal/browsertest"
+)
 
 // TestAxe audits the page with axe-core when AXE_JS names axe.min.js
 // (it is not part of this repository; .ci/run fetches it with npm into a
@@ -31,10 +28,10 @@ func TestAxe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	audit := func(p *page, what string) {
+	audit := func(p *Page, what string) {
 		t.Helper()
-		p.do(chromedp.Evaluate[chromedp.Void](string(src)))
-		for _, v := range eval[[]string](p, axeRun) {
+		p.Do(chromedp.Evaluate[chromedp.Void](string(src)))
+		for _, v := range Eval[[]string](p, AxeRun) {
 			t.Errorf("%s: %s", what, v)
 		}
 	}
@@ -44,90 +41,79 @@ func TestAxe(t *testing.T) {
 		dark bool
 	}{{"desktop", 1200, 900, false}, {"desktop dark", 1200, 900, true}, {"phone", 360, 740, false}, {"phone dark", 360, 740, true}} {
 		t.Run(c.name, func(t *testing.T) {
-			p := newPage(t, c.w, c.h, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
-			p.do(colorScheme(c.dark))
-			p.wait(ready, 20*time.Second)
+			p := NewPage(t, c.w, c.h, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+			p.Do(ColorScheme(c.dark))
+			p.Wait(Ready, 20*time.Second)
 			audit(p, "start")
-			p.do(chromedp.KeyEvent(kb.ArrowRight + "x"))
-			p.wait(ready, 20*time.Second)
-			p.do(chromedp.KeyEvent(kb.ArrowRight))
+			p.Do(chromedp.KeyEvent(kb.ArrowRight + "x"))
+			p.Wait(Ready, 20*time.Second)
+			p.Do(chromedp.KeyEvent(kb.ArrowRight))
 			audit(p, "in play, square chosen")
-			p.do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'fa'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
-			p.wait(`document.documentElement.dir === 'rtl'`, 5*time.Second)
+			p.Do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'fa'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
+			p.Wait(`document.documentElement.dir === 'rtl'`, 5*time.Second)
 			audit(p, "Persian")
-			p.do(chromedp.Click(chromedp.CSS("#new")))
-			p.wait(`document.getElementById('newgame').open`, 5*time.Second)
+			p.Do(chromedp.Click(chromedp.CSS("#new")))
+			p.Wait(`document.getElementById('newgame').open`, 5*time.Second)
 			audit(p, "new game dialog, Persian")
-			p.do(chromedp.Click(chromedp.CSS("#newgame-cancel")))
-			p.do(chromedp.Evaluate[chromedp.Void](`location.hash = '#howto'`))
-			p.wait(`document.querySelector('#howto-body .board.mini')`, 10*time.Second)
+			p.Do(chromedp.Click(chromedp.CSS("#newgame-cancel")))
+			p.Do(chromedp.Evaluate[chromedp.Void](`location.hash = '#howto'`))
+			p.Wait(`document.querySelector('#howto-body .board.mini')`, 10*time.Second)
 			audit(p, "how to play")
 		})
 	}
 	t.Run("dialog and final count", func(t *testing.T) {
-		p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
-		p.wait(ready, 20*time.Second)
+		p := NewPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+		p.Wait(Ready, 20*time.Second)
 		rng := rand.New(rand.NewPCG(9, 10))
-		playByKeyboard(p, rng)
-		p.do(chromedp.Click(chromedp.CSS("#new")))
-		p.wait(`document.getElementById('newgame').open`, 5*time.Second)
+		PlayByKeyboard(p, rng)
+		p.Do(chromedp.Click(chromedp.CSS("#new")))
+		p.Wait(`document.getElementById('newgame').open`, 5*time.Second)
 		audit(p, "new game dialog")
-		p.do(chromedp.Click(chromedp.CSS("#newgame-cancel")))
-		for i := 0; !p.over(); i++ {
+		p.Do(chromedp.Click(chromedp.CSS("#newgame-cancel")))
+		for i := 0; !p.Over(); i++ {
 			if i == 200 {
 				t.Fatal("no end after 200 moves")
 			}
-			playByKeyboard(p, rng)
+			PlayByKeyboard(p, rng)
 		}
 		audit(p, "final count")
-		p.do(chromedp.Click(chromedp.CSS("#result-review")))
-		p.wait(`document.getElementById('review-status')?.textContent === 'Review done.'`, 60*time.Second)
+		p.Do(chromedp.Click(chromedp.CSS("#result-review")))
+		p.Wait(`document.getElementById('review-status')?.textContent === 'Review done.'`, 60*time.Second)
 		audit(p, "game review")
-		p.do(chromedp.Click(chromedp.CSS("#review-close")))
-		// Once the review has closed. A click on "final count" was seen
-		// twice in about thirty runs to open nothing (in CI, and once
-		// for an engineer): not understood yet; the audit is of the
-		// dialog, so it is asked for again then (said in the session's
-		// note for the next owner).
-		p.wait(`document.getElementById('review').hidden`, 5*time.Second)
-		for try_ := 0; try_ < 3; try_++ {
-			p.do(chromedp.Click(chromedp.CSS("#result-open")))
-			opened := false
-			for end := time.Now().Add(2 * time.Second); !opened && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-				opened = eval[bool](p, `document.getElementById('result').open`)
-			}
-			if opened {
-				break
-			}
-			t.Log("the final count did not open at a click: clicking again")
-		}
-		p.wait(`document.getElementById('result').open`, 5*time.Second)
-		p.do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'fa'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
-		p.wait(`document.documentElement.dir === 'rtl'`, 5*time.Second)
+		// The review closed, "Final count" clicked at once where it stands:
+		// the replay bar is drawn again with the close (app.js closeReview
+		// flushes), not a frame later with the button moved away from under
+		// the click (67 px at this width): that click opened nothing, twice
+		// in about thirty runs.
+		at := Eval[[]float64](p, `(() => { document.getElementById('review-close').click(); const b = document.getElementById('result-open').getBoundingClientRect(); return [b.x + b.width / 2, b.y + b.height / 2]; })()`)
+		p.Do(chromedp.MouseClickXY(at[0], at[1]))
+		p.Wait(`document.getElementById('result').open`, 5*time.Second)
+		p.Do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'fa'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
+		p.Wait(`document.documentElement.dir === 'rtl'`, 5*time.Second)
 		audit(p, "final count, Persian")
-		p.do(colorScheme(true))
+		p.Do(ColorScheme(true))
 		audit(p, "final count, Persian, dark")
-		p.do(chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile, chromedp.EmulateTouch))
+		p.Do(chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile, chromedp.EmulateTouch))
 		audit(p, "final count, Persian, dark, phone")
 	})
 	t.Run("online", func(t *testing.T) {
-		p := newPage(t, 1200, 900, `{"mode":"online","first":1,"anim":"off"}`)
-		p.do(chromedp.Click(chromedp.CSS("#new")))
-		p.wait(`document.getElementById('newgame').open`, 5*time.Second)
+		p := NewPage(t, 1200, 900, `{"mode":"online","first":1,"anim":"off"}`)
+		p.Do(chromedp.Click(chromedp.CSS("#new")))
+		p.Wait(`document.getElementById('newgame').open`, 5*time.Second)
 		audit(p, "new game dialog, online")
-		p.do(chromedp.Click(chromedp.CSS("#newgame-start")))
-		p.wait(`document.getElementById('invite')?.hidden === false && document.getElementById('invite-qr').complete`, 10*time.Second)
+		p.Do(chromedp.Click(chromedp.CSS("#newgame-start")))
+		p.Wait(`document.getElementById('invite')?.hidden === false && document.getElementById('invite-qr').complete`, 10*time.Second)
 		audit(p, "invitation")
 		// The friend joins and offers a draw, through the API.
-		id := eval[string](p, `new URLSearchParams(location.search).get('game') || localStorage.getItem('oanquan.game')`)
+		id := Eval[string](p, `new URLSearchParams(location.search).get('game') || localStorage.getItem('oanquan.game')`)
 		var joined struct{ Secret string }
-		apiCall(t, p.base, "POST", "/api/games/"+id+"/join", "", "", &joined)
-		apiCall(t, p.base, "POST", "/api/games/"+id+"/draw", joined.Secret, `{"action":"offer"}`, nil)
-		p.wait(`document.getElementById('offer')?.hidden === false`, 10*time.Second)
+		APICall(t, p.Base, "POST", "/api/games/"+id+"/join", "", "", &joined)
+		APICall(t, p.Base, "POST", "/api/games/"+id+"/draw", joined.Secret, `{"action":"offer"}`, nil)
+		p.Wait(`document.getElementById('offer')?.hidden === false`, 10*time.Second)
 		audit(p, "an offer to answer")
-		p.do(chromedp.Click(chromedp.CSS("#seat-move-summary")))
-		p.do(chromedp.Click(chromedp.CSS("#nav-games")))
-		p.wait(`document.querySelectorAll('#games-list .game-row').length > 0`, 10*time.Second)
+		p.Do(chromedp.Click(chromedp.CSS("#seat-move-summary")))
+		p.Do(chromedp.Click(chromedp.CSS("#nav-games")))
+		p.Wait(`document.querySelectorAll('#games-list .game-row').length > 0`, 10*time.Second)
 		audit(p, "your games")
 	})
 }

@@ -11,54 +11,56 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	. "oanquan/e2e/internal/browsertest"
 )
 
 // TestSettingKeepsNoKeys: after a setting is changed with the mouse (the
 // focus stays on it), ←/→ still choose a square and leave the setting be.
 func TestSettingKeepsNoKeys(t *testing.T) {
-	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
-	p.wait(ready, 20*time.Second)
+	p := NewPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.Wait(Ready, 20*time.Second)
 	for _, id := range []string{"anim", "level", "lang"} {
 		value := map[string]string{"anim": "fast", "level": "medium", "lang": "en"}[id]
-		p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(s => { s.focus(); s.value = %q; s.dispatchEvent(new Event('change')); })(document.getElementById(%q))`, value, id)))
+		p.Do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(s => { s.focus(); s.value = %q; s.dispatchEvent(new Event('change')); })(document.getElementById(%q))`, value, id)))
 		time.Sleep(100 * time.Millisecond)
-		p.do(chromedp.KeyEvent(kb.ArrowRight))
-		p.wait(`document.querySelector('#game-board .cell.selected')`, 5*time.Second)
-		if got := eval[string](p, fmt.Sprintf(`document.getElementById(%q).value`, id)); got != value {
+		p.Do(chromedp.KeyEvent(kb.ArrowRight))
+		p.Wait(`document.querySelector('#game-board .cell.selected')`, 5*time.Second)
+		if got := Eval[string](p, fmt.Sprintf(`document.getElementById(%q).value`, id)); got != value {
 			t.Errorf("→ after setting %s changed it to %q", id, got)
 		}
-		p.do(chromedp.KeyEvent(kb.Escape))
+		p.Do(chromedp.KeyEvent(kb.Escape))
 	}
 }
 
 // TestFrenchDialogFits: no choice of the new game's settings is cut, in
 // French on a phone ("Deux joueurs, un seul appareil").
 func TestFrenchDialogFits(t *testing.T) {
-	p := newPage(t, 360, 740, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
-	p.wait(ready, 20*time.Second)
-	p.do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'fr'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
-	p.wait(`document.documentElement.lang === 'fr'`, 5*time.Second)
-	p.do(chromedp.Click(chromedp.CSS("#new")))
-	p.wait(`document.getElementById('newgame').open`, 5*time.Second)
-	cut := eval[[]string](p, `[...document.querySelectorAll('#newgame label, #newgame button, #newgame legend')].filter((e) => e.offsetParent && (e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > innerWidth)).map((e) => e.textContent.trim())`)
+	p := NewPage(t, 360, 740, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	p.Wait(Ready, 20*time.Second)
+	p.Do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'fr'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
+	p.Wait(`document.documentElement.lang === 'fr'`, 5*time.Second)
+	p.Do(chromedp.Click(chromedp.CSS("#new")))
+	p.Wait(`document.getElementById('newgame').open`, 5*time.Second)
+	cut := Eval[[]string](p, `[...document.querySelectorAll('#newgame label, #newgame button, #newgame legend')].filter((e) => e.offsetParent && (e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > innerWidth)).map((e) => e.textContent.trim())`)
 	if len(cut) > 0 {
 		t.Errorf("cut in French: %q", cut)
 	}
-	if got := eval[string](p, `document.querySelector('#newgame input[value=local]').closest('label').textContent.trim()`); got != "Deux joueurs, un seul appareil" {
+	if got := Eval[string](p, `document.querySelector('#newgame input[value=local]').closest('label').textContent.trim()`); got != "Deux joueurs, un seul appareil" {
 		t.Errorf("the two-player choice reads %q", got)
 	}
-	p.screenshot(filepath.Join(shotDir(t), "newgame-360x740-fr.png"))
+	p.Screenshot(filepath.Join(ShotDir(t), "newgame-360x740-fr.png"))
 }
 
 // TestPhoneArrowsCoverNothing: on a phone the big arrows sit in the strip
 // under the board, clear of both stores and of the squares.
 func TestPhoneArrowsCoverNothing(t *testing.T) {
-	p := newPage(t, 360, 740, `{"mode":"local","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
-	p.wait(ready, 20*time.Second)
+	p := NewPage(t, 360, 740, `{"mode":"local","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	p.Wait(Ready, 20*time.Second)
 	for _, c := range []int{6, 10} {
-		p.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#game-board button.cell[data-cell="%d"]`, c))))
-		p.wait(`document.querySelector('.arrows .arrow')`, 5*time.Second)
-		hits := eval[[]string](p, `(() => {
+		p.Do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#game-board button.cell[data-cell="%d"]`, c))))
+		p.Wait(`document.querySelector('.arrows .arrow')`, 5*time.Second)
+		hits := Eval[[]string](p, `(() => {
 			const over = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 			const out = [];
 			for (const arrow of document.querySelectorAll('.arrows .arrow')) {
@@ -76,23 +78,23 @@ func TestPhoneArrowsCoverNothing(t *testing.T) {
 
 // TestSoundSwitch: the sound switch says its state and is remembered.
 func TestSoundSwitch(t *testing.T) {
-	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
-	p.wait(ready, 20*time.Second)
-	if got := eval[string](p, `document.getElementById('sound').getAttribute('aria-pressed')`); got != "true" {
+	p := NewPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.Wait(Ready, 20*time.Second)
+	if got := Eval[string](p, `document.getElementById('sound').getAttribute('aria-pressed')`); got != "true" {
 		t.Errorf("sound switch starts %q, want true", got)
 	}
-	p.do(chromedp.Click(chromedp.CSS("#sound")))
-	p.wait(`document.getElementById('sound').getAttribute('aria-pressed') === 'false'`, 5*time.Second)
-	p.do(chromedp.Reload())
-	p.waitStarted()
-	p.wait(`document.getElementById('sound').getAttribute('aria-pressed') === 'false'`, 5*time.Second)
+	p.Do(chromedp.Click(chromedp.CSS("#sound")))
+	p.Wait(`document.getElementById('sound').getAttribute('aria-pressed') === 'false'`, 5*time.Second)
+	p.Do(chromedp.Reload())
+	p.WaitStarted()
+	p.Wait(`document.getElementById('sound').getAttribute('aria-pressed') === 'false'`, 5*time.Second)
 }
 
 // TestWatching: a game opened without its seat secret (someone else's
 // link) is shown live and read-only, with a note.
 func TestWatching(t *testing.T) {
-	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"fast","first":0}`)
-	res, err := http.Post(p.base+"/api/games", "application/json", strings.NewReader(`{"mode":"local"}`))
+	p := NewPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"fast","first":0}`)
+	res, err := http.Post(p.Base+"/api/games", "application/json", strings.NewReader(`{"mode":"local"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,16 +104,16 @@ func TestWatching(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.do(chromedp.Navigate(p.base + "/?game=" + st.ID))
-	p.wait(`document.documentElement.dataset.live === 'on' && !document.getElementById('watching').hidden && document.querySelectorAll('#game-board .cell .pb').length > 0`, 10*time.Second)
-	if n := eval[int](p, `document.querySelectorAll('#game-board button.cell.legal').length`); n != 0 {
+	p.Do(chromedp.Navigate(p.Base + "/?game=" + st.ID))
+	p.Wait(`document.documentElement.dataset.live === 'on' && !document.getElementById('watching').hidden && document.querySelectorAll('#game-board .cell .pb').length > 0`, 10*time.Second)
+	if n := Eval[int](p, `document.querySelectorAll('#game-board button.cell.legal').length`); n != 0 {
 		t.Errorf("watching: %d squares offered", n)
 	}
-	if !eval[bool](p, `document.getElementById('hint').disabled && document.getElementById('undo').disabled`) {
+	if !Eval[bool](p, `document.getElementById('hint').disabled && document.getElementById('undo').disabled`) {
 		t.Error("watching: hint or undo offered")
 	}
 	// A move made elsewhere shows here.
-	req, _ := http.NewRequest("POST", p.base+"/api/games/"+st.ID+"/moves", strings.NewReader(`{"move":"7R"}`))
+	req, _ := http.NewRequest("POST", p.Base+"/api/games/"+st.ID+"/moves", strings.NewReader(`{"move":"7R"}`))
 	req.Header.Set("Content-Type", "application/json")
 	if st.Secret != "" {
 		req.Header.Set("Authorization", "Bearer "+st.Secret)
@@ -124,8 +126,8 @@ func TestWatching(t *testing.T) {
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("move: status %d", res.StatusCode)
 	}
-	p.wait(movesShown+` === 1 && !document.getElementById('skip').matches(':enabled')`, 10*time.Second)
-	if n := eval[int](p, `document.querySelectorAll('#game-board button.cell.legal').length`); n != 0 {
+	p.Wait(MovesShown+` === 1 && !document.getElementById('skip').matches(':enabled')`, 10*time.Second)
+	if n := Eval[int](p, `document.querySelectorAll('#game-board button.cell.legal').length`); n != 0 {
 		t.Errorf("watching, after a move: %d squares offered", n)
 	}
 }
@@ -134,13 +136,13 @@ func TestWatching(t *testing.T) {
 // message that says how long to wait (the answer is made in the page, so
 // that no server has to be pushed over its limit).
 func TestRateLimitedMessage(t *testing.T) {
-	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
-	p.wait(ready, 20*time.Second)
-	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
+	p := NewPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.Wait(Ready, 20*time.Second)
+	p.Do(chromedp.Evaluate[chromedp.Void](`(() => {
 		const real = window.fetch;
 		window.fetch = (u, init) => String(u).includes('/hints')
 			? Promise.resolve(new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'too many' } }), { status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '7' } }))
 			: real(u, init);
 	})()`), chromedp.Click(chromedp.CSS("#hint")))
-	p.wait(`document.getElementById('alert').textContent === 'Too many requests just now: please wait 7 s and try again.'`, 5*time.Second)
+	p.Wait(`document.getElementById('alert').textContent === 'Too many requests just now: please wait 7 s and try again.'`, 5*time.Second)
 }

@@ -1,8 +1,14 @@
-// Package e2e holds the browser end-to-end tests of the web game: chromedp
-// drives Debian's chromium against the real server, started in-process.
+// Package e2e holds the browser end-to-end tests of the web game itself:
+// playing against the computer and on one device, the board, its
+// animations and the turn log, the final count, the review, How to play,
+// the page's weight and its accessibility. chromedp drives Debian's
+// chromium against the real server, started in-process. The other
+// browser tests are packages e2e/offline (the page without its server),
+// e2e/online (games with a friend online) and e2e/lobby (strangers,
+// clocks, accounts); what all share is e2e/internal/browsertest.
 //
 //	apt-get install -y chromium fonts-noto-core
-//	go test ./e2e/
+//	go test ./e2e/...
 //
 // Without chromium the tests skip, except when CI=true, where they fail.
 // CHROMIUM=/path/to/chrome picks another browser binary.
@@ -15,9 +21,10 @@
 // go test -run TestGoldenTraces -update rewrites testdata/traces.json from
 // the engine.
 //
-// The package must finish within go test's default 10 minutes. A few long
-// tests that mostly wait (a clock running out, a worker given up, the
-// computer's opening shown three times) call t.Parallel, so that two of
-// them run at once after the others; a test that sets the environment
-// (t.Setenv, E2E_URL), measures time, or stops processes stays sequential.
+// Each package must finish within go test's default 10 minutes (go test
+// ./... sets no -timeout): the browser tests are split in four for that,
+// each between a sixth and a third of the whole. A long test that mostly
+// waits (a review) calls t.Parallel, so that it may run beside another
+// after the others; a test that sets the environment (t.Setenv,
+// E2E_URL), measures time, or stops processes stays sequential.
 package e2e

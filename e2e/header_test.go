@@ -6,43 +6,14 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	. "oanquan/e2e/internal/browsertest"
 )
 
 // maxHeader is the tallest the page's header may be on a phone, in CSS
 // pixels: its height before the account button and the lobby's link
 // joined it (86 at 360 and 390 wide), so that the board keeps its room.
 const maxHeader = 86
-
-// headerShown measures the header and the board in the window: the
-// header's height, the controls in it (their box, their accessible name
-// as far as a test can read it: a label, an aria-label or their text),
-// in the order the keyboard reaches them, and the board's and the two
-// stores' boxes, with how far the page can scroll.
-const headerShown = `(() => {
-  const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
-  const name = (e) => (e.getAttribute('aria-label') || (e.labels && e.labels[0] && e.labels[0].textContent) || e.textContent || '').trim();
-  const controls = [...document.querySelectorAll('.top a[href], .top button, .top select, .top summary')]
-    .filter((e) => e.getClientRects().length > 0)
-    .map((e) => ({ id: e.id || e.outerHTML.slice(0, 60), name: name(e), box: box(e) }));
-  const se = document.scrollingElement;
-  return { header: document.querySelector('.top').getBoundingClientRect().height, controls,
-    board: box(document.getElementById('game-board')), stores: [box(document.getElementById('store-0')), box(document.getElementById('store-1'))],
-    w: innerWidth, h: innerHeight, scrollX: se.scrollWidth - se.clientWidth, rtl: document.documentElement.dir === 'rtl' };
-})()`
-
-// shownHeader is headerShown's answer.
-type shownHeader struct {
-	Header   float64
-	Controls []struct {
-		ID, Name string
-		Box      [4]float64 // left, top, right, bottom
-	}
-	Board   [4]float64
-	Stores  [2][4]float64
-	W, H    float64
-	ScrollX float64
-	RTL     bool
-}
 
 // TestPhoneHeader: on phones 320, 360 and 390 wide, in English,
 // Vietnamese and Persian, light and dark, the header is no taller than it
@@ -52,19 +23,19 @@ type shownHeader struct {
 // the whole board with both stores is in view without scrolling, the
 // page not wider than the window. On a desktop the header is one line.
 func TestPhoneHeader(t *testing.T) {
-	dir := shotDir(t)
-	p := newPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	dir := ShotDir(t)
+	p := NewPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
 	sizes := []struct{ w, h int }{{320, 568}, {360, 640}, {390, 844}}
 	for i, lang := range []string{"en", "vi", "fr", "de", "ca", "fa"} {
-		setLang(p, lang)
+		SetLang(p, lang)
 		dark := i%2 == 1
-		p.do(colorScheme(dark))
+		p.Do(ColorScheme(dark))
 		for _, sz := range sizes {
-			p.do(chromedp.EmulateViewport(int64(sz.w), int64(sz.h), chromedp.EmulateMobile, chromedp.EmulateTouch))
-			eval[bool](p, `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+			p.Do(chromedp.EmulateViewport(int64(sz.w), int64(sz.h), chromedp.EmulateMobile, chromedp.EmulateTouch))
+			Eval[bool](p, `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
 			what := fmt.Sprintf("%s %d×%d", lang, sz.w, sz.h)
-			s := eval[shownHeader](p, headerShown)
-			p.screenshot(filepath.Join(dir, fmt.Sprintf("header-%s-%dx%d.png", lang, sz.w, sz.h)))
+			s := Eval[ShownHeader](p, HeaderShown)
+			p.Screenshot(filepath.Join(dir, fmt.Sprintf("header-%s-%dx%d.png", lang, sz.w, sz.h)))
 			t.Logf("%s: header %.1f px, seat 0's store ends at %.0f of %.0f", what, s.Header, s.Stores[0][3], s.H)
 			if s.Header > maxHeader {
 				t.Errorf("%s: the header is %.1f px tall, want at most %d", what, s.Header, maxHeader)
@@ -85,21 +56,21 @@ func TestPhoneHeader(t *testing.T) {
 		}
 	}
 	// On a desktop the header is one line, its controls in reading order.
-	p.do(chromedp.EmulateViewport(1280, 800))
+	p.Do(chromedp.EmulateViewport(1280, 800))
 	for _, lang := range []string{"en", "fa"} {
-		setLang(p, lang)
-		s := eval[shownHeader](p, headerShown)
-		p.screenshot(filepath.Join(dir, "header-"+lang+"-1280x800.png"))
+		SetLang(p, lang)
+		s := Eval[ShownHeader](p, HeaderShown)
+		p.Screenshot(filepath.Join(dir, "header-"+lang+"-1280x800.png"))
 		if s.Header > 70 {
 			t.Errorf("%s 1280×800: the header is %.1f px tall, want one line (70 px at most)", lang, s.Header)
 		}
 		checkControls(t, lang+" 1280×800", s)
 	}
 	// A small tablet: the header may take two lines, in reading order.
-	p.do(chromedp.EmulateViewport(768, 1024))
-	eval[bool](p, `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
-	p.screenshot(filepath.Join(dir, "header-fa-768x1024.png"))
-	checkControls(t, "fa 768×1024", eval[shownHeader](p, headerShown))
+	p.Do(chromedp.EmulateViewport(768, 1024))
+	Eval[bool](p, `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`)
+	p.Screenshot(filepath.Join(dir, "header-fa-768x1024.png"))
+	checkControls(t, "fa 768×1024", Eval[ShownHeader](p, HeaderShown))
 }
 
 // checkControls checks the header's controls: five of them (the account,
@@ -107,7 +78,7 @@ func TestPhoneHeader(t *testing.T) {
 // named, at least 24×24 pixels, and each after the one before it in
 // reading order: on the same line further along (to the right, or to the
 // left right to left), or on a line below.
-func checkControls(t *testing.T, what string, s shownHeader) {
+func checkControls(t *testing.T, what string, s ShownHeader) {
 	t.Helper()
 	if len(s.Controls) < 5 {
 		t.Errorf("%s: %d controls shown in the header, want 5 or more", what, len(s.Controls))

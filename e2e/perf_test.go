@@ -11,6 +11,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+
+	. "oanquan/e2e/internal/browsertest"
 )
 
 // TestTurnLongTasks plays turns at normal speed on the phone profile
@@ -49,17 +51,17 @@ func TestTurnLongTasks(t *testing.T) {
 // with its CPU slowed rate times, and returns the page's long tasks
 // meanwhile, in ms.
 func turnLongTasks(t *testing.T, rate float64) []int {
-	p := newPage(t, 360, 740, `{"mode":"ai","level":"easy","anim":"normal","first":0,"sound":false}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
-	p.wait(ready, 20*time.Second)
-	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+	p := NewPage(t, 360, 740, `{"mode":"ai","level":"easy","anim":"normal","first":0,"sound":false}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	p.Wait(Ready, 20*time.Second)
+	p.Do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: rate})
 		return err
 	}))
-	p.do(chromedp.Evaluate[chromedp.Void](`window.__long = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(Math.round(e.duration)); }).observe({ type: 'longtask' })`))
+	p.Do(chromedp.Evaluate[chromedp.Void](`window.__long = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(Math.round(e.duration)); }).observe({ type: 'longtask' })`))
 	rng := rand.New(rand.NewPCG(31, 32))
 	start := time.Now()
-	playByClicks(p, rng)
-	long := eval[[]int](p, `window.__long`)
+	PlayByClicks(p, rng)
+	long := Eval[[]int](p, `window.__long`)
 	t.Logf("a turn and its reply at normal speed, CPU slowed %v×: %v, long tasks (ms): %v", rate, time.Since(start).Round(time.Millisecond), long)
 	return long
 }

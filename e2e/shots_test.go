@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"image"
 	"image/color"
@@ -13,38 +12,26 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-)
 
-// colorScheme emulates a light or dark system setting.
-func colorScheme(dark bool) chromedp.Action[chromedp.Void] {
-	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		p := emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "light"}}}
-		if dark {
-			p.Features[0].Value = "dark"
-		}
-		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, p)
-		return err
-	})
-}
+	. "oanquan/e2e/internal/browsertest"
+)
 
 // checkShot saves the page's screenshot in file and checks the page and
 // the picture: the board's twelve squares shown whole in the w×h window,
 // one of them chosen, the number of moves in the list; a PNG of w×h
 // pixels with the board drawn in it (many colours where the board is).
-func checkShot(t *testing.T, p *page, file string, w, h, moves int) {
+func checkShot(t *testing.T, p *Page, file string, w, h, moves int) {
 	t.Helper()
-	shown := eval[struct {
+	shown := Eval[struct {
 		Cells, Selected, Moves int
 		Board                  [4]float64 // left, top, right, bottom
 	}](p, `(() => {
   const b = document.getElementById('game-board').getBoundingClientRect();
   return { cells: document.querySelectorAll('#game-board .cell').length,
     selected: document.querySelectorAll('#game-board .cell.selected').length,
-    moves: `+movesShown+`, board: [b.left, b.top, b.right, b.bottom] };
+    moves: `+MovesShown+`, board: [b.left, b.top, b.right, b.bottom] };
 })()`)
 	if shown.Cells != 12 || shown.Selected != 1 || shown.Moves != moves {
 		t.Errorf("the page showed %d squares, %d chosen, %d moves; want 12, 1, %d", shown.Cells, shown.Selected, shown.Moves, moves)
@@ -53,7 +40,7 @@ func checkShot(t *testing.T, p *page, file string, w, h, moves int) {
 	if b.Dx() < 200 || b.Dy() < 80 || !b.In(image.Rect(0, 0, w, h)) {
 		t.Errorf("the board is at %v, want it whole in the %d×%d window", b, w, h)
 	}
-	p.screenshot(file)
+	p.Screenshot(file)
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -76,30 +63,17 @@ func checkShot(t *testing.T, p *page, file string, w, h, moves int) {
 	}
 }
 
-// shotDir is where the screenshots go: $SCREENSHOT_DIR, else a folder
-// under the system's temporary directory (never the repository).
-func shotDir(t *testing.T) string {
-	dir := os.Getenv("SCREENSHOT_DIR")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "oanquan-shots")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 // TestScreenshots saves a game in progress at the sizes issue 10 names,
 // light and dark, phones upright and on their side, and in Persian, to be
 // looked at; on every one the page must not scroll sideways and the whole
 // board must be in view.
 func TestScreenshots(t *testing.T) {
-	dir := shotDir(t)
-	p := newPage(t, 1280, 800, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
-	p.wait(ready, 20*time.Second)
+	dir := ShotDir(t)
+	p := NewPage(t, 1280, 800, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.Wait(Ready, 20*time.Second)
 	rng := rand.New(rand.NewPCG(21, 22))
 	for range 3 {
-		playByKeyboard(p, rng)
+		PlayByKeyboard(p, rng)
 	}
 	sizes := []struct {
 		name  string
@@ -111,8 +85,8 @@ func TestScreenshots(t *testing.T) {
 	}
 	for _, lang := range []string{"en", "fa"} {
 		if lang == "fa" {
-			p.do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'fa'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
-			p.wait(`document.documentElement.dir === 'rtl'`, 5*time.Second)
+			p.Do(chromedp.Evaluate[chromedp.Void](`(s => { s.value = 'fa'; s.dispatchEvent(new Event('change')); })(document.getElementById('lang'))`))
+			p.Wait(`document.documentElement.dir === 'rtl'`, 5*time.Second)
 		}
 		for _, s := range sizes {
 			if lang == "fa" && s.w != 390 && s.w != 1280 {
@@ -123,28 +97,28 @@ func TestScreenshots(t *testing.T) {
 				if s.phone {
 					emu = append(emu, chromedp.EmulateMobile, chromedp.EmulateTouch)
 				}
-				p.do(chromedp.EmulateViewport(int64(s.w), int64(s.h), emu...), colorScheme(dark), chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
+				p.Do(chromedp.EmulateViewport(int64(s.w), int64(s.h), emu...), ColorScheme(dark), chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
 				name := fmt.Sprintf("%s-%s", s.name, lang)
 				if dark {
 					name += "-dark"
 				}
 				// A square chosen, its arrows shown.
-				p.do(chromedp.KeyEvent(kb.ArrowRight))
-				p.wait(`document.querySelector('.arrows .arrow')`, 5*time.Second)
+				p.Do(chromedp.KeyEvent(kb.ArrowRight))
+				p.Wait(`document.querySelector('.arrows .arrow')`, 5*time.Second)
 				time.Sleep(100 * time.Millisecond)
-				p.screenshot(filepath.Join(dir, name+".png"))
-				if w := eval[int](p, `document.documentElement.scrollWidth`); w > s.w {
+				p.Screenshot(filepath.Join(dir, name+".png"))
+				if w := Eval[int](p, `document.documentElement.scrollWidth`); w > s.w {
 					t.Errorf("%s: the page is %d px wide", name, w)
 				}
-				if b := eval[[]float64](p, `(r => [r.left, r.right, r.bottom])(document.getElementById('game-board').getBoundingClientRect())`); b[0] < 0 || b[1] > float64(s.w) || b[2] > float64(s.h) {
+				if b := Eval[[]float64](p, `(r => [r.left, r.right, r.bottom])(document.getElementById('game-board').getBoundingClientRect())`); b[0] < 0 || b[1] > float64(s.w) || b[2] > float64(s.h) {
 					t.Errorf("%s: the board (left %v, right %v, bottom %v) is not all in view", name, b[0], b[1], b[2])
 				}
 				// A store cuts off what does not fit: its points, its lead
 				// and its count must fit.
-				if cut := eval[[]string](p, `[...document.querySelectorAll('.store')].filter(s => s.scrollHeight > s.clientHeight + 1).map(s => s.id + ' ' + s.scrollHeight + '>' + s.clientHeight)`); len(cut) > 0 {
+				if cut := Eval[[]string](p, `[...document.querySelectorAll('.store')].filter(s => s.scrollHeight > s.clientHeight + 1).map(s => s.id + ' ' + s.scrollHeight + '>' + s.clientHeight)`); len(cut) > 0 {
 					t.Errorf("%s: stores cut off: %q", name, cut)
 				}
-				p.do(chromedp.KeyEvent(kb.Escape))
+				p.Do(chromedp.KeyEvent(kb.Escape))
 			}
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	. "oanquan/e2e/internal/browsertest"
 	"oanquan/internal/wire"
 	"oanquan/notation"
 	"oanquan/rules"
@@ -283,15 +284,15 @@ func TestTraceAnimations(t *testing.T) {
 	if err := json.Unmarshal(data, &traces); err != nil {
 		t.Fatal(err)
 	}
-	p := newPage(t, 1280, 800, `{"mode":"ai","level":"easy","anim":"fast","first":0}`)
-	p.wait(ready, 20*time.Second)
+	p := NewPage(t, 1280, 800, `{"mode":"ai","level":"easy","anim":"fast","first":0}`)
+	p.Wait(Ready, 20*time.Second)
 	moves := map[string]bool{"pickup": true, "drop": true, "relay": true, "capture": true, "refill": true, "borrow": true, "exchange": true}
 	animated := map[string]bool{}
 	events := 0
 	for _, g := range traces {
 		before, _ := json.Marshal(g.Before)
 		turn, _ := json.Marshal(g.Turn)
-		rec := eval[[]shown](p, fmt.Sprintf(`(async () => {
+		rec := Eval[[]shown](p, fmt.Sprintf(`(async () => {
 			const T = await import('/js/turns.js');
 			const { S } = await import('/js/state.js');
 			if (!window.traced) {
@@ -343,15 +344,15 @@ func TestTraceAnimations(t *testing.T) {
 		if last, st := rec[len(rec)-1], g.Turn.State; len(last.Points) == 2 && (last.Points[0] != st.Stores[0].Points || last.Points[1] != st.Stores[1].Points) {
 			t.Errorf("%v: the turn's events left the stores at %v points, the engine has %d and %d", g.Covers, last.Points, st.Stores[0].Points, st.Stores[1].Points)
 		}
-		p.screenshot(filepath.Join(shotDir(t), fmt.Sprintf("trace-%s.png", strings.ReplaceAll(g.Covers[0], ":", "-"))))
+		p.Screenshot(filepath.Join(ShotDir(t), fmt.Sprintf("trace-%s.png", strings.ReplaceAll(g.Covers[0], ":", "-"))))
 		if st := g.Turn.State; st.Over {
 			// The ending dialog, and why, when not by the mandarins.
-			why := eval[string](p, `document.getElementById('result').open && !document.getElementById('result-why').hidden ? document.getElementById('result-why').textContent : ''`)
+			why := Eval[string](p, `document.getElementById('result').open && !document.getElementById('result-why').hidden ? document.getElementById('result-why').textContent : ''`)
 			if (st.End == "mandarins") != (why == "") || (why != "" && !strings.Contains(why, "count for no one")) {
 				t.Errorf("%v: a game ended by %s explained %q", g.Covers, st.End, why)
 			}
 		}
-		if got := p.shownCells(); !slices.Equal(got, g.Turn.State.Cells[:]) {
+		if got := p.ShownCells(); !slices.Equal(got, g.Turn.State.Cells[:]) {
 			t.Errorf("%v: after the turn the board shows %v, the engine has %v", g.Covers, got, g.Turn.State.Cells)
 		}
 	}

@@ -47,6 +47,7 @@ function closeReview() {
   if (review) review.close();
   if (S.replay) replayTo(Infinity);
   invalidate();
+  flush();
 }
 
 async function loadOnline() {
@@ -154,13 +155,11 @@ function setGame(state) {
   if (state.over) { S.shownEnd = state.id; openResult(false); }
 }
 
-// linked follows the game's feed going down and coming back: in a game
-// between two people online, the board says so and the live region too.
+// linked follows the game's feed going down and coming back (it says
+// changes), down before it was ever up still connecting: in a game
+// between two people online, the board says which.
 function linked(up) {
-  const was = S.link;
-  S.link = up ? 'up' : 'down';
-  if (isOnline() && !up) announce(t('status.reconnecting'));
-  if (isOnline() && up && was === 'down') announce(t('status.reconnected'));
+  S.link = up ? 'up' : S.link === 'up' ? 'reconnecting' : 'connecting';
   invalidate();
 }
 
@@ -207,7 +206,7 @@ async function openById(id) {
 // move as done, before the socket sends it as a turn to be shown played.
 function poll() {
   const { state: st, phase } = snapshot();
-  if (st && S.feed && !S.feed.open && S.link === 'down' && phase !== 'showing' && !st.over && (st.thinking || (me() !== null && st.toMove !== me()) || S.watching)) {
+  if (st && S.feed && !S.feed.open && /conn/.test(S.link) && phase !== 'showing' && !st.over && (st.thinking || (me() !== null && st.toMove !== me()) || S.watching)) {
     fetchState(st.id).then((fresh) => { if (fresh) receive({ type: 'state', state: fresh }); }).catch(() => {});
   }
 }

@@ -214,7 +214,7 @@ function render() {
   const offer = online ? st.offer : null;
   const playing = mine !== null && !st.over;
   const abort = playing && !!st.canAbort[mine];
-  const linked = S.link !== 'down'; // they need the server: the status says it is away
+  const linked = !/conn/.test(S.link); // they need the server: the status says it is away
   visible($('online'), online);
   setButton($('abort'), abort, linked);
   setButton($('resign'), playing && !abort, linked);
@@ -269,7 +269,9 @@ function render() {
   const watchers = p.watchers && linked ? ' · ' + plural('online.watchers', p.watchers) : '';
   const dropped = p.dropped || [false, false];
   let here;
-  if (!linked) here = mine !== null ? aboutOther('online.presenceUnknown') : t('online.watchUnknown');
+  // Not yet connected, or no longer: the words say which.
+  const unknown = S.link === 'connecting' ? 'Connecting' : 'Unknown';
+  if (!linked) here = mine !== null ? aboutOther('online.presence' + unknown) : t('online.watch' + unknown);
   else if (mine !== null) here = joined ? aboutOther(p.seats[other] ? 'online.friendHere' : dropped[other] ? 'online.friendDropped' : 'online.friendAway') : t('online.friendNotYet');
   else here = [0, 1].map((q) => `${playerName(q)} ${p.seats[q] ? '●' : '○'}${dropped[q] ? ` (${t('online.seatDropped')})` : ''}`).join(' · ');
   setText($('presence'), here + watchers);
@@ -682,12 +684,12 @@ function tell(st, mine, joined, p) {
     dropped: mine !== null && !!(p.dropped && p.dropped[1 - mine]),
     offer: st.offer ? `${st.offer.kind}:${st.offer.by}` : '', offerObj: st.offer,
     myTurn: mine !== null && !st.over && joined && st.toMove === mine,
-    claim: mine !== null && !st.over && !!st.canClaim?.[mine],
+    claim: mine !== null && !st.over && !!st.canClaim?.[mine], link: S.link,
   };
   const was = seen && seen.id === st.id ? seen : null;
   // While this page's connection is down, who is here is not known: what
   // was last known stands until it is back.
-  if (was && S.link === 'down') Object.assign(now, { here: was.here, dropped: was.dropped });
+  if (was && /conn/.test(S.link)) Object.assign(now, { here: was.here, dropped: was.dropped });
   seen = now;
   if (!was) {
     if (mine !== null && !joined && !st.over) {
@@ -698,6 +700,8 @@ function tell(st, mine, joined, p) {
     return;
   }
   const say = [];
+  // A connection lost, and back (not one still being made: 'connecting').
+  if (now.link !== was.link && [now.link, was.link].includes('reconnecting')) say.push(t(now.link === 'up' ? 'status.reconnected' : 'status.reconnecting'));
   if (!was.joined && now.joined && mine !== null) { say.push(aboutOther('online.joined')); callPlayer(aboutOther('online.titleJoined')); }
   else if (now.joined && (was.here !== now.here || was.dropped !== now.dropped) && mine !== null) {
     say.push(aboutOther(now.here ? 'online.friendBack' : now.dropped ? 'online.friendDropped' : 'online.friendLeft'));

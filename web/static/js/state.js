@@ -24,7 +24,7 @@ export const S = {
   offline: '', // the status's key while the server is out of reach
   alert: null, // what went wrong, said at the board until the player acts (a function)
   pending: null, // {cell, dir, retrying}: the move sent, not yet answered
-  link: '', // 'up' or 'down': the game's feed (api.js subscribe), '' before it first says
+  link: '', // the game's feed (api.js subscribe): 'up', 'connecting', 'reconnecting', '' before it says
   named: null, // online.js: p => seat p's name online, or undefined
   settings: loadSettings(),
 };

@@ -112,7 +112,7 @@ export function draw() {
   renderArrows(legal);
   $('table').classList.toggle('choosing', !!arrows.parentNode);
   $('status').classList.toggle('thinking', !!(st && !showing && !st.over && (v.thinking || st.thinking)));
-  $('status').classList.toggle('trouble', !!(S.pending?.retrying || (reconnecting() && !showing)));
+  $('status').classList.toggle('trouble', !!(S.pending?.retrying || (unlinked() && !showing)));
   $('watching').hidden = !S.watching;
   $('skip').disabled = !(showing || (st && st.thinking && isAI()));
   setButton($('undo'), !isOnline(), canUndo() && v.phase === 'idle' && !S.replay);
@@ -183,9 +183,9 @@ function renderArrows(legal) {
   }
 }
 
-// reconnecting says whether an online game's feed is down: both players
-// and the watchers then read it at the board.
-const reconnecting = () => isOnline() && S.link === 'down';
+// unlinked says whether an online game's feed is down: both players
+// and the watchers then read it (S.link's word) at the board.
+const unlinked = () => isOnline() && /conn/.test(S.link);
 
 export function statusText() {
   const { state: st, phase, hand, thinking } = snapshot();
@@ -194,7 +194,7 @@ export function statusText() {
   if (phase === 'showing') return hand > 0 ? `${t('status.sowing')} ${t('inHand', { n: hand })}` : t('status.sowing');
   if (S.pending) return t(S.pending.retrying ? 'status.resending' : 'status.sending');
   if (st.over) return t('status.over');
-  if (reconnecting()) return t('status.reconnecting');
+  if (unlinked()) return t('status.' + S.link);
   if (S.watching) return t('status.watchTurn', { name: playerName(st.toMove) });
   if (S.hinted && S.selected !== null && legalCells().has(S.selected)) {
     return t('hint.msg', { move: S.hinted, square: squareOf(S.selected), arrow: screenDir(S.hinted) === 'left' ? '◀' : '▶' });

@@ -1,4 +1,4 @@
-package e2e
+package lobby
 
 import (
 	"context"
@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	. "oanquan/e2e/internal/browsertest"
 	"oanquan/internal/account"
 	"oanquan/internal/server"
 	"oanquan/internal/store"
@@ -34,7 +35,7 @@ import (
 // so that a test can make the accounts it needs from one address.
 func accountSite(t *testing.T) string {
 	t.Helper()
-	if chromiumPath() == "" && os.Getenv("CI") != "true" {
+	if ChromiumPath() == "" && os.Getenv("CI") != "true" {
 		t.Skip("chromium not found: apt-get install -y chromium")
 	}
 	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
@@ -55,59 +56,37 @@ func accountSite(t *testing.T) string {
 	return ts.URL
 }
 
-// english returns the page's English text for key, {placeholders} filled
-// from pairs.
-func english(t *testing.T, key string, pairs ...string) string {
-	t.Helper()
-	b, err := fs.ReadFile(web.FS(), "i18n/en.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]string
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	s, ok := m[key]
-	if !ok {
-		t.Fatalf("no English text for %s", key)
-	}
-	for i := 0; i+1 < len(pairs); i += 2 {
-		s = strings.ReplaceAll(s, "{"+pairs[i]+"}", pairs[i+1])
-	}
-	return s
-}
-
 // accountForm fills the account dialog's fields (name → value) and
 // submits it, waiting until the page has its answer.
-func accountForm(p *page, fields map[string]string) {
-	p.t.Helper()
+func accountForm(p *Page, fields map[string]string) {
+	p.T.Helper()
 	js, _ := json.Marshal(fields)
-	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+	p.Do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
 		const f = document.querySelector('#account form');
 		for (const [k, v] of Object.entries(%s)) f.elements[k].value = v;
 		window.answered = false;
 		f.querySelector('button[type=submit]').click();
 	})()`, js)))
-	p.wait(`!document.querySelector('#account form button[type=submit]')?.disabled`, 10*time.Second)
+	p.Wait(`!document.querySelector('#account form button[type=submit]')?.disabled`, 10*time.Second)
 }
 
 // accountError is what the account dialog says went wrong.
-func accountError(p *page) string {
-	return eval[string](p, `document.getElementById('account-error')?.textContent || ''`)
+func accountError(p *Page) string {
+	return Eval[string](p, `document.getElementById('account-error')?.textContent || ''`)
 }
 
 // openAccount presses the header's account button and waits for the
 // dialog's panel with that title.
-func openAccount(p *page, titleKey string) {
-	p.t.Helper()
-	click(p, "#nav-account")
-	p.wait(fmt.Sprintf(`document.getElementById('account')?.open && document.getElementById('account-title').textContent === %q`, english(p.t, titleKey)), 10*time.Second)
+func openAccount(p *Page, titleKey string) {
+	p.T.Helper()
+	Click(p, "#nav-account")
+	p.Wait(fmt.Sprintf(`document.getElementById('account')?.open && document.getElementById('account-title').textContent === %q`, English(p.T, titleKey)), 10*time.Second)
 }
 
 // menuItem presses the account menu's item of key.
-func menuItem(p *page, key string) {
-	p.t.Helper()
-	click(p, fmt.Sprintf(`#account [data-i18n=%q]`, key))
+func menuItem(p *Page, key string) {
+	p.T.Helper()
+	Click(p, fmt.Sprintf(`#account [data-i18n=%q]`, key))
 }
 
 // TestAccountLifecycle: on a phone, a player makes an account from the
@@ -119,77 +98,77 @@ func menuItem(p *page, key string) {
 // the server no longer knows the name.
 func TestAccountLifecycle(t *testing.T) {
 	base := accountSite(t)
-	p := newPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	p := NewPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
 	// The refusals this test asks for are logged by the browser.
-	t.Cleanup(func() { p.dropErrors(accountRefusal) })
-	p.do(chromedp.Evaluate[chromedp.Void](keepSaid))
-	if got := eval[string](p, `document.getElementById('nav-account').getAttribute('aria-label')`); got != english(t, "account.signIn") {
+	t.Cleanup(func() { p.DropErrors(accountRefusal) })
+	p.Do(chromedp.Evaluate[chromedp.Void](keepSaid))
+	if got := Eval[string](p, `document.getElementById('nav-account').getAttribute('aria-label')`); got != English(t, "account.signIn") {
 		t.Fatalf("header's account button is named %q", got)
 	}
-	if w := eval[float64](p, `document.getElementById('nav-account').getBoundingClientRect().width`); w > 60 {
+	if w := Eval[float64](p, `document.getElementById('nav-account').getBoundingClientRect().width`); w > 60 {
 		t.Errorf("on a phone the header's account button is %v px wide: want its icon alone", w)
 	}
 	openAccount(p, "account.signInTitle")
-	click(p, `#account [data-i18n="account.newHere"]`)
-	p.wait(`document.getElementById('account-title').textContent === 'Create an account'`, 5*time.Second)
+	Click(p, `#account [data-i18n="account.newHere"]`)
+	p.Wait(`document.getElementById('account-title').textContent === 'Create an account'`, 5*time.Second)
 	accountForm(p, map[string]string{"username": "Lan", "password": "password"})
-	if got, want := accountError(p), english(t, "account.err.password.common"); got != want {
+	if got, want := accountError(p), English(t, "account.err.password.common"); got != want {
 		t.Errorf("a common password: %q, want %q", got, want)
 	}
-	if eval[string](p, `document.activeElement.name`) != "password" || eval[string](p, `document.getElementById('account-password').getAttribute('aria-invalid')`) != "true" {
+	if Eval[string](p, `document.activeElement.name`) != "password" || Eval[string](p, `document.getElementById('account-password').getAttribute('aria-invalid')`) != "true" {
 		t.Error("the refused password is not marked and focused")
 	}
 	accountForm(p, map[string]string{"username": "L", "password": "trâu ăn cỏ non"})
-	if got, want := accountError(p), english(t, "account.err.username.too_short", "min", "3"); got != want {
+	if got, want := accountError(p), English(t, "account.err.username.too_short", "min", "3"); got != want {
 		t.Errorf("a short name: %q, want %q", got, want)
 	}
 	accountForm(p, map[string]string{"username": "Lan", "password": "trâu ăn cỏ non"})
-	p.wait(`!document.getElementById('account').open && document.getElementById('nav-account').textContent === 'Lan'`, 10*time.Second)
-	saidOnce(p, english(t, "account.created", "name", "Lan"))
-	if got := eval[string](p, `document.getElementById('nav-account').getAttribute('aria-label')`); got != english(t, "account.menuOf", "name", "Lan") {
+	p.Wait(`!document.getElementById('account').open && document.getElementById('nav-account').textContent === 'Lan'`, 10*time.Second)
+	saidOnce(p, English(t, "account.created", "name", "Lan"))
+	if got := Eval[string](p, `document.getElementById('nav-account').getAttribute('aria-label')`); got != English(t, "account.menuOf", "name", "Lan") {
 		t.Errorf("signed in, the header's account button is named %q", got)
 	}
 	openAccount(p, "account.menuTitle")
 	menuItem(p, "account.signOut")
-	p.wait(`document.getElementById('nav-account').textContent === 'Sign in'`, 10*time.Second)
+	p.Wait(`document.getElementById('nav-account').textContent === 'Sign in'`, 10*time.Second)
 
 	openAccount(p, "account.signInTitle")
 	accountForm(p, map[string]string{"username": "Lan", "password": "trâu ăn cỏ già"})
 	wrong := accountError(p)
 	accountForm(p, map[string]string{"username": "Nobody", "password": "trâu ăn cỏ già"})
 	unknown := accountError(p)
-	if want := english(t, "account.err.credentials"); wrong != want || unknown != want {
+	if want := English(t, "account.err.credentials"); wrong != want || unknown != want {
 		t.Errorf("a wrong password: %q; an unknown name: %q; want both %q", wrong, unknown, want)
 	}
 	accountForm(p, map[string]string{"username": "lan", "password": "trâu ăn cỏ non"})
-	p.wait(`document.getElementById('nav-account').textContent === 'Lan'`, 10*time.Second)
+	p.Wait(`document.getElementById('nav-account').textContent === 'Lan'`, 10*time.Second)
 
 	openAccount(p, "account.menuTitle")
 	menuItem(p, "account.changePassword")
-	p.wait(`document.getElementById('account-title').textContent === 'Change password'`, 5*time.Second)
+	p.Wait(`document.getElementById('account-title').textContent === 'Change password'`, 5*time.Second)
 	accountForm(p, map[string]string{"old": "not it at all", "new": "gà trống gáy sáng"})
-	if got, want := accountError(p), english(t, "account.err.wrongPassword"); got != want {
+	if got, want := accountError(p), English(t, "account.err.wrongPassword"); got != want {
 		t.Errorf("a wrong old password: %q, want %q", got, want)
 	}
 	accountForm(p, map[string]string{"old": "trâu ăn cỏ non", "new": "gà trống gáy sáng"})
-	p.wait(`document.getElementById('account-title').textContent === 'Your account' && document.getElementById('account-error').textContent === 'Password changed.'`, 10*time.Second)
+	p.Wait(`document.getElementById('account-title').textContent === 'Your account' && document.getElementById('account-error').textContent === 'Password changed.'`, 10*time.Second)
 	menuItem(p, "account.signOutAll")
-	p.wait(`document.getElementById('nav-account').textContent === 'Sign in'`, 10*time.Second)
+	p.Wait(`document.getElementById('nav-account').textContent === 'Sign in'`, 10*time.Second)
 	if code := statusOf(t, base, "GET", "/api/me", nil); code != 401 {
 		t.Errorf("GET /api/me without a session: %d", code)
 	}
 
 	openAccount(p, "account.signInTitle")
 	accountForm(p, map[string]string{"username": "Lan", "password": "gà trống gáy sáng"})
-	p.wait(`document.getElementById('nav-account').textContent === 'Lan'`, 10*time.Second)
+	p.Wait(`document.getElementById('nav-account').textContent === 'Lan'`, 10*time.Second)
 	openAccount(p, "account.menuTitle")
 	menuItem(p, "account.delete")
 	accountForm(p, map[string]string{"password": "trâu ăn cỏ non"})
-	if got, want := accountError(p), english(t, "account.err.wrongPassword"); got != want {
+	if got, want := accountError(p), English(t, "account.err.wrongPassword"); got != want {
 		t.Errorf("deleting with a wrong password: %q, want %q", got, want)
 	}
 	accountForm(p, map[string]string{"password": "gà trống gáy sáng"})
-	p.wait(`document.getElementById('nav-account').textContent === 'Sign in' && !document.getElementById('account').open`, 10*time.Second)
+	p.Wait(`document.getElementById('nav-account').textContent === 'Sign in' && !document.getElementById('account').open`, 10*time.Second)
 	if code := statusOf(t, base, "GET", "/api/players/Lan", nil); code != 404 {
 		t.Errorf("GET /api/players/Lan after deleting: %d, want 404", code)
 	}
@@ -221,9 +200,9 @@ func statusOf(t *testing.T, base, method, path string, c *http.Client) int {
 
 // shotAccount saves the page's screenshot as name.png under
 // SCREENSHOT_DIR, when it is set.
-func shotAccount(p *page, name string) {
+func shotAccount(p *Page, name string) {
 	if os.Getenv("SCREENSHOT_DIR") != "" {
-		p.screenshot(filepath.Join(shotDir(p.t), name+".png")) // shotDir makes the folder
+		p.Screenshot(filepath.Join(ShotDir(p.T), name+".png")) // ShotDir makes the folder
 	}
 }
 
@@ -315,7 +294,7 @@ type playerRating struct {
 func ratingOf(t *testing.T, base, name, speed string) playerRating {
 	t.Helper()
 	var p struct{ Ratings map[string]playerRating }
-	apiCall(t, base, "GET", "/api/players/"+name, "", "", &p)
+	APICall(t, base, "GET", "/api/players/"+name, "", "", &p)
 	return p.Ratings[speed]
 }
 
@@ -348,10 +327,10 @@ func TestLeaderboard(t *testing.T) {
 	seedLeaders(t, base)
 	nam, lan := ratingOf(t, base, "Nam", "blitz"), ratingOf(t, base, "Lan", "blitz")
 	t.Logf("Nam %+v, Lan %+v", nam, lan)
-	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
-	p.do(chromedp.Navigate(base + "/leaderboard"))
-	p.wait(`document.querySelectorAll('#leaders-panel tbody tr').length > 0`, 20*time.Second)
-	rows := eval[[][]string](p, `[...document.querySelectorAll('#leaders-panel tbody tr')].map(r => [...r.children].map(c => c.textContent))`)
+	p := NewPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.Do(chromedp.Navigate(base + "/leaderboard"))
+	p.Wait(`document.querySelectorAll('#leaders-panel tbody tr').length > 0`, 20*time.Second)
+	rows := Eval[[][]string](p, `[...document.querySelectorAll('#leaders-panel tbody tr')].map(r => [...r.children].map(c => c.textContent))`)
 	want := [][]string{{"1", "Nam", fmt.Sprint(math.Round(nam.Rating)), fmt.Sprint(nam.Games)}, {"2", "Lan", fmt.Sprint(math.Round(lan.Rating)), fmt.Sprint(lan.Games)}}
 	if lan.Rating > nam.Rating {
 		want[0], want[1] = want[1], want[0]
@@ -364,24 +343,24 @@ func TestLeaderboard(t *testing.T) {
 	if fmt.Sprint(rows) != fmt.Sprint(want) {
 		t.Errorf("blitz leaderboard shows %q, want %q", rows, want)
 	}
-	if got := eval[string](p, `document.querySelector('[role=tab][aria-selected=true]').textContent`); got != "Blitz" {
+	if got := Eval[string](p, `document.querySelector('[role=tab][aria-selected=true]').textContent`); got != "Blitz" {
 		t.Errorf("the tab selected is %q", got)
 	}
 	shotAccount(p, "leaderboard-desktop")
-	click(p, "#leaders-tab-blitz")
-	p.do(chromedp.KeyEvent(kb.ArrowRight))
-	p.wait(`location.pathname === '/leaderboard/rapid' && document.activeElement.id === 'leaders-tab-rapid' && document.querySelector('#leaders-panel .none')`, 10*time.Second)
-	if got, want := text(p, "leaders-panel"), english(t, "leaders.none"); got != want {
+	Click(p, "#leaders-tab-blitz")
+	p.Do(chromedp.KeyEvent(kb.ArrowRight))
+	p.Wait(`location.pathname === '/leaderboard/rapid' && document.activeElement.id === 'leaders-tab-rapid' && document.querySelector('#leaders-panel .none')`, 10*time.Second)
+	if got, want := Text(p, "leaders-panel"), English(t, "leaders.none"); got != want {
 		t.Errorf("rapid: %q, want %q", got, want)
 	}
-	p.do(chromedp.Navigate(base + "/leaderboard/blitz"))
-	setLang(p, "fa")
-	p.do(colorScheme(true), chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
-	p.wait(`document.querySelectorAll('#leaders-panel tbody tr').length > 0`, 20*time.Second)
+	p.Do(chromedp.Navigate(base + "/leaderboard/blitz"))
+	SetLang(p, "fa")
+	p.Do(ColorScheme(true), chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	p.Wait(`document.querySelectorAll('#leaders-panel tbody tr').length > 0`, 20*time.Second)
 	shotAccount(p, "leaderboard-phone-fa-dark")
-	setLang(p, "en")
-	click(p, `#leaders-panel tbody a`)
-	p.wait(`location.pathname.startsWith('/@/') && document.getElementById('profile-title')`, 10*time.Second)
+	SetLang(p, "en")
+	Click(p, `#leaders-panel tbody a`)
+	p.Wait(`location.pathname.startsWith('/@/') && document.getElementById('profile-title')`, 10*time.Second)
 }
 
 // TestProfile: Nam's profile after three rated games played through the
@@ -403,55 +382,55 @@ func TestProfile(t *testing.T) {
 		Ratings map[string]playerRating
 		Results struct{ Wins, Draws, Losses int }
 	}
-	apiCall(t, base, "GET", "/api/players/Nam", "", "", &prof)
+	APICall(t, base, "GET", "/api/players/Nam", "", "", &prof)
 	var games struct {
 		Games []struct {
 			ID, Result string
 			RatingDiff float64
 		}
 	}
-	apiCall(t, base, "GET", "/api/players/Nam/games", "", "", &games)
+	APICall(t, base, "GET", "/api/players/Nam/games", "", "", &games)
 	if len(games.Games) != 3 || prof.Results.Wins != 2 || prof.Results.Losses != 1 {
 		t.Fatalf("the server has %+v, games %+v: want 2 wins and 1 loss in 3 games", prof.Results, games.Games)
 	}
 
 	dir := t.TempDir()
-	p := newPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
-	p.wait(ready, 20*time.Second)
-	playByKeyboard(p, rand.New(rand.NewPCG(21, 1))) // a game of this browser's, for Your games
-	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+	p := NewPage(t, 1200, 900, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+	p.Wait(Ready, 20*time.Second)
+	PlayByKeyboard(p, rand.New(rand.NewPCG(21, 1))) // a game of this browser's, for Your games
+	p.Do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir})
 		return err
 	}), chromedp.Navigate(base+"/@/nam"))
-	p.wait(`document.querySelector('#profile-games-part .game-row')`, 20*time.Second)
+	p.Wait(`document.querySelector('#profile-games-part .game-row')`, 20*time.Second)
 	// The page has settled (its game loaded, its strings): the profile alone is shown.
-	p.wait(`document.querySelector('#game-board .cell') && document.documentElement.dataset.live === 'on'`, 10*time.Second)
-	if eval[bool](p, `!document.getElementById('game-view').hidden || document.getElementById('result').open`) {
+	p.Wait(`document.querySelector('#game-board .cell') && document.documentElement.dataset.live === 'on'`, 10*time.Second)
+	if Eval[bool](p, `!document.getElementById('game-view').hidden || document.getElementById('result').open`) {
 		t.Error("the game is shown beside the profile")
 	}
-	if got := text(p, "profile-title"); got != "Nam" {
+	if got := Text(p, "profile-title"); got != "Nam" {
 		t.Errorf("the profile's title is %q", got)
 	}
 	r := prof.Ratings["blitz"]
 	wantRating := fmt.Sprint(math.Round(r.Rating), "?")
-	if got := eval[[]string](p, `[...document.querySelector('.ratings tbody tr').children].map(c => c.textContent)`); fmt.Sprint(got) != fmt.Sprint([]string{"Blitz", wantRating, "3"}) {
+	if got := Eval[[]string](p, `[...document.querySelector('.ratings tbody tr').children].map(c => c.textContent)`); fmt.Sprint(got) != fmt.Sprint([]string{"Blitz", wantRating, "3"}) {
 		t.Errorf("the ratings row says %q, want Blitz %s 3", got, wantRating)
 	}
-	if n := eval[int](p, `document.querySelectorAll('svg.graph circle').length`); n != 3 {
+	if n := Eval[int](p, `document.querySelectorAll('svg.graph circle').length`); n != 3 {
 		t.Errorf("the graph has %d points, want 3", n)
 	}
 	var hist struct{ History map[string][]playerRating }
-	apiCall(t, base, "GET", "/api/players/Nam/history", "", "", &hist)
+	APICall(t, base, "GET", "/api/players/Nam/history", "", "", &hist)
 	if b := hist.History["blitz"]; len(b) != 3 {
 		t.Fatalf("the server's history: %+v", hist)
 	}
-	if got := eval[string](p, `document.querySelector('svg.graph title').textContent`); !strings.HasPrefix(got, fmt.Sprintf("Blitz: from %v to %v over 3 rated games", math.Round(hist.History["blitz"][0].Rating), math.Round(r.Rating))) {
+	if got := Eval[string](p, `document.querySelector('svg.graph title').textContent`); !strings.HasPrefix(got, fmt.Sprintf("Blitz: from %v to %v over 3 rated games", math.Round(hist.History["blitz"][0].Rating), math.Round(r.Rating))) {
 		t.Errorf("the graph's summary is %q", got)
 	}
-	if got := eval[[]string](p, `[...document.querySelectorAll('.results li')].map(l => l.textContent)`); fmt.Sprint(got) != "[2 wins 0 draws 1 loss]" {
+	if got := Eval[[]string](p, `[...document.querySelectorAll('.results li')].map(l => l.textContent)`); fmt.Sprint(got) != "[2 wins 0 draws 1 loss]" {
 		t.Errorf("results %q, want 2 wins, 0 draws, 1 loss", got)
 	}
-	outcomes := eval[[]string](p, `[...document.querySelectorAll('#profile-games-part .game-row .turn')].map(l => l.textContent)`)
+	outcomes := Eval[[]string](p, `[...document.querySelectorAll('#profile-games-part .game-row .turn')].map(l => l.textContent)`)
 	for i, g := range games.Games {
 		d := math.Round(g.RatingDiff)
 		sign := "+"
@@ -466,7 +445,7 @@ func TestProfile(t *testing.T) {
 	shotAccount(p, "profile-desktop")
 
 	// The records, downloaded as the server gives them.
-	click(p, "#profile-download")
+	Click(p, "#profile-download")
 	file := filepath.Join(dir, "Nam-games.txt")
 	deadline := time.Now().Add(10 * time.Second)
 	for _, err := os.Stat(file); err != nil; _, err = os.Stat(file) {
@@ -489,30 +468,30 @@ func TestProfile(t *testing.T) {
 	}
 
 	// A game opens at the board, finished: replay and review.
-	click(p, "#profile-games-part .game-row")
-	p.wait(fmt.Sprintf(`location.search === '?game=%s' && !document.getElementById('game-view').hidden && document.getElementById('account-view').hidden && document.getElementById('result').open`, games.Games[0].ID), 10*time.Second)
-	click(p, "#result-close")
-	p.do(chromedp.KeyEvent(kb.ArrowLeft))
-	p.wait(`!document.getElementById('replay-bar').hidden && /5/.test(document.querySelector('#replay-bar .where').textContent)`, 5*time.Second)
-	click(p, "#replay-review")
-	p.wait(`document.getElementById('review-status')`, 10*time.Second)
-	click(p, "#review-close")
-	p.do(chromedp.NavigateBack())
-	p.wait(`location.pathname === '/@/nam' && !document.getElementById('account-view').hidden && document.getElementById('game-view').hidden && document.querySelector('#profile-games-part .game-row')`, 10*time.Second)
+	Click(p, "#profile-games-part .game-row")
+	p.Wait(fmt.Sprintf(`location.search === '?game=%s' && !document.getElementById('game-view').hidden && document.getElementById('account-view').hidden && document.getElementById('result').open`, games.Games[0].ID), 10*time.Second)
+	Click(p, "#result-close")
+	p.Do(chromedp.KeyEvent(kb.ArrowLeft))
+	p.Wait(`!document.getElementById('replay-bar').hidden && /5/.test(document.querySelector('#replay-bar .where').textContent)`, 5*time.Second)
+	Click(p, "#replay-review")
+	p.Wait(`document.getElementById('review-status')`, 10*time.Second)
+	Click(p, "#review-close")
+	p.Do(chromedp.NavigateBack())
+	p.Wait(`location.pathname === '/@/nam' && !document.getElementById('account-view').hidden && document.getElementById('game-view').hidden && document.querySelector('#profile-games-part .game-row')`, 10*time.Second)
 	// Your games, from the profile, opens a game at the board.
-	click(p, "#nav-games")
-	p.wait(`document.querySelectorAll('#games-list .game-row').length > 0`, 10*time.Second)
-	click(p, "#games-list .game-row")
-	p.wait(`!document.getElementById('game-view').hidden && document.getElementById('account-view').hidden && location.pathname === '/'`, 10*time.Second)
-	p.do(chromedp.NavigateBack())
-	p.wait(`location.pathname === '/@/nam' && !document.getElementById('account-view').hidden && document.getElementById('game-view').hidden`, 10*time.Second)
+	Click(p, "#nav-games")
+	p.Wait(`document.querySelectorAll('#games-list .game-row').length > 0`, 10*time.Second)
+	Click(p, "#games-list .game-row")
+	p.Wait(`!document.getElementById('game-view').hidden && document.getElementById('account-view').hidden && location.pathname === '/'`, 10*time.Second)
+	p.Do(chromedp.NavigateBack())
+	p.Wait(`location.pathname === '/@/nam' && !document.getElementById('account-view').hidden && document.getElementById('game-view').hidden`, 10*time.Second)
 
 	// Lan signs in: block and report.
 	openAccount(p, "account.signInTitle")
 	accountForm(p, map[string]string{"username": "Lan", "password": "trâu ăn cỏ non"})
-	p.wait(`document.getElementById('profile-block') && document.getElementById('profile-report')`, 10*time.Second)
-	click(p, "#profile-block")
-	p.wait(`document.getElementById('profile-said').textContent === 'Nam is blocked: you will never be paired.' && document.getElementById('profile-block').textContent === 'Unblock'`, 10*time.Second)
+	p.Wait(`document.getElementById('profile-block') && document.getElementById('profile-report')`, 10*time.Second)
+	Click(p, "#profile-block")
+	p.Wait(`document.getElementById('profile-said').textContent === 'Nam is blocked: you will never be paired.' && document.getElementById('profile-block').textContent === 'Unblock'`, 10*time.Second)
 	var blocks struct{ Blocks []string }
 	lan.call("GET", "/api/me/blocks", "", "", &blocks)
 	if fmt.Sprint(blocks.Blocks) != "[Nam]" {
@@ -521,31 +500,31 @@ func TestProfile(t *testing.T) {
 	// The account's list of blocked players has Nam, and unblocks him.
 	openAccount(p, "account.menuTitle")
 	menuItem(p, "account.blocks")
-	p.wait(`[...document.querySelectorAll('#account .blocks li')].map(l => l.textContent).join() === 'NamUnblock'`, 10*time.Second)
-	click(p, "#account .blocks button")
-	p.wait(fmt.Sprintf(`document.querySelector('#account .blocks').textContent === %q`, english(t, "account.noBlocks")), 10*time.Second)
+	p.Wait(`[...document.querySelectorAll('#account .blocks li')].map(l => l.textContent).join() === 'NamUnblock'`, 10*time.Second)
+	Click(p, "#account .blocks button")
+	p.Wait(fmt.Sprintf(`document.querySelector('#account .blocks').textContent === %q`, English(t, "account.noBlocks")), 10*time.Second)
 	lan.call("GET", "/api/me/blocks", "", "", &blocks)
 	if len(blocks.Blocks) != 0 {
 		t.Errorf("Lan still blocks %v", blocks.Blocks)
 	}
-	click(p, `#account [data-i18n="account.back"]`)
-	click(p, `#account [data-i18n="button.close"]`)
-	p.wait(`document.getElementById('profile-block')?.textContent === 'Block'`, 10*time.Second)
-	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#profile-safety-part details').open = true; document.getElementById('profile-reason').value = 'stalling'; document.getElementById('profile-game').selectedIndex = 1`))
-	click(p, "#profile-report")
-	p.wait(`document.getElementById('profile-said').textContent === 'Report sent. Thank you.'`, 10*time.Second)
-	setLang(p, "fa")
-	p.do(colorScheme(true), chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	Click(p, `#account [data-i18n="account.back"]`)
+	Click(p, `#account [data-i18n="button.close"]`)
+	p.Wait(`document.getElementById('profile-block')?.textContent === 'Block'`, 10*time.Second)
+	p.Do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#profile-safety-part details').open = true; document.getElementById('profile-reason').value = 'stalling'; document.getElementById('profile-game').selectedIndex = 1`))
+	Click(p, "#profile-report")
+	p.Wait(`document.getElementById('profile-said').textContent === 'Report sent. Thank you.'`, 10*time.Second)
+	SetLang(p, "fa")
+	p.Do(ColorScheme(true), chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
 	shotAccount(p, "profile-phone-fa-dark")
-	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('profile-games-part').scrollIntoView()`))
+	p.Do(chromedp.Evaluate[chromedp.Void](`document.getElementById('profile-games-part').scrollIntoView()`))
 	shotAccount(p, "profile-phone-fa-dark-games")
-	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('profile-safety-part').scrollIntoView()`))
+	p.Do(chromedp.Evaluate[chromedp.Void](`document.getElementById('profile-safety-part').scrollIntoView()`))
 	shotAccount(p, "profile-phone-fa-dark-safety")
-	setLang(p, "en")
+	SetLang(p, "en")
 
-	p.do(chromedp.Navigate(base + "/@/Nobody"))
-	p.wait(`document.querySelector('#account-view .error')?.textContent === 'There is no player of that name.'`, 10*time.Second)
-	p.forget("/api/players/Nobody")
+	p.Do(chromedp.Navigate(base + "/@/Nobody"))
+	p.Wait(`document.querySelector('#account-view .error')?.textContent === 'There is no player of that name.'`, 10*time.Second)
+	p.Forget("/api/players/Nobody")
 }
 
 // TestAccountAxe audits, with axe-core as TestAxe does (AXE_JS), the
@@ -573,42 +552,42 @@ func TestAccountAxe(t *testing.T) {
 		lang string
 	}{{"desktop", 1200, 900, false, "en"}, {"phone-dark", 390, 844, true, "en"}, {"phone-fa", 390, 844, false, "fa"}, {"desktop-fa-dark", 1200, 900, true, "fa"}} {
 		t.Run(c.name, func(t *testing.T) {
-			p := newPage(t, c.w, c.h, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
-			t.Cleanup(func() { p.dropErrors(accountRefusal) })
-			p.do(colorScheme(c.dark))
-			setLang(p, c.lang)
+			p := NewPage(t, c.w, c.h, `{"mode":"ai","level":"easy","anim":"off","first":0}`)
+			t.Cleanup(func() { p.DropErrors(accountRefusal) })
+			p.Do(ColorScheme(c.dark))
+			SetLang(p, c.lang)
 			audit := func(what string) {
 				t.Helper()
-				p.do(chromedp.Evaluate[chromedp.Void](string(src)))
-				for _, v := range eval[[]string](p, axeRun) {
+				p.Do(chromedp.Evaluate[chromedp.Void](string(src)))
+				for _, v := range Eval[[]string](p, AxeRun) {
 					t.Errorf("%s: %s", what, v)
 				}
 				shotAccount(p, "account-"+c.name+"-"+strings.ReplaceAll(what, " ", "-"))
 			}
-			click(p, "#nav-account")
-			p.wait(`document.getElementById('account')?.open`, 10*time.Second)
+			Click(p, "#nav-account")
+			p.Wait(`document.getElementById('account')?.open`, 10*time.Second)
 			accountForm(p, map[string]string{"username": "Nam", "password": "not his password"})
-			p.wait(`document.getElementById('account-error').textContent !== ''`, 5*time.Second)
+			p.Wait(`document.getElementById('account-error').textContent !== ''`, 5*time.Second)
 			audit("sign in refused")
 			accountForm(p, map[string]string{"username": "Nam", "password": "gà trống gáy sáng"})
-			p.wait(`!document.getElementById('account').open`, 10*time.Second)
-			click(p, "#nav-account")
-			p.wait(`document.querySelector('#account .account-menu')`, 10*time.Second)
+			p.Wait(`!document.getElementById('account').open`, 10*time.Second)
+			Click(p, "#nav-account")
+			p.Wait(`document.querySelector('#account .account-menu')`, 10*time.Second)
 			audit("account menu")
-			click(p, `#account .account-menu a`)
-			p.wait(`document.querySelector('#profile-games-part .game-row')`, 10*time.Second)
-			p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#profile-history-part details').open = true`))
+			Click(p, `#account .account-menu a`)
+			p.Wait(`document.querySelector('#profile-games-part .game-row')`, 10*time.Second)
+			p.Do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#profile-history-part details').open = true`))
 			audit("own profile")
-			p.do(chromedp.Navigate(base + "/@/Lan"))
-			p.wait(`document.querySelector('#profile-games-part .game-row') && document.getElementById('profile-block')`, 10*time.Second)
-			p.wait(`document.querySelector('#game-board .cell') && document.documentElement.dataset.live === 'on'`, 10*time.Second)
-			if eval[bool](p, `!document.getElementById('game-view').hidden`) {
+			p.Do(chromedp.Navigate(base + "/@/Lan"))
+			p.Wait(`document.querySelector('#profile-games-part .game-row') && document.getElementById('profile-block')`, 10*time.Second)
+			p.Wait(`document.querySelector('#game-board .cell') && document.documentElement.dataset.live === 'on'`, 10*time.Second)
+			if Eval[bool](p, `!document.getElementById('game-view').hidden`) {
 				t.Error("the game is shown beside the profile")
 			}
-			p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#profile-safety-part details').open = true`))
+			p.Do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#profile-safety-part details').open = true`))
 			audit("another's profile")
-			click(p, "#account-view .page-nav a[href='/leaderboard']")
-			p.wait(`document.querySelectorAll('#leaders-panel tbody tr').length > 0`, 10*time.Second)
+			Click(p, "#account-view .page-nav a[href='/leaderboard']")
+			p.Wait(`document.querySelectorAll('#leaders-panel tbody tr').length > 0`, 10*time.Second)
 			audit("leaderboard")
 		})
 	}
@@ -621,16 +600,16 @@ func TestAccountAxe(t *testing.T) {
 func TestProfileOffline(t *testing.T) {
 	base := accountSite(t)
 	memberSignUp(t, base, "Nam", "gà trống gáy sáng")
-	p := newPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
-	p.wait(controlled, 30*time.Second)
-	p.offline(true)
-	t.Cleanup(p.dropRefused)
-	p.do(chromedp.Navigate(base + "/@/Nam"))
-	want := english(t, "account.err.needsNetwork")
-	p.wait(fmt.Sprintf(`document.querySelector('#account-view .error')?.textContent === %q && document.getElementById('game-view').hidden`, want), 20*time.Second)
+	p := NewPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	p.Wait(Controlled, 30*time.Second)
+	p.Offline(true)
+	t.Cleanup(p.DropRefused)
+	p.Do(chromedp.Navigate(base + "/@/Nam"))
+	want := English(t, "account.err.needsNetwork")
+	p.Wait(fmt.Sprintf(`document.querySelector('#account-view .error')?.textContent === %q && document.getElementById('game-view').hidden`, want), 20*time.Second)
 	shotAccount(p, "profile-offline")
-	p.do(chromedp.Navigate(base + "/leaderboard"))
-	p.wait(fmt.Sprintf(`document.querySelector('#leaders-panel .error')?.textContent === %q`, want), 20*time.Second)
+	p.Do(chromedp.Navigate(base + "/leaderboard"))
+	p.Wait(fmt.Sprintf(`document.querySelector('#leaders-panel .error')?.textContent === %q`, want), 20*time.Second)
 }
 
 // rawKey finds a translation key shown as text (a string missing).
@@ -643,8 +622,8 @@ const rawKey = `(document.body.innerText.match(/\b(account|profile|leaders)\.[A-
 func TestAccountLanguages(t *testing.T) {
 	base := accountSite(t)
 	seedLeaders(t, base)
-	p := newPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
-	t.Cleanup(func() { p.dropErrors(accountRefusal) })
+	p := NewPage(t, 390, 844, `{"mode":"ai","level":"easy","anim":"off","first":0}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	t.Cleanup(func() { p.DropErrors(accountRefusal) })
 	b, err := fs.ReadFile(web.FS(), "i18n/en.json")
 	if err != nil {
 		t.Fatal(err)
@@ -653,45 +632,45 @@ func TestAccountLanguages(t *testing.T) {
 	json.Unmarshal(b, &en)
 	check := func(lang, what, id, key string) {
 		t.Helper()
-		if k := eval[string](p, rawKey); k != "" {
+		if k := Eval[string](p, rawKey); k != "" {
 			t.Errorf("%s, %s: %s shown raw", lang, what, k)
 		}
-		if got := text(p, id); lang != "en" && got == en[key] {
+		if got := Text(p, id); lang != "en" && got == en[key] {
 			t.Errorf("%s, %s: %q is English", lang, what, got)
 		}
 	}
 	for _, lang := range []string{"en", "vi", "fr", "de", "ca", "fa"} {
-		p.do(chromedp.Navigate(base + "/"))
-		p.wait(`document.querySelectorAll('#game-board .cell').length === 12`, 10*time.Second)
-		setLang(p, lang)
-		if dir := eval[string](p, `document.documentElement.dir`); dir != map[bool]string{true: "rtl", false: "ltr"}[lang == "fa"] {
+		p.Do(chromedp.Navigate(base + "/"))
+		p.Wait(`document.querySelectorAll('#game-board .cell').length === 12`, 10*time.Second)
+		SetLang(p, lang)
+		if dir := Eval[string](p, `document.documentElement.dir`); dir != map[bool]string{true: "rtl", false: "ltr"}[lang == "fa"] {
 			t.Errorf("%s: dir %s", lang, dir)
 		}
-		click(p, "#nav-account")
-		p.wait(`document.querySelector('#account form')`, 10*time.Second)
+		Click(p, "#nav-account")
+		p.Wait(`document.querySelector('#account form')`, 10*time.Second)
 		accountForm(p, map[string]string{"username": "Nam", "password": "gà"})
 		check(lang, "sign-in refused", "account-error", "account.err.credentials")
 		accountForm(p, map[string]string{"username": "Nam", "password": "gà trống gáy sáng"})
-		p.wait(`!document.getElementById('account').open`, 10*time.Second)
-		click(p, "#nav-account")
-		p.wait(`document.querySelector('#account .account-menu')`, 10*time.Second)
+		p.Wait(`!document.getElementById('account').open`, 10*time.Second)
+		Click(p, "#nav-account")
+		p.Wait(`document.querySelector('#account .account-menu')`, 10*time.Second)
 		check(lang, "account menu", "account-title", "account.menuTitle")
-		click(p, `#account .account-menu a`)
-		p.wait(`document.querySelector('#profile-games-part .game-row')`, 10*time.Second)
+		Click(p, `#account .account-menu a`)
+		p.Wait(`document.querySelector('#profile-games-part .game-row')`, 10*time.Second)
 		check(lang, "profile", "profile-ratings", "profile.ratings")
-		click(p, "#account-view .page-nav a[href='/leaderboard']")
-		p.wait(`document.querySelectorAll('#leaders-panel tbody tr').length > 0`, 10*time.Second)
+		Click(p, "#account-view .page-nav a[href='/leaderboard']")
+		p.Wait(`document.querySelectorAll('#leaders-panel tbody tr').length > 0`, 10*time.Second)
 		check(lang, "leaderboard", "leaders-title", "leaders.heading")
-		p.do(chromedp.Navigate(base + "/@/Nam"))
-		p.wait(`document.querySelector('#profile-games-part .game-row')`, 10*time.Second)
-		click(p, "#nav-account")
-		p.wait(`document.querySelector('#account .account-menu')`, 10*time.Second)
+		p.Do(chromedp.Navigate(base + "/@/Nam"))
+		p.Wait(`document.querySelector('#profile-games-part .game-row')`, 10*time.Second)
+		Click(p, "#nav-account")
+		p.Wait(`document.querySelector('#account .account-menu')`, 10*time.Second)
 		menuItem(p, "account.signOut")
-		p.wait(`!document.getElementById('account').open`, 10*time.Second)
+		p.Wait(`!document.getElementById('account').open`, 10*time.Second)
 	}
 	// A language changed on a profile redraws it at once.
-	setLang(p, "de")
-	p.wait(fmt.Sprintf(`document.getElementById('profile-ratings').textContent === %q`, "Wertungen"), 5*time.Second)
+	SetLang(p, "de")
+	p.Wait(fmt.Sprintf(`document.getElementById('profile-ratings').textContent === %q`, "Wertungen"), 5*time.Second)
 }
 
 // created counts the page's requests that made a game (POST /api/games:
@@ -704,16 +683,16 @@ const created = `performance.getEntriesByType('resource').filter((e) => new URL(
 func TestProfileFirstVisit(t *testing.T) {
 	base := accountSite(t)
 	memberSignUp(t, base, "Nam", "gà trống gáy sáng")
-	p := newPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
-	p.do(chromedp.Evaluate[chromedp.Void](`localStorage.clear()`), chromedp.Navigate(base+"/@/Nam"))
-	p.wait(`document.getElementById('profile-ratings-part') && document.readyState === 'complete'`, 10*time.Second)
+	p := NewPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	p.Do(chromedp.Evaluate[chromedp.Void](`localStorage.clear()`), chromedp.Navigate(base+"/@/Nam"))
+	p.Wait(`document.getElementById('profile-ratings-part') && document.readyState === 'complete'`, 10*time.Second)
 	time.Sleep(500 * time.Millisecond) // a game made at the start would be made by now
-	if n := eval[int](p, created); n != 0 || eval[bool](p, `localStorage.getItem('oanquan.game') !== null`) {
-		t.Errorf("a first visit to a profile made %d games (kept: %v), want none", n, eval[string](p, `localStorage.getItem('oanquan.game') || ''`))
+	if n := Eval[int](p, created); n != 0 || Eval[bool](p, `localStorage.getItem('oanquan.game') !== null`) {
+		t.Errorf("a first visit to a profile made %d games (kept: %v), want none", n, Eval[string](p, `localStorage.getItem('oanquan.game') || ''`))
 	}
-	click(p, "#account-view .page-nav a[href='/']")
-	p.wait(`location.pathname === '/' && !document.getElementById('game-view').hidden && document.querySelectorAll('#game-board button.cell.legal').length > 0 && localStorage.getItem('oanquan.game')`, 20*time.Second)
-	if n := eval[int](p, created); n != 1 {
+	Click(p, "#account-view .page-nav a[href='/']")
+	p.Wait(`location.pathname === '/' && !document.getElementById('game-view').hidden && document.querySelectorAll('#game-board button.cell.legal').length > 0 && localStorage.getItem('oanquan.game')`, 20*time.Second)
+	if n := Eval[int](p, created); n != 1 {
 		t.Errorf("back at the board, %d games made, want 1", n)
 	}
 }

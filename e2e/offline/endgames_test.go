@@ -1,4 +1,4 @@
-package e2e
+package offline
 
 import (
 	"net/http"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"oanquan/ai/endgames"
+	. "oanquan/e2e/internal/browsertest"
 	"oanquan/internal/server"
 	"oanquan/notation"
 	"oanquan/rules"
@@ -96,26 +97,26 @@ func TestOfflineEndgames(t *testing.T) {
 	}
 
 	t.Setenv("E2E_URL", ts.URL)
-	p := newPage(t, 390, 844, `{"anim":"off"}`)
-	p.wait(controlled, 30*time.Second)
+	p := NewPage(t, 390, 844, `{"anim":"off"}`)
+	p.Wait(Controlled, 30*time.Second)
 	const kept = `caches.open('oanquan').then((c) => c.match('/offline/endgames.egtb')).then((r) => r ? r.arrayBuffer().then((b) => b.byteLength) : 0)`
 	var size int
 	for end := time.Now().Add(60 * time.Second); size == 0; time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatal("the service worker did not keep the table")
 		}
-		size = eval[int](p, kept)
+		size = Eval[int](p, kept)
 	}
 	if fi, err := os.Stat(filepath.Join(dir, endgames.Name(pebbles))); err != nil || int64(size) != fi.Size() {
 		t.Errorf("the service worker keeps %d bytes, the table has %v (%v)", size, fi.Size(), err)
 	}
 
-	p.offline(true)
+	p.Offline(true)
 	type hint struct {
 		Move  string
 		Score int
 	}
-	got := eval[struct {
+	got := Eval[struct {
 		Pebbles int
 		Started float64
 		Search  struct {
@@ -143,5 +144,5 @@ func TestOfflineEndgames(t *testing.T) {
 			t.Errorf("offline hint %s scores %d, the table %d", h.Move, h.Score, want)
 		}
 	}
-	p.forgetUnreachable()
+	p.ForgetUnreachable()
 }

@@ -1,4 +1,4 @@
-package e2e
+package online
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	. "oanquan/e2e/internal/browsertest"
 	"oanquan/internal/server"
 	"oanquan/internal/store"
 	"oanquan/internal/store/pgtest"
@@ -45,38 +46,38 @@ func TestOnlineTwoServers(t *testing.T) {
 	}
 
 	t.Setenv("E2E_URL", bases[0])
-	a := newPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"off"}`)
-	click(a, "#new")
-	a.wait(`document.getElementById('newgame').open`, 5*time.Second)
-	click(a, "#newgame-start")
-	a.wait(`document.getElementById('invite')?.hidden === false`, 10*time.Second)
-	id := eval[string](a, gameID)
+	a := NewPage(t, 1200, 900, `{"mode":"online","first":0,"anim":"off"}`)
+	Click(a, "#new")
+	a.Wait(`document.getElementById('newgame').open`, 5*time.Second)
+	Click(a, "#newgame-start")
+	a.Wait(`document.getElementById('invite')?.hidden === false`, 10*time.Second)
+	id := Eval[string](a, GameID)
 
 	t.Setenv("E2E_URL", bases[1])
-	b := newPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
-	b.do(chromedp.Navigate(bases[1] + "/?game=" + id))
-	b.wait(`document.getElementById('online')?.hidden === false && document.getElementById('watching').hidden && document.documentElement.dataset.live === 'on'`, 10*time.Second)
+	b := NewPage(t, 390, 844, `{"anim":"off"}`, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	b.Do(chromedp.Navigate(bases[1] + "/?game=" + id))
+	b.Wait(`document.getElementById('online')?.hidden === false && document.getElementById('watching').hidden && document.documentElement.dataset.live === 'on'`, 10*time.Second)
 	// The join, through the other server, reaches the creator at once;
 	// each sees the other here.
-	a.wait(`document.getElementById('invite').hidden && document.getElementById('presence').textContent.includes('Your friend is here')`, 10*time.Second)
-	b.wait(`document.getElementById('presence').textContent.includes('Your friend is here')`, 10*time.Second)
+	a.Wait(`document.getElementById('invite').hidden && document.getElementById('presence').textContent.includes('Your friend is here')`, 10*time.Second)
+	b.Wait(`document.getElementById('presence').textContent.includes('Your friend is here')`, 10*time.Second)
 
 	rng := rand.New(rand.NewPCG(13, 14))
 	var times []time.Duration
-	for i := 0; !eval[bool](a, `document.getElementById('result').open`); i++ {
+	for i := 0; !Eval[bool](a, `document.getElementById('result').open`); i++ {
 		if i == 300 {
 			t.Fatal("no end after 300 moves")
 		}
-		times = append(times, moveOnline(t, rng, toMove(t, a, b), a, b))
+		times = append(times, MoveOnline(t, rng, ToMove(t, a, b), a, b))
 	}
-	b.wait(`document.getElementById('result').open`, 10*time.Second)
-	checkFinalCount(a)
-	checkFinalCount(b)
+	b.Wait(`document.getElementById('result').open`, 10*time.Second)
+	CheckFinalCount(a)
+	CheckFinalCount(b)
 
 	// The friend leaves the page (which the browser may keep in its
 	// back-forward cache): the creator, on the other server, sees it.
-	b.do(chromedp.Navigate("about:blank"))
-	a.wait(`document.getElementById('presence').textContent.includes('not on the game page')`, 15*time.Second)
+	b.Do(chromedp.Navigate("about:blank"))
+	a.Wait(`document.getElementById('presence').textContent.includes('not on the game page')`, 15*time.Second)
 
 	slices.Sort(times)
 	t.Logf("across two servers, from a click on an arrow to the move on the other player's page (animation off): median %v, worst %v over %d moves",

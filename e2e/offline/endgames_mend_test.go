@@ -1,4 +1,4 @@
-package e2e
+package offline
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"oanquan/ai/endgames"
+	. "oanquan/e2e/internal/browsertest"
 	"oanquan/internal/server"
 )
 
@@ -151,8 +152,8 @@ func TestOfflineEndgamesMend(t *testing.T) {
 	whole := func(kept string) bool { return strings.HasPrefix(kept, strconv.FormatInt(fi.Size(), 10)+" ") }
 
 	t.Setenv("E2E_URL", ts.URL)
-	p := newPage(t, 390, 844, `{"anim":"off"}`)
-	p.wait(controlled, 30*time.Second)
+	p := NewPage(t, 390, 844, `{"anim":"off"}`)
+	p.Wait(Controlled, 30*time.Second)
 	// The first copy fetched was altered: each visit asks again.
 	var kept string
 	for end := time.Now().Add(30 * time.Second); !whole(kept); time.Sleep(500 * time.Millisecond) {
@@ -160,8 +161,8 @@ func TestOfflineEndgamesMend(t *testing.T) {
 			tables, _ := relay.count(0)
 			t.Fatalf("after a copy altered on the way, the table is not kept (%q): %d copies fetched from the server", kept, tables)
 		}
-		eval[bool](p, askUpdate)
-		kept = eval[string](p, keptTable)
+		Eval[bool](p, askUpdate)
+		kept = Eval[string](p, keptTable)
 	}
 	if tables, _ := relay.count(0); tables != 2 {
 		t.Errorf("%d copies of the table fetched from the server, want 2 (the altered one, then the good one)", tables)
@@ -169,43 +170,43 @@ func TestOfflineEndgamesMend(t *testing.T) {
 
 	// A page the service worker does not control (a reload bypassing the
 	// caches) while the network stalls.
-	p.do(chromedp.Evaluate[chromedp.Void](`window.oldPage = true`), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+	p.Do(chromedp.Evaluate[chromedp.Void](`window.oldPage = true`), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		ignore := true
 		_, err := cdp.Call(ctx, tg, cdppage.Reload, cdppage.ReloadParams{IgnoreCache: &ignore})
 		return err
 	}))
-	p.waitReload(`window.oldPage`, 20*time.Second)
-	if eval[bool](p, controlled) {
+	p.WaitReload(`window.oldPage`, 20*time.Second)
+	if Eval[bool](p, Controlled) {
 		t.Fatal("the page reloaded bypassing the caches is controlled by the service worker")
 	}
-	if got := eval[int](p, askTable); got != pebbles {
+	if got := Eval[int](p, askTable); got != pebbles {
 		t.Errorf("the engine of a page the service worker does not control: table of %d pebbles (-1: no answer), want %d", got, pebbles)
 	}
 
 	// A table the engine refuses: of another format.
-	eval[bool](p, `caches.open('oanquan').then(async (c) => {
+	Eval[bool](p, `caches.open('oanquan').then(async (c) => {
   const b = new Uint8Array(await (await c.match('/offline/endgames.egtb')).arrayBuffer());
   b[7] = '1'.charCodeAt(0);
   await c.put('/offline/endgames.egtb', new Response(b, { headers: { 'X-Hash': 'old' } }));
   return true;
 })`)
-	if got := eval[int](p, askTable); got != 0 {
+	if got := Eval[int](p, askTable); got != 0 {
 		t.Errorf("the engine reads a table of another format: %d pebbles", got)
 	}
-	p.wait(`caches.open('oanquan').then((c) => c.match('/offline/endgames.egtb')).then((r) => !r)`, 10*time.Second)
+	p.Wait(`caches.open('oanquan').then((c) => c.match('/offline/endgames.egtb')).then((r) => !r)`, 10*time.Second)
 
 	// Kept again; then a server building its table keeps it, one with none
 	// has it deleted.
-	eval[bool](p, askUpdate)
+	Eval[bool](p, askUpdate)
 	for end, kept := time.Now().Add(30*time.Second), ""; !whole(kept); time.Sleep(200 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatalf("the table not kept again: %q", kept)
 		}
-		kept = eval[string](p, keptTable)
+		kept = Eval[string](p, keptTable)
 	}
 	building := server.New(server.Config{Endgames: server.Endgames{Dir: t.TempDir(), Offline: 9}})
 	relay.serve(building)
-	eval[bool](p, askUpdate)
+	Eval[bool](p, askUpdate)
 	for end := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if _, n := relay.count(http.StatusServiceUnavailable); n > 0 {
 			break
@@ -216,13 +217,13 @@ func TestOfflineEndgamesMend(t *testing.T) {
 	}
 	time.Sleep(500 * time.Millisecond) // the service worker's answer to it
 	building.Close()
-	if now := eval[string](p, keptTable); now != kept {
+	if now := Eval[string](p, keptTable); now != kept {
 		t.Errorf("while the server builds its table, the kept one is %q, want %q", now, kept)
 	}
 	none := server.New(server.Config{})
 	t.Cleanup(none.Close)
 	relay.serve(none)
-	eval[bool](p, askUpdate)
-	p.wait(`caches.open('oanquan').then((c) => c.match('/offline/endgames.egtb')).then((r) => !r)`, 10*time.Second)
-	p.forgetUnreachable()
+	Eval[bool](p, askUpdate)
+	p.Wait(`caches.open('oanquan').then((c) => c.match('/offline/endgames.egtb')).then((r) => !r)`, 10*time.Second)
+	p.ForgetUnreachable()
 }

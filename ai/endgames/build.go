@@ -35,7 +35,7 @@ type Progress struct {
 type BuildOptions struct {
 	Threads  int            // workers; 0 means runtime.NumCPU()
 	Progress func(Progress) // called about once a second, from one goroutine
-	Every    time.Duration  // save a checkpoint this often (default 1 minute)
+	Every    time.Duration  // save a checkpoint this often (default 1 minute; at least 20 times a save's own time)
 	// Nice, when positive, is the nice value of the workers' threads on
 	// Linux (each locked to its own thread, which ends with it), so that
 	// a build in the background yields the cores to the rest of the
@@ -87,16 +87,20 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 		return nil
 	}
 	entries := (layerStart(n + 1)) * variants
-	b := &builder{n: n, words: make([]uint32, (entries+1)/2), entries: entries}
+	words, free := allocWords((entries + 1) / 2)
+	defer free()
+	b := &builder{n: n, words: words, entries: entries}
 	pass, err := b.resume(part)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
 	var lastSave time.Time
+	var saveTime time.Duration
 	saves := 0
 	var changed, prevChanged uint64
 	var passTimes []time.Duration
+	phase := 0
 	for ; ; pass++ {
 		var done, exact, ch atomic.Uint64
 		passStart := time.Now()
@@ -122,7 +126,7 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 					if lo >= boards {
 						return
 					}
-					e, c := b.sweepBoards(lo, min(lo+chunk, boards))
+					e, c := b.sweepBoards(lo, min(lo+chunk, boards), phases[phase])
 					exact.Add(e)
 					ch.Add(c)
 					done.Add(min(lo+chunk, boards) - lo)
@@ -166,8 +170,16 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 			return err
 		}
 		prevChanged, changed = changed, ch.Load()
+		if os.Getenv("EGDEBUG") != "" {
+			fmt.Fprintf(os.Stderr, "phase %d pass %d changed %d exact %d took %v\n", phase, pass, changed, exact.Load(), time.Since(passStart))
+		}
 		if changed == 0 {
-			break
+			phase++
+			if phase == len(phases) {
+				break
+			}
+			prevChanged, passTimes = 0, nil
+			continue
 		}
 		if finished(final) {
 			// Another builder in dir finished first: its table is this
@@ -175,11 +187,14 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 			os.Remove(part)
 			return nil
 		}
-		if time.Since(lastSave) >= every {
+		// A large table takes seconds to save: at most a twentieth of
+		// the time goes to checkpoints.
+		if time.Since(lastSave) >= max(every, 20*saveTime) {
+			t := time.Now()
 			if err := b.save(part, pass); err != nil {
 				return err
 			}
-			lastSave = time.Now()
+			lastSave, saveTime = time.Now(), time.Since(t)
 			saves++
 		}
 	}
@@ -223,8 +238,9 @@ func estimateLeft(passLeft time.Duration, times []time.Duration, prev, last uint
 
 // sweepBoards improves the entries of boards [lo, hi) (indices over all
 // layers) once, and returns how many of them are exact and how many
-// changed.
-func (b *builder) sweepBoards(lo, hi uint64) (exact, changed uint64) {
+// changed. A board whose mirror comes first is skipped: its entries are
+// written with its mirror's (see mirror).
+func (b *builder) sweepBoards(lo, hi uint64, which uint8) (exact, changed uint64) {
 	k := 0
 	for layerStart(k+1) <= lo {
 		k++
@@ -233,6 +249,7 @@ func (b *builder) sweepBoards(lo, hi uint64) (exact, changed uint64) {
 	bs.unrank(lo-layerStart(k), k)
 	end := layerStart(k + 1)
 	var p rules.Position
+	var m [rules.NumCells]uint8
 	for i := lo; i < hi; i++ {
 		if i == end {
 			k++
@@ -242,39 +259,64 @@ func (b *builder) sweepBoards(lo, hi uint64) (exact, changed uint64) {
 			bs.next()
 		}
 		bs.cells(&p.Cells)
-		for w := range uint64(variants / 2) {
-			base := i*variants + 2*w
-			old := atomic.LoadUint32(&b.words[base/2])
-			nw := old
-			for h := range uint64(2) {
-				v := 2*w + h
-				cur := decode(uint8(old>>(16*h)), uint8(old>>(16*h+8)))
-				if cur == unknown {
-					continue // as loose as bounds get
-				}
-				p.ToMove = rules.Player(v & 1)
-				p.Stone = [2]bool{v&2 != 0, v&4 != 0}
-				setStores(&p, k)
-				nb, ok := b.improve(&p, cur)
-				if !ok {
-					continue
-				}
-				if nb.Exact() {
-					exact++
-				}
-				if nb == cur {
-					continue
-				}
-				changed++
-				lo8, hi8 := encode(nb)
-				nw = nw&^(0xffff<<(16*h)) | (uint32(lo8)|uint32(hi8)<<8)<<(16*h)
+		mirror(&m, &p.Cells)
+		mr, _ := boardRank(&m)
+		mi := layerStart(k) + mr
+		if mi < i {
+			continue
+		}
+		old := [2]uint32{atomic.LoadUint32(&b.words[2*i]), atomic.LoadUint32(&b.words[2*i+1])}
+		var e [variants]uint32 // each variant's two bytes
+		for v := range uint64(variants) {
+			w := old[v/2] >> (16 * (v & 1)) & 0xffff
+			e[v] = w
+			cur := decode(uint8(w), uint8(w>>8))
+			if which>>v&1 == 0 || cur == unknown {
+				continue // as loose as bounds get
 			}
-			if nw != old {
-				atomic.StoreUint32(&b.words[base/2], nw)
+			p.ToMove = 0
+			p.Stone = [2]bool{v&1 != 0, v&2 != 0}
+			setStores(&p, k)
+			nb, ok := b.improve(&p, cur)
+			if !ok {
+				continue
 			}
+			if nb.Exact() {
+				exact++
+			}
+			if nb == cur {
+				continue
+			}
+			changed++
+			lo8, hi8 := encode(nb)
+			e[v] = uint32(lo8) | uint32(hi8)<<8
+		}
+		nw := [2]uint32{e[0] | e[1]<<16, e[2] | e[3]<<16}
+		if nw == old {
+			continue
+		}
+		atomic.StoreUint32(&b.words[2*i], nw[0])
+		atomic.StoreUint32(&b.words[2*i+1], nw[1])
+		if mi != i {
+			// The mirror's stones are swapped: its variant 1 (left stone
+			// only) is this board's 2, and 2 is 1.
+			atomic.StoreUint32(&b.words[2*mi], e[0]|e[2]<<16)
+			atomic.StoreUint32(&b.words[2*mi+1], e[1]|e[3]<<16)
 		}
 	}
 	return exact, changed
+}
+
+// phases are the variants each phase of the build works out, as bit
+// masks: the stones are never put back, so a position leads only to
+// positions with the same stones or fewer, and each phase's entries
+// depend only on its own and the earlier phases'. A phase ends when a pass
+// over its entries changes nothing; the earlier phases' entries are then
+// final.
+var phases = []uint8{
+	1 << stoneBits(false, false),
+	1<<stoneBits(true, false) | 1<<stoneBits(false, true),
+	1 << stoneBits(true, true),
 }
 
 // setStores gives p's stores what the board leaves, all to player 0 as
@@ -299,22 +341,40 @@ func (b *builder) improve(p *rules.Position, cur Bounds) (Bounds, bool) {
 	if p.Status() != rules.EndNone {
 		return cur, false
 	}
-	nb := Bounds{NegInf, NegInf}
+	// The moves are played first and their entries read after, all
+	// together: in a large table each read waits on memory, and reads
+	// with nothing between them wait at the same time.
+	var outs [2 * 5]outcome
+	var idxs [2 * 5]uint64
 	ms := p.Moves()
-	for _, m := range ms.Moves[:ms.N] {
+	for j, m := range ms.Moves[:ms.N] {
 		ch := play(p, m)
-		after := unknown
+		outs[j] = ch.outcome()
+		idxs[j] = noEntry
 		if ch.end == rules.EndNone {
 			if idx, k := entry(&ch.pos); k <= b.n {
-				after = b.load(idx)
+				idxs[j] = idx
 			}
 		}
-		mb := moveBounds(&ch, after, mayRepeat)
+	}
+	var after [2 * 5]Bounds
+	for j := range ms.N {
+		after[j] = unknown
+		if idxs[j] != noEntry {
+			after[j] = b.load(idxs[j])
+		}
+	}
+	nb := Bounds{NegInf, NegInf}
+	for j := range ms.N {
+		mb := moveBounds(outs[j], after[j], mayRepeat)
 		nb.Lo, nb.Hi = max(nb.Lo, mb.Lo), max(nb.Hi, mb.Hi)
 	}
 	nb.Lo, nb.Hi = min(nb.Lo, cur.Lo), max(nb.Hi, cur.Hi)
 	return nb, true
 }
+
+// noEntry marks a move whose result has no entry in the table.
+const noEntry = ^uint64(0)
 
 // encode packs bounds in two bytes: NegInf as -128, PosInf as 127.
 func encode(b Bounds) (lo, hi uint8) {
@@ -384,7 +444,12 @@ func (b *builder) save(path string, pass int) error {
 // resume loads the checkpoint at path if there is one and returns the
 // pass to start with; without one it starts every entry unknown.
 func (b *builder) resume(path string) (int, error) {
-	data, err := os.ReadFile(path)
+	// Mapped, not read: a large table's checkpoint would otherwise be in
+	// memory twice.
+	data, unmap, err := mapFile(path)
+	if err == nil {
+		defer unmap()
+	}
 	var h fileHeader
 	if err == nil {
 		h, err = parseHeader(data, path)

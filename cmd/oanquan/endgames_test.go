@@ -25,8 +25,8 @@ func TestEndgamesBuildProbe(t *testing.T) {
 		Positions uint64 `json:"positions"`
 		Exact     uint64 `json:"exact"`
 	}
-	if err := json.Unmarshal([]byte(out), &built); err != nil || built.Bytes != 64+2*8*1820 || built.Exact == 0 || built.Exact > built.Positions {
-		t.Fatalf("endgames build printed %q (%v): want the file's 64+2×8×1820 bytes and some exact positions", out, err)
+	if err := json.Unmarshal([]byte(out), &built); err != nil || built.Bytes != 64+2*4*1820 || built.Exact == 0 || built.Exact > built.Positions {
+		t.Fatalf("endgames build printed %q (%v): want the file's 64+2×4×1820 bytes (two bytes an entry, four entries a board) and some exact positions", out, err)
 	}
 	out, _, err = runCmd(t, "endgames", "probe", "--endgames", dir, "1/0/0/0/0/1/0/0/1/0/0/0 0 40,0,0 27,0,0 30")
 	if err != nil {

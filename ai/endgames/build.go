@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -20,6 +21,8 @@ import (
 // Progress is what Build reports while it works.
 type Progress struct {
 	Pass        int           // the pass under way, from 1
+	Phase       int           // the phase under way, from 1 (see Phases)
+	Phases      int           // the phases, one for each number of stones on the board (none, one, two), built in turn
 	Done        float64       // share of the pass done, 0–1
 	Exact       uint64        // entries of the pass so far whose bounds meet (final only at the end)
 	Positions   uint64        // positions in the table
@@ -100,7 +103,7 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 	saves := 0
 	var changed, prevChanged uint64
 	var passTimes []time.Duration
-	phase := 0
+	phase, phaseStart := 0, time.Now()
 	for ; ; pass++ {
 		var done, exact, ch atomic.Uint64
 		passStart := time.Now()
@@ -150,12 +153,19 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 				}
 				f := float64(done.Load()) / float64(boards)
 				el := time.Since(passStart)
-				p := Progress{Pass: pass, Done: f, Exact: exact.Load(), Positions: entries, Changed: changed,
+				p := Progress{Pass: pass, Phase: phase + 1, Phases: len(phases), Done: f, Exact: exact.Load(), Positions: entries, Changed: changed,
 					Elapsed: time.Since(start), Left: -1, Checkpoints: saves}
 				if f > 0 {
 					p.PassLeft = time.Duration(float64(el) * (1 - f) / f)
 				}
-				p.Left = estimateLeft(p.PassLeft, passTimes, prevChanged, changed)
+				if left := estimateLeft(p.PassLeft, passTimes, prevChanged, changed); left >= 0 {
+					// Each later phase as long for its entries as this one.
+					this := time.Since(phaseStart) + left
+					for _, later := range phases[phase+1:] {
+						left += time.Duration(float64(this) * float64(bits.OnesCount8(later)) / float64(bits.OnesCount8(phases[phase])))
+					}
+					p.Left = left
+				}
 				opt.Progress(p)
 			}
 		}()
@@ -170,15 +180,12 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 			return err
 		}
 		prevChanged, changed = changed, ch.Load()
-		if os.Getenv("EGDEBUG") != "" {
-			fmt.Fprintf(os.Stderr, "phase %d pass %d changed %d exact %d took %v\n", phase, pass, changed, exact.Load(), time.Since(passStart))
-		}
 		if changed == 0 {
 			phase++
 			if phase == len(phases) {
 				break
 			}
-			prevChanged, passTimes = 0, nil
+			prevChanged, passTimes, phaseStart = 0, nil, time.Now()
 			continue
 		}
 		if finished(final) {

@@ -154,7 +154,13 @@ func (g *Game) play(m Move, tr *Trace) {
 	}
 	g.moves[g.n] = m
 	g.n++
-	if g.seen.push(&g.pos) >= Repetitions && g.end == EndNone {
+	// The repetition count, as history.push makes it, written out so
+	// that the compiler inlines the usual case (a new position).
+	h := &g.seen
+	if h.n == len(h.entries) {
+		h.grow()
+	}
+	if k0, k1 := g.pos.key(); h.add(k0, k1) && h.count(h.n-1) >= Repetitions && g.end == EndNone {
 		g.end = EndRepetition
 		if tr != nil {
 			tr.end(&g.pos, EndRepetition)

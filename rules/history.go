@@ -3,113 +3,116 @@ package rules
 import "math/bits"
 
 // history remembers the positions of a line of play for the repetition
-// rule. It only compares what can still repeat: a position whose stones on
-// the board differ from the current one's can never come back (stones
-// only leave the board), so the history is cut into windows of positions
-// that share them, and a position is compared with its own window only.
-// Debts are not part of the rule's position (shared/RULES.md): a line in
-// which a player keeps borrowing stays in one window and repeats.
-// A counting filter over the whole line spares most positions even that:
-// a position whose bucket was empty is certainly new.
+// rule. Every position is one entry, its key (Position.key), and a
+// one-bit-per-key filter over the line (a Bloom filter with a single hash)
+// spares most of them any comparison: a position whose bit was clear is
+// certainly new. Only when the bit was already set are earlier keys
+// compared, and only those that can still be equal: every other one (the
+// side to move alternates), back to the first with another number of
+// stones on the board (stones only leave the board, so no earlier
+// position can come back; see keyPoints). Debts are not part of the rule's position (shared/RULES.md): a
+// line in which a player keeps borrowing repeats.
+//
+// A push changes one word of the filter and returns that word as it was,
+// for pop to restore the filter exactly.
 type history struct {
-	// entries[:n] are the keys (Position.key) of the positions so far.
-	// The slice only grows, so that a push writes an element, not a slice
-	// header (which would cost a write-barrier check on every turn).
-	entries []key
+	// entries[:n] are the positions so far. The slice only grows, so that
+	// a push writes an element, not a slice header (which would cost a
+	// write-barrier check on every turn).
+	entries []entry
 	n       int
-	cur     window   // the current window
-	windows []window // the earlier windows still open below it, for pop
-	// counts[bucket(k)] holds, under the generation gen in its high 16
-	// bits, how many of entries[:n] fall in k's bucket; a counter of an
-	// older generation counts none. A count that reaches countMax stays
-	// there (and that bucket is then always compared), so it can never
-	// wrap round to a false zero. Starting a new generation empties the
-	// filter at once.
-	counts *[1 << filterBits]uint32
-	gen    uint32
+	filter  [filterWords]uint64
 }
 
-type key = [2]uint64
+// entry is a position's key.
+type entry struct{ k0, k1 uint64 }
 
-type window struct {
-	start int    // index in entries of the window's first position
-	irrev uint64 // the window's Position.irreversible
-}
+// filterWords is the filter's size in words: 4,096 bits, so that a game
+// of a few hundred turns rarely finds a bit set by another position, and
+// clearing it at every reset costs little.
+const filterWords = 64
 
-const (
-	filterBits = 12
-	countMax   = 1<<16 - 1
-)
-
-// bucket returns k's counter in the filter: the key folded to one word
-// and Fibonacci-hashed to its top filterBits bits.
-func bucket(k0, k1 uint64) uint64 {
-	return ((k0 ^ bits.RotateLeft64(k1, 29)) * 0x9e3779b97f4a7c15) >> (64 - filterBits)
+// slot returns the filter word and the bit of the key (k0, k1): the key
+// folded to one word and Fibonacci-hashed, its top 6 bits choosing the
+// word and the next 6 the bit.
+func slot(k0, k1 uint64) (word uint64, bit uint64) {
+	h := (k0 ^ bits.RotateLeft64(k1, 29)) * 0x9e3779b97f4a7c15
+	return h >> 58, 1 << (h >> 52 & 63)
 }
 
 // reset empties h, keeping its storage.
 func (h *history) reset() {
-	if h.gen++; h.counts == nil || h.gen == 1<<16 {
-		h.counts, h.gen = new([1 << filterBits]uint32), 1
-	}
-	h.n, h.windows = 0, h.windows[:0]
-	h.cur = window{irrev: ^uint64(0)} // matches no position
+	h.n = 0
+	h.filter = [filterWords]uint64{}
 }
 
 // push adds p and returns how many times it has occurred in the line,
-// itself included. h must have been reset.
-func (h *history) push(p *Position) int {
+// itself included, and what pop needs to take it back. h must have been
+// reset.
+func (h *history) push(p *Position) (count int, undo uint64) {
+	k0, k1 := p.key()
+	if h.n == len(h.entries) {
+		h.grow()
+	}
+	w, _ := slot(k0, k1)
+	undo = h.filter[w]
+	if !h.add(k0, k1) {
+		return 1, undo
+	}
+	return h.count(h.n - 1), undo
+}
+
+// add adds the position with key (k0, k1) and reports whether it may have
+// occurred before in the line: when it returns false the position is new,
+// and when true, count tells. There must be room for it (see grow). (It
+// is push without the key, the room and the count, small enough for the
+// compiler to inline in Game's turn.)
+func (h *history) add(k0, k1 uint64) (maybeSeen bool) {
 	// The key stays in two words throughout: written or compared as one
 	// 16-byte value it would be stored and reloaded through the stack,
 	// and such a load of two fresh 8-byte stores stalls the processor.
-	k0, k1 := p.key()
 	n := h.n
-	if n == len(h.entries) {
-		h.entries = append(h.entries, key{})
-		h.entries = h.entries[:cap(h.entries)]
-	}
-	e := &h.entries[n]
-	e[0], e[1] = k0, k1
+	w, bit := slot(k0, k1)
+	old := h.filter[w]
+	h.filter[w] = old | bit
+	h.entries[n] = entry{k0, k1}
 	h.n = n + 1
-	if irrev := p.irreversible(); irrev != h.cur.irrev || n == 0 {
-		if n > 0 {
-			h.windows = append(h.windows, h.cur)
-		}
-		h.cur = window{start: n, irrev: irrev}
-	}
-	c := &h.counts[bucket(k0, k1)]
-	v := *c
-	if v>>16 != h.gen {
-		v = h.gen << 16
-	}
-	seen := v & countMax
-	if seen != countMax {
-		v++
-	}
-	*c = v
-	if seen == 0 {
-		return 1
-	}
-	// Every turn changes the side to move, so only every other position
-	// can equal p.
+	return old&bit != 0
+}
+
+// grow makes room for more entries. (Out of line, so that push can be
+// inlined.)
+//
+//go:noinline
+func (h *history) grow() {
+	h.entries = append(h.entries, entry{})
+	h.entries = h.entries[:cap(h.entries)]
+}
+
+// count returns how many of entries[:n+1] equal entries[n]: it compares
+// every other entry (the side to move alternates) back to the first that
+// held fewer points than entries[n] (see keyPoints: one with a stone that
+// has left the board since), as no earlier one can be equal.
+func (h *history) count(n int) int {
+	k0, k1 := h.entries[n].k0, h.entries[n].k1
+	points := keyPoints(k0, k1)
 	count := 1
-	for i := n - 2; i >= h.cur.start; i -= 2 {
-		if e := &h.entries[i]; e[0] == k0 && e[1] == k1 {
+	for i := n - 2; i >= 0; i -= 2 {
+		e := &h.entries[i]
+		if e.k0 == k0 && e.k1 == k1 {
 			count++
+		} else if keyPoints(e.k0, e.k1) != points {
+			break
 		}
 	}
 	return count
 }
 
-// pop forgets the last position pushed.
-func (h *history) pop() {
+// pop forgets the last position pushed, given what its push returned.
+func (h *history) pop(undo uint64) {
 	n := h.n - 1
 	h.n = n
-	if c := &h.counts[bucket(h.entries[n][0], h.entries[n][1])]; *c&countMax != countMax {
-		*c--
-	}
-	if h.cur.start == n && n > 0 {
-		w := len(h.windows) - 1
-		h.cur, h.windows = h.windows[w], h.windows[:w]
-	}
+	e := &h.entries[n]
+	w, _ := slot(e.k0, e.k1)
+	h.filter[w] = undo
 }

@@ -9,9 +9,9 @@ import (
 // positions so that they repeat often, with pops (as perft makes them), a
 // debt that grows now and then (as in a game it never shrinks along a
 // line; the rule ignores it, so it must not keep a position from
-// repeating), a stone that leaves the board (a new window), resets across
-// the filter's generation wrap, and buckets forced to their sticky
-// maximum.
+// repeating), a stone that leaves the board (no earlier position can come
+// back), and a filter forced full (every push compares), with a check
+// that pops leave the filter as it was.
 func TestHistoryCountsLikeAPlainCount(t *testing.T) {
 	var r Rules
 	base := r.Start()
@@ -23,25 +23,31 @@ func TestHistoryCountsLikeAPlainCount(t *testing.T) {
 		q := p
 		q.Stores[0].Debt = 3 // the same position for the rule
 		pool = append(pool, q)
-		q.Stone[0] = false // a different window
+		q.Stone[0] = false // fewer stones on the board: earlier ones cannot come back
 		q.Stores[0].Mandarins = 1
 		pool = append(pool, q)
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	var h history
-	h.reset()
-	h.gen = 1<<16 - 3 // the generation wraps a few resets from now
 	for game := range 40 {
 		h.reset()
-		if game%3 == 1 { // a pool position's bucket at its sticky maximum
-			k0, k1 := pool[rng.IntN(len(pool))].key()
-			h.counts[bucket(k0, k1)] = h.gen<<16 | countMax
+		if game%3 == 1 { // every bit set: every push compares
+			for i := range h.filter {
+				h.filter[i] = ^uint64(0)
+			}
 		}
 		var line []Position
+		var filters [][filterWords]uint64 // the filter before each push
+		var undos []uint64
 		for range 200 {
 			if len(line) > 1 && rng.IntN(4) == 0 {
-				h.pop()
+				h.pop(undos[len(undos)-1])
+				undos = undos[:len(undos)-1]
 				line = line[:len(line)-1]
+				if h.filter != filters[len(line)] {
+					t.Fatalf("game %d: the filter after a pop back to %d positions is not what it was", game, len(line))
+				}
+				filters = filters[:len(line)]
 				continue
 			}
 			p := pool[rng.IntN(len(pool))]
@@ -55,7 +61,9 @@ func TestHistoryCountsLikeAPlainCount(t *testing.T) {
 				}
 			}
 			p.ToMove = Player(len(line) & 1) // turns alternate, as in a game
-			got := h.push(&p)
+			filters = append(filters, h.filter)
+			got, undo := h.push(&p)
+			undos = append(undos, undo)
 			line = append(line, p)
 			if want := plainCount(line); got != want {
 				t.Fatalf("game %d, position %d of the line: push says %d occurrences, a plain count %d", game, len(line)-1, got, want)
@@ -75,4 +83,27 @@ func plainCount(line []Position) int {
 		}
 	}
 	return n
+}
+
+// keyPoints, which the history's comparisons stop by, is 70 less 10 for
+// each stone on the board, at every position of random games (where
+// stones leave the board and stores exchange mandarins).
+func TestKeyPointsCountsStones(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var r Rules
+	for range 300 {
+		g, _ := NewGame(r, r.Start())
+		for {
+			p := g.Position()
+			want := Total - StoneValue*int(b2u(p.Stone[0])+b2u(p.Stone[1]))
+			if got := keyPoints(p.key()); got != want {
+				t.Fatalf("keyPoints of %+v = %d, want %d", p, got, want)
+			}
+			if g.Over() {
+				break
+			}
+			ms := g.MoveSet()
+			g.PlayLegal(ms.Moves[rng.IntN(int(ms.N))], nil)
+		}
+	}
 }

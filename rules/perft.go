@@ -30,11 +30,11 @@ func perft(r *Rules, p *Position, depth int, h *history) uint64 {
 	for _, m := range ms.Moves[:ms.N] {
 		q := *p
 		end := q.Play(m, r, nil)
-		reps := h.push(&q)
+		reps, undo := h.push(&q)
 		if end == EndNone && reps < Repetitions {
 			n += perft(r, &q, depth-1, h)
 		}
-		h.pop()
+		h.pop(undo)
 	}
 	return n
 }

@@ -194,12 +194,13 @@ func (p *Position) Status() End {
 // key packs the position into 128 bits for the repetition rule: the
 // cells and the stores' pebbles and mandarins. The ply and the debts are
 // left out, as the rule says (shared/RULES.md, "Game end and score"). So
-// are the stones on the board: they only ever leave it, so Game forgets
-// the history when they change, and within the positions it compares
-// they are equal. So is the side to move: every turn changes it, so the
-// history compares a position only with every other one before it, which
-// have the same side to move. Each count is at most 70, so the key is
-// exact.
+// is the side to move: every turn changes it, so the history compares a
+// position only with every other one before it, which have the same side
+// to move. So are the stones on the board, which along a line of play the
+// rest of the key decides: a turn keeps the points on the board and in
+// the stores together (70 in a game), so two positions with equal keys
+// have as many stones on the board, and as stones only ever leave the
+// board, the same ones. Each count is at most 70, so the key is exact.
 func (p *Position) key() (uint64, uint64) {
 	a := binary.LittleEndian.Uint64(p.Cells[0:8])
 	b := uint64(binary.LittleEndian.Uint32(p.Cells[8:12])) |
@@ -208,12 +209,17 @@ func (p *Position) key() (uint64, uint64) {
 	return a, b
 }
 
-// irreversible returns what changes only one way in a game and is part of
-// the repetition rule's position: the stones on the board (they leave
-// it). Positions with different values can never be equal again. (Debts
-// only grow too, but the rule ignores them.)
-func (p *Position) irreversible() uint64 {
-	return uint64(b2u(p.Stone[0])) | uint64(b2u(p.Stone[1]))<<1
+// keyPoints returns the points a key holds: the pebbles on the board and
+// in the stores, and 10 for each mandarin stone in a store. Along a line
+// of play it is the constant total less 10 for each stone still on the
+// board, so it grows each time a stone leaves the board and never falls.
+func keyPoints(k0, k1 uint64) int {
+	// Byte sums as sums of 16-bit lanes, which cannot carry into each
+	// other: each lane is at most 2 × 255, the total at most 14 × 255.
+	const lanes = 0x00ff00ff00ff00ff
+	pebbles := k1 & 0xffffffffffff // cells 8–11 and the two stores' pebbles
+	s := k0&lanes + k0>>8&lanes + pebbles&lanes + pebbles>>8&lanes
+	return int(s*0x0001000100010001>>48) + StoneValue*int(k1>>48&0xf+k1>>52&0xf)
 }
 
 // SameForRepetition reports whether p and q are the same position for

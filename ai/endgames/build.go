@@ -58,6 +58,29 @@ type builder struct {
 	n       int
 	words   []uint32
 	entries uint64
+
+	// changed and before mark the boards with an entry changed in this
+	// pass and in the one before (a bit a board). After a phase's first
+	// pass (full false), an entry none of whose moves leads to a board
+	// marked in either is not read again: nothing it depends on has
+	// changed since it was last worked out, so it would not change.
+	changed, before []uint32
+	full            bool
+}
+
+// marked reports whether board i is marked in changed or before.
+func (b *builder) marked(i uint64) bool {
+	w, bit := i/32, uint32(1)<<(i%32)
+	return (atomic.LoadUint32(&b.changed[w])|atomic.LoadUint32(&b.before[w]))&bit != 0
+}
+
+// mark marks board i in changed.
+func (b *builder) mark(i uint64) { atomic.OrUint32(&b.changed[i/32], 1<<(i%32)) }
+
+// nextPass makes this pass's marks the ones before, and clears changed.
+func (b *builder) nextPass() {
+	b.before, b.changed = b.changed, b.before
+	clear(b.changed)
 }
 
 // load returns entry i's bounds.
@@ -92,11 +115,14 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 	entries := (layerStart(n + 1)) * variants
 	words, free := allocWords((entries + 1) / 2)
 	defer free()
-	b := &builder{n: n, words: words, entries: entries}
+	boards := layerStart(n + 1)
+	b := &builder{n: n, words: words, entries: entries,
+		changed: make([]uint32, (boards+31)/32), before: make([]uint32, (boards+31)/32)}
 	pass, err := b.resume(part)
 	if err != nil {
 		return err
 	}
+	b.full = true // nothing is known of what changed before
 	start := time.Now()
 	var lastSave time.Time
 	var saveTime time.Duration
@@ -107,7 +133,6 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 	for ; ; pass++ {
 		var done, exact, ch atomic.Uint64
 		passStart := time.Now()
-		boards := layerStart(n + 1)
 		var next atomic.Uint64
 		const chunk = 1024
 		var wg sync.WaitGroup
@@ -180,7 +205,10 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 			return err
 		}
 		prevChanged, changed = changed, ch.Load()
+		b.full = false
+		b.nextPass()
 		if changed == 0 {
+			b.full = true
 			phase++
 			if phase == len(phases) {
 				break
@@ -304,7 +332,9 @@ func (b *builder) sweepBoards(lo, hi uint64, which uint8) (exact, changed uint64
 		}
 		atomic.StoreUint32(&b.words[2*i], nw[0])
 		atomic.StoreUint32(&b.words[2*i+1], nw[1])
+		b.mark(i)
 		if mi != i {
+			b.mark(mi)
 			// The mirror's stones are swapped: its variant 1 (left stone
 			// only) is this board's 2, and 2 is 1.
 			atomic.StoreUint32(&b.words[2*mi], e[0]|e[2]<<16)
@@ -362,6 +392,18 @@ func (b *builder) improve(p *rules.Position, cur Bounds) (Bounds, bool) {
 			if idx, k := entry(&ch.pos); k <= b.n {
 				idxs[j] = idx
 			}
+		}
+	}
+	if !b.full {
+		quiet := true
+		for _, idx := range idxs[:ms.N] {
+			if idx != noEntry && b.marked(idx/variants) {
+				quiet = false
+				break
+			}
+		}
+		if quiet {
+			return cur, true
 		}
 	}
 	var after [2 * 5]Bounds

@@ -424,7 +424,7 @@ func TestOfflineBuildNice(t *testing.T) {
 		t.Errorf("threads of nice %d after Close: %q", buildNice, after)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*"))
-	if want := []string{filepath.Join(dir, endgames.Name(9)+".part")}; !slices.Equal(files, want) {
+	if want := []string{filepath.Join(dir, endgames.Name(OfflinePebbles)+".part")}; !slices.Equal(files, want) {
 		t.Errorf("files after Close: %q, want %q (the checkpoint alone)", files, want)
 	}
 }

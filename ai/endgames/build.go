@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -20,6 +21,8 @@ import (
 // Progress is what Build reports while it works.
 type Progress struct {
 	Pass        int           // the pass under way, from 1
+	Phase       int           // the phase under way, from 1 (see Phases)
+	Phases      int           // the phases, one for each number of stones on the board (none, one, two), built in turn
 	Done        float64       // share of the pass done, 0–1
 	Exact       uint64        // entries of the pass so far whose bounds meet (final only at the end)
 	Positions   uint64        // positions in the table
@@ -35,7 +38,7 @@ type Progress struct {
 type BuildOptions struct {
 	Threads  int            // workers; 0 means runtime.NumCPU()
 	Progress func(Progress) // called about once a second, from one goroutine
-	Every    time.Duration  // save a checkpoint this often (default 1 minute)
+	Every    time.Duration  // save a checkpoint this often (default 1 minute; at least 20 times a save's own time)
 	// Nice, when positive, is the nice value of the workers' threads on
 	// Linux (each locked to its own thread, which ends with it), so that
 	// a build in the background yields the cores to the rest of the
@@ -55,6 +58,29 @@ type builder struct {
 	n       int
 	words   []uint32
 	entries uint64
+
+	// changed and before mark the boards with an entry changed in this
+	// pass and in the one before (a bit a board). After a phase's first
+	// pass (full false), an entry none of whose moves leads to a board
+	// marked in either is not read again: nothing it depends on has
+	// changed since it was last worked out, so it would not change.
+	changed, before []uint32
+	full            bool
+}
+
+// marked reports whether board i is marked in changed or before.
+func (b *builder) marked(i uint64) bool {
+	w, bit := i/32, uint32(1)<<(i%32)
+	return (atomic.LoadUint32(&b.changed[w])|atomic.LoadUint32(&b.before[w]))&bit != 0
+}
+
+// mark marks board i in changed.
+func (b *builder) mark(i uint64) { atomic.OrUint32(&b.changed[i/32], 1<<(i%32)) }
+
+// nextPass makes this pass's marks the ones before, and clears changed.
+func (b *builder) nextPass() {
+	b.before, b.changed = b.changed, b.before
+	clear(b.changed)
 }
 
 // load returns entry i's bounds.
@@ -87,20 +113,26 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 		return nil
 	}
 	entries := (layerStart(n + 1)) * variants
-	b := &builder{n: n, words: make([]uint32, (entries+1)/2), entries: entries}
+	words, free := allocWords((entries + 1) / 2)
+	defer free()
+	boards := layerStart(n + 1)
+	b := &builder{n: n, words: words, entries: entries,
+		changed: make([]uint32, (boards+31)/32), before: make([]uint32, (boards+31)/32)}
 	pass, err := b.resume(part)
 	if err != nil {
 		return err
 	}
+	b.full = true // nothing is known of what changed before
 	start := time.Now()
 	var lastSave time.Time
+	var saveTime time.Duration
 	saves := 0
 	var changed, prevChanged uint64
 	var passTimes []time.Duration
+	phase, phaseStart := 0, time.Now()
 	for ; ; pass++ {
 		var done, exact, ch atomic.Uint64
 		passStart := time.Now()
-		boards := layerStart(n + 1)
 		var next atomic.Uint64
 		const chunk = 1024
 		var wg sync.WaitGroup
@@ -122,7 +154,7 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 					if lo >= boards {
 						return
 					}
-					e, c := b.sweepBoards(lo, min(lo+chunk, boards))
+					e, c := b.sweepBoards(lo, min(lo+chunk, boards), phases[phase])
 					exact.Add(e)
 					ch.Add(c)
 					done.Add(min(lo+chunk, boards) - lo)
@@ -146,12 +178,19 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 				}
 				f := float64(done.Load()) / float64(boards)
 				el := time.Since(passStart)
-				p := Progress{Pass: pass, Done: f, Exact: exact.Load(), Positions: entries, Changed: changed,
+				p := Progress{Pass: pass, Phase: phase + 1, Phases: len(phases), Done: f, Exact: exact.Load(), Positions: entries, Changed: changed,
 					Elapsed: time.Since(start), Left: -1, Checkpoints: saves}
 				if f > 0 {
 					p.PassLeft = time.Duration(float64(el) * (1 - f) / f)
 				}
-				p.Left = estimateLeft(p.PassLeft, passTimes, prevChanged, changed)
+				if left := estimateLeft(p.PassLeft, passTimes, prevChanged, changed); left >= 0 {
+					// Each later phase as long for its entries as this one.
+					this := time.Since(phaseStart) + left
+					for _, later := range phases[phase+1:] {
+						left += time.Duration(float64(this) * float64(bits.OnesCount8(later)) / float64(bits.OnesCount8(phases[phase])))
+					}
+					p.Left = left
+				}
 				opt.Progress(p)
 			}
 		}()
@@ -166,8 +205,16 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 			return err
 		}
 		prevChanged, changed = changed, ch.Load()
+		b.full = false
+		b.nextPass()
 		if changed == 0 {
-			break
+			b.full = true
+			phase++
+			if phase == len(phases) {
+				break
+			}
+			prevChanged, passTimes, phaseStart = 0, nil, time.Now()
+			continue
 		}
 		if finished(final) {
 			// Another builder in dir finished first: its table is this
@@ -175,11 +222,14 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 			os.Remove(part)
 			return nil
 		}
-		if time.Since(lastSave) >= every {
+		// A large table takes seconds to save: at most a twentieth of
+		// the time goes to checkpoints.
+		if time.Since(lastSave) >= max(every, 20*saveTime) {
+			t := time.Now()
 			if err := b.save(part, pass); err != nil {
 				return err
 			}
-			lastSave = time.Now()
+			lastSave, saveTime = time.Now(), time.Since(t)
 			saves++
 		}
 	}
@@ -223,8 +273,9 @@ func estimateLeft(passLeft time.Duration, times []time.Duration, prev, last uint
 
 // sweepBoards improves the entries of boards [lo, hi) (indices over all
 // layers) once, and returns how many of them are exact and how many
-// changed.
-func (b *builder) sweepBoards(lo, hi uint64) (exact, changed uint64) {
+// changed. A board whose mirror comes first is skipped: its entries are
+// written with its mirror's (see mirror).
+func (b *builder) sweepBoards(lo, hi uint64, which uint8) (exact, changed uint64) {
 	k := 0
 	for layerStart(k+1) <= lo {
 		k++
@@ -233,6 +284,7 @@ func (b *builder) sweepBoards(lo, hi uint64) (exact, changed uint64) {
 	bs.unrank(lo-layerStart(k), k)
 	end := layerStart(k + 1)
 	var p rules.Position
+	var m [rules.NumCells]uint8
 	for i := lo; i < hi; i++ {
 		if i == end {
 			k++
@@ -242,39 +294,66 @@ func (b *builder) sweepBoards(lo, hi uint64) (exact, changed uint64) {
 			bs.next()
 		}
 		bs.cells(&p.Cells)
-		for w := range uint64(variants / 2) {
-			base := i*variants + 2*w
-			old := atomic.LoadUint32(&b.words[base/2])
-			nw := old
-			for h := range uint64(2) {
-				v := 2*w + h
-				cur := decode(uint8(old>>(16*h)), uint8(old>>(16*h+8)))
-				if cur == unknown {
-					continue // as loose as bounds get
-				}
-				p.ToMove = rules.Player(v & 1)
-				p.Stone = [2]bool{v&2 != 0, v&4 != 0}
-				setStores(&p, k)
-				nb, ok := b.improve(&p, cur)
-				if !ok {
-					continue
-				}
-				if nb.Exact() {
-					exact++
-				}
-				if nb == cur {
-					continue
-				}
-				changed++
-				lo8, hi8 := encode(nb)
-				nw = nw&^(0xffff<<(16*h)) | (uint32(lo8)|uint32(hi8)<<8)<<(16*h)
+		mirror(&m, &p.Cells)
+		mr, _ := boardRank(&m)
+		mi := layerStart(k) + mr
+		if mi < i {
+			continue
+		}
+		old := [2]uint32{atomic.LoadUint32(&b.words[2*i]), atomic.LoadUint32(&b.words[2*i+1])}
+		var e [variants]uint32 // each variant's two bytes
+		for v := range uint64(variants) {
+			w := old[v/2] >> (16 * (v & 1)) & 0xffff
+			e[v] = w
+			cur := decode(uint8(w), uint8(w>>8))
+			if which>>v&1 == 0 || cur == unknown {
+				continue // as loose as bounds get
 			}
-			if nw != old {
-				atomic.StoreUint32(&b.words[base/2], nw)
+			p.ToMove = 0
+			p.Stone = [2]bool{v&1 != 0, v&2 != 0}
+			setStores(&p, k)
+			nb, ok := b.improve(&p, cur)
+			if !ok {
+				continue
 			}
+			if nb.Exact() {
+				exact++
+			}
+			if nb == cur {
+				continue
+			}
+			changed++
+			lo8, hi8 := encode(nb)
+			e[v] = uint32(lo8) | uint32(hi8)<<8
+		}
+		nw := [2]uint32{e[0] | e[1]<<16, e[2] | e[3]<<16}
+		if nw == old {
+			continue
+		}
+		atomic.StoreUint32(&b.words[2*i], nw[0])
+		atomic.StoreUint32(&b.words[2*i+1], nw[1])
+		b.mark(i)
+		if mi != i {
+			b.mark(mi)
+			// The mirror's stones are swapped: its variant 1 (left stone
+			// only) is this board's 2, and 2 is 1.
+			atomic.StoreUint32(&b.words[2*mi], e[0]|e[2]<<16)
+			atomic.StoreUint32(&b.words[2*mi+1], e[1]|e[3]<<16)
 		}
 	}
 	return exact, changed
+}
+
+// phases are the variants each phase of the build works out, as bit
+// masks: the stones are never put back, so a position leads only to
+// positions with the same stones or fewer, and each phase's entries
+// depend only on its own and the earlier phases'. A phase ends when a pass
+// over its entries changes nothing; the earlier phases' entries are then
+// final.
+var phases = []uint8{
+	1 << stoneBits(false, false),
+	1<<stoneBits(true, false) | 1<<stoneBits(false, true),
+	1 << stoneBits(true, true),
 }
 
 // setStores gives p's stores what the board leaves, all to player 0 as
@@ -299,22 +378,52 @@ func (b *builder) improve(p *rules.Position, cur Bounds) (Bounds, bool) {
 	if p.Status() != rules.EndNone {
 		return cur, false
 	}
-	nb := Bounds{NegInf, NegInf}
+	// The moves are played first and their entries read after, all
+	// together: in a large table each read waits on memory, and reads
+	// with nothing between them wait at the same time.
+	var outs [2 * 5]outcome
+	var idxs [2 * 5]uint64
 	ms := p.Moves()
-	for _, m := range ms.Moves[:ms.N] {
+	for j, m := range ms.Moves[:ms.N] {
 		ch := play(p, m)
-		after := unknown
+		outs[j] = ch.outcome()
+		idxs[j] = noEntry
 		if ch.end == rules.EndNone {
 			if idx, k := entry(&ch.pos); k <= b.n {
-				after = b.load(idx)
+				idxs[j] = idx
 			}
 		}
-		mb := moveBounds(&ch, after, mayRepeat)
+	}
+	if !b.full {
+		quiet := true
+		for _, idx := range idxs[:ms.N] {
+			if idx != noEntry && b.marked(idx/variants) {
+				quiet = false
+				break
+			}
+		}
+		if quiet {
+			return cur, true
+		}
+	}
+	var after [2 * 5]Bounds
+	for j := range ms.N {
+		after[j] = unknown
+		if idxs[j] != noEntry {
+			after[j] = b.load(idxs[j])
+		}
+	}
+	nb := Bounds{NegInf, NegInf}
+	for j := range ms.N {
+		mb := moveBounds(outs[j], after[j], mayRepeat)
 		nb.Lo, nb.Hi = max(nb.Lo, mb.Lo), max(nb.Hi, mb.Hi)
 	}
 	nb.Lo, nb.Hi = min(nb.Lo, cur.Lo), max(nb.Hi, cur.Hi)
 	return nb, true
 }
+
+// noEntry marks a move whose result has no entry in the table.
+const noEntry = ^uint64(0)
 
 // encode packs bounds in two bytes: NegInf as -128, PosInf as 127.
 func encode(b Bounds) (lo, hi uint8) {
@@ -384,7 +493,12 @@ func (b *builder) save(path string, pass int) error {
 // resume loads the checkpoint at path if there is one and returns the
 // pass to start with; without one it starts every entry unknown.
 func (b *builder) resume(path string) (int, error) {
-	data, err := os.ReadFile(path)
+	// Mapped, not read: a large table's checkpoint would otherwise be in
+	// memory twice.
+	data, unmap, err := mapFile(path)
+	if err == nil {
+		defer unmap()
+	}
 	var h fileHeader
 	if err == nil {
 		h, err = parseHeader(data, path)

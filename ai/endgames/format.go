@@ -30,8 +30,9 @@ const (
 // fingerprint of a small table's bytes for this version and fails when
 // they change while the version does not.
 //
-// 1: no checksum. 2: the CRC-32C at byte 28.
-const formatVersion = 2
+// 1: no checksum. 2: the CRC-32C at byte 28. 3: the bottom row to move
+// only (four entries a board, not eight: see variants).
+const formatVersion = 3
 
 // ErrFormat is wrapped by the error for a table of another format's
 // version (one left by an older program): it must be built again.

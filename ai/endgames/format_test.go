@@ -24,6 +24,7 @@ import (
 // change too, and the new version gets its own entry.
 var fingerprints = map[int]string{
 	2: "50e97e8c7111891241688ca7dd662af85314239472432afa2345f866d9754ed3",
+	3: "e66e5485701ff75b183bea01710cb85c178cc429cc2c209bcd1f6d1d702e35f4",
 }
 
 // fingerprint returns the SHA-256 of what a build writes that a reader

@@ -35,9 +35,12 @@ var layerStarts = func() (t [maxLayer + 2]uint64) {
 	return t
 }()
 
-// variants is the number of table entries per board: the two stones
-// (each on its square or not) and the side to move.
-const variants = 8
+// variants is the number of table entries per board: the two stones,
+// each on its square or not. The side to move is always the bottom row's
+// (player 0): a position with the top row to move is the same game as
+// the board turned half a turn (rotated), which swaps the rows, the
+// mandarin squares and their stones, so it is looked up there.
+const variants = 4
 
 // boardRank returns the rank of the cells among the boards with their
 // pebble count k: the combinatorial number system over the eleven "bars"
@@ -60,11 +63,38 @@ func pebbles(cells *[rules.NumCells]uint8) int {
 	return n
 }
 
+// stoneBits returns the variant of a board whose stones are s.
+func stoneBits(left, right bool) uint64 { return b2u(left) | b2u(right)<<1 }
+
+// rotate writes into r the board c turned half a turn: each cell six
+// along the ring (the rows and the mandarin squares trade places).
+func rotate(r, c *[rules.NumCells]uint8) {
+	copy(r[:6], c[6:])
+	copy(r[6:], c[:6])
+}
+
+// mirror writes into m the board c seen in a mirror: the ring's order
+// reversed, each row onto itself (its squares in the other order), the
+// mandarin squares trading places. Every move has its mirror (the other
+// direction from the mirrored square), so a board and its mirror, with
+// their stones swapped, have the same value: the build works out one of
+// the two and writes both.
+func mirror(m, c *[rules.NumCells]uint8) {
+	for j := range m {
+		m[j] = c[(16-j)%rules.NumCells]
+	}
+}
+
 // entry returns the table index of p, whose board holds k pebbles.
 func entry(p *rules.Position) (idx uint64, k int) {
-	rank, k := boardRank(&p.Cells)
-	v := uint64(p.ToMove) | b2u(p.Stone[0])<<1 | b2u(p.Stone[1])<<2
-	return (layerStart(k)+rank)*variants + v, k
+	cells, left, right := &p.Cells, p.Stone[0], p.Stone[1]
+	var turned [rules.NumCells]uint8
+	if p.ToMove != 0 {
+		rotate(&turned, cells)
+		cells, left, right = &turned, right, left
+	}
+	rank, k := boardRank(cells)
+	return (layerStart(k)+rank)*variants + stoneBits(left, right), k
 }
 
 func b2u(b bool) uint64 {

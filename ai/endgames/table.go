@@ -125,7 +125,7 @@ func (t *Table) Moves(p *rules.Position, r *rules.Rules, seen func(*rules.Positi
 				after = t.lookup(&ch.pos)
 			}
 		}
-		mb := moveBounds(&ch, after, rep)
+		mb := moveBounds(ch.outcome(), after, rep)
 		moves = append(moves, MoveValue{m, mb})
 		best.Lo, best.Hi = max(best.Lo, mb.Lo), max(best.Hi, mb.Hi)
 	}
@@ -158,20 +158,22 @@ func (t *Table) Stats() Stats {
 			}
 			b.cells(&c)
 			for v := range uint64(variants) {
-				p := rules.Position{Cells: c, ToMove: rules.Player(v & 1), Stone: [2]bool{v&2 != 0, v&4 != 0}}
+				p := rules.Position{Cells: c, Stone: [2]bool{v&1 != 0, v&2 != 0}}
 				if p.Status() != rules.EndNone {
 					continue
 				}
-				s.Positions++
-				s.Layers[k][0]++
+				// Each entry is two positions: this one, and the board
+				// turned with the other side to move.
+				s.Positions += 2
+				s.Layers[k][0] += 2
 				e := (layerStart(k)+i)*variants + v
 				bd := decode(t.data[2*e], t.data[2*e+1])
 				switch {
 				case bd.Exact():
-					s.Exact++
-					s.Layers[k][1]++
+					s.Exact += 2
+					s.Layers[k][1] += 2
 				case bd.Lo != NegInf || bd.Hi != PosInf:
-					s.Bounded++
+					s.Bounded += 2
 				}
 			}
 		}

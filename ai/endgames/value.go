@@ -55,24 +55,35 @@ func play(p *rules.Position, m rules.Move) child {
 	return child{gain: -standing(&c) - standing(p), end: end, pos: c}
 }
 
-// moveBounds returns the bounds of playing the move that gave ch, from
+// outcome is what moveBounds needs of a move's result.
+type outcome struct {
+	gain  int       // the child's gain
+	sweep int       // the rows' difference after the move, its mover's view
+	end   rules.End // how the game ended, or EndNone
+}
+
+// outcome returns ch's outcome.
+func (ch *child) outcome() outcome {
+	return outcome{gain: ch.gain, sweep: sweep(&ch.pos), end: ch.end}
+}
+
+// moveBounds returns the bounds of playing a move whose result is o, from
 // the mover's view, given the bounds of the position after it (from its
 // mover's view). repeat says whether that position may be a third
 // occurrence: then the game may end there with the rows swept, and the
 // bounds must cover that ending too, unless repeat is certain.
-func moveBounds(ch *child, after Bounds, repeat repetition) Bounds {
-	if ch.end != rules.EndNone {
-		v := ch.gain - sweep(&ch.pos)
+func moveBounds(o outcome, after Bounds, repeat repetition) Bounds {
+	if o.end != rules.EndNone {
+		v := o.gain - o.sweep
 		return Bounds{v, v}
 	}
-	sw := sweep(&ch.pos)
 	switch repeat {
 	case mayRepeat:
-		after.Lo, after.Hi = min(after.Lo, sw), max(after.Hi, sw)
+		after.Lo, after.Hi = min(after.Lo, o.sweep), max(after.Hi, o.sweep)
 	case repeats:
-		after = Bounds{sw, sw}
+		after = Bounds{o.sweep, o.sweep}
 	}
-	return Bounds{neg(after.Hi) + ch.gain, neg(after.Lo) + ch.gain}.clamp()
+	return Bounds{neg(after.Hi) + o.gain, neg(after.Lo) + o.gain}.clamp()
 }
 
 // repetition says what is known of a position's occurrences before.

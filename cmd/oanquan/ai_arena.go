@@ -20,7 +20,7 @@ func runArena(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seed := fs.Uint64("seed", 1, "seed for the openings and the players")
 	verbose := fs.Bool("verbose", false, "print a line per game")
 	balanced := fs.Int("balanced", -1, "keep only openings that Hard at depth 8 scores within this many points of even (-1: keep all)")
-	dir := fs.String("endgames", "", "directory of an endgame table (oanquan endgames build) for every searching level without endgames=0")
+	dir := fs.String("endgames", "", "directory of an endgame table (oanquan endgames build) for every searching level without endgames=0"+endgamesUsage)
 	var r rules.Rules
 	fs.Var(variantFlags{&r}, "variant", "a rule variant (repeatable)")
 	// Flags may come before or after the two players.

@@ -44,7 +44,7 @@ func newSearchFlags(name string, withLevel bool) *searchFlags {
 	sf.fs.IntVar(&sf.movetime, "movetime", 0, "milliseconds to think (0: the level's default)")
 	sf.fs.IntVar(&sf.depth, "depth", 0, "plies to search at most (0: no limit)")
 	sf.fs.Var(variantFlags{&sf.rules}, "variant", "a rule variant (repeatable)")
-	sf.fs.StringVar(&sf.endgames, "endgames", "", "directory of an endgame table (oanquan endgames build) to answer from")
+	sf.fs.StringVar(&sf.endgames, "endgames", "", "directory of an endgame table (oanquan endgames build) to answer from"+endgamesUsage)
 	return sf
 }
 

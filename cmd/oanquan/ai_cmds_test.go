@@ -165,7 +165,7 @@ func TestEngineProtocol(t *testing.T) {
 		"hints depth 2",
 	}, "\n"))
 	var out bytes.Buffer
-	if err := engineLoop(context.Background(), in, &out); err != nil {
+	if err := engineLoop(context.Background(), in, &out, nil); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()

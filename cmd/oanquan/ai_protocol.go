@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,16 +13,27 @@ import (
 	"time"
 
 	"oanquan/ai"
+	"oanquan/ai/endgames"
 	"oanquan/notation"
 	"oanquan/rules"
 )
 
 // runEngine speaks the engine protocol on standard input and output.
 func runEngine(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) != 0 {
-		return usagef("engine: takes no arguments, got %q", args[0])
+	fs := flag.NewFlagSet("engine", flag.ContinueOnError)
+	dir := fs.String("endgames", "", "directory of an endgame table (oanquan endgames build) for the searches and hints"+endgamesUsage)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
-	return engineLoop(ctx, os.Stdin, stdout)
+	if fs.NArg() > 0 {
+		return usagef("engine: unexpected argument %q", fs.Arg(0))
+	}
+	tb, err := openEndgames("engine", *dir)
+	if err != nil {
+		return err
+	}
+	defer closeEndgames(tb)
+	return engineLoop(ctx, os.Stdin, stdout, tb)
 }
 
 // engine is the state of one protocol session. Searches run in their own
@@ -40,8 +52,8 @@ type engine struct {
 // engineLoop reads commands from in until `quit` or the end of input,
 // answering on out. Bad commands get an `error` line and the session
 // goes on.
-func engineLoop(ctx context.Context, in io.Reader, out io.Writer) error {
-	e := &engine{out: out, options: ai.Limits{Level: ai.Hard}}
+func engineLoop(ctx context.Context, in io.Reader, out io.Writer, tb *endgames.Table) error {
+	e := &engine{out: out, options: ai.Limits{Level: ai.Hard, Endgames: tb}}
 	e.reset(rules.Rules{})
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
@@ -272,8 +284,12 @@ func (e *engine) think(ctx context.Context, hints bool, f []string) error {
 		for i, m := range res.PV {
 			pv[i] = m.String()
 		}
-		e.println(fmt.Sprintf("info depth %d score %d nodes %d time %d proven %v pv %s\nbestmove %v",
-			res.Depth, res.Score, res.Nodes, time.Since(start).Milliseconds(), res.Proven, strings.Join(pv, " "), res.Move))
+		verdict := ""
+		if v := res.Verdict(); v != "" {
+			verdict = "\nverdict " + v
+		}
+		e.println(fmt.Sprintf("info depth %d score %d nodes %d time %d proven %v pv %s%s\nbestmove %v",
+			res.Depth, res.Score, res.Nodes, time.Since(start).Milliseconds(), res.Proven, strings.Join(pv, " "), verdict, res.Move))
 	}()
 	return nil
 }

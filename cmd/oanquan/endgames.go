@@ -8,12 +8,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"time"
 
 	"oanquan/ai"
 	"oanquan/ai/endgames"
+	"oanquan/internal/store"
 	"oanquan/rules"
 )
 
@@ -58,8 +61,8 @@ func runEndgamesBuild(ctx context.Context, args []string, stdout, stderr io.Writ
 		if p.Left >= 0 {
 			left = p.Left.Round(time.Second).String()
 		}
-		fmt.Fprintf(stderr, "pass %d: %.0f%% done, pass ends in %v; %d of %d entries with Lo = Hi so far; the last pass changed %d; elapsed %v, left about %s\n",
-			p.Pass, 100*p.Done, p.PassLeft.Round(time.Second), p.Exact, p.Positions, p.Changed, p.Elapsed.Round(time.Second), left)
+		fmt.Fprintf(stderr, "phase %d of %d, pass %d: %.0f%% done, pass ends in %v; %d of %d entries with Lo = Hi so far; the last pass changed %d; elapsed %v, left about %s\n",
+			p.Phase, p.Phases, p.Pass, 100*p.Done, p.PassLeft.Round(time.Second), p.Exact, p.Positions, p.Changed, p.Elapsed.Round(time.Second), left)
 	}}
 	stopProfile, err := startCPUProfile(*cpuprofile)
 	if err != nil {
@@ -148,7 +151,7 @@ func bounds(p *rules.Position, b endgames.Bounds) (score, lo, hi *int) {
 
 func runEndgamesProbe(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("endgames probe", flag.ContinueOnError)
-	dir := fs.String("endgames", "endgames", "directory holding the table")
+	dir := fs.String("endgames", "", "directory holding the table"+endgamesUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -159,9 +162,12 @@ func runEndgamesProbe(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	t, err := endgames.Open(*dir)
+	t, err := openEndgames("endgames probe", *dir)
 	if err != nil {
-		return usagef("endgames probe: %v", err)
+		return err
+	}
+	if t == nil {
+		return usagef("endgames probe: no endgame table: build one (oanquan endgames build --pebbles N --out DIR) and give --endgames DIR")
 	}
 	defer t.Close()
 	var r rules.Rules
@@ -199,10 +205,30 @@ func boardPebbles(p *rules.Position) int {
 	return n
 }
 
-// openEndgames opens the endgame table in dir for a command's
-// --endgames flag; an empty dir means none.
+// endgamesUsage ends the help of every command's --endgames flag.
+const endgamesUsage = "; default: the largest readable table in the data directory ($XDG_DATA_HOME/oanquan or ~/.local/share/oanquan) if there is one; none: no table"
+
+// openEndgames opens the endgame table a command's --endgames flag
+// names: dir's (the one for the most pebbles), none for "none", and for ""
+// (the flag not given) the largest table in the data directory that this
+// program reads, or none when there is none (one of another format or
+// damaged is passed over: the server builds its small one again).
 func openEndgames(cmd, dir string) (*endgames.Table, error) {
-	if dir == "" {
+	switch dir {
+	case "none":
+		return nil, nil
+	case "":
+		def, err := store.DefaultPath()
+		if err != nil {
+			return nil, nil
+		}
+		names, _ := filepath.Glob(filepath.Join(filepath.Dir(def), "pebbles-*.egtb"))
+		slices.Sort(names) // by pebbles: the names are zero-padded
+		for _, path := range slices.Backward(names) {
+			if t, err := endgames.OpenFile(path); err == nil {
+				return t, nil
+			}
+		}
 		return nil, nil
 	}
 	t, err := endgames.Open(dir)

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"oanquan/ai/endgames"
 )
 
 // TestEndgamesBuildProbe builds a small table and probes a position in
@@ -25,8 +29,8 @@ func TestEndgamesBuildProbe(t *testing.T) {
 		Positions uint64 `json:"positions"`
 		Exact     uint64 `json:"exact"`
 	}
-	if err := json.Unmarshal([]byte(out), &built); err != nil || built.Bytes != 64+2*8*1820 || built.Exact == 0 || built.Exact > built.Positions {
-		t.Fatalf("endgames build printed %q (%v): want the file's 64+2×8×1820 bytes and some exact positions", out, err)
+	if err := json.Unmarshal([]byte(out), &built); err != nil || built.Bytes != 64+2*4*1820 || built.Exact == 0 || built.Exact > built.Positions {
+		t.Fatalf("endgames build printed %q (%v): want the file's 64+2×4×1820 bytes (two bytes an entry, four entries a board) and some exact positions", out, err)
 	}
 	out, _, err = runCmd(t, "endgames", "probe", "--endgames", dir, "1/0/0/0/0/1/0/0/1/0/0/0 0 40,0,0 27,0,0 30")
 	if err != nil {
@@ -131,4 +135,57 @@ func TestEndgamesFlag(t *testing.T) {
 			t.Errorf("%v: %v, want a usage error about --endgames", args, err)
 		}
 	}
+}
+
+// TestEndgamesDefault: without --endgames, the commands answer from the
+// largest table in the data directory that they can read (a damaged
+// larger one passed over), and --endgames none turns it off; the engine
+// protocol does the same and says a proven result's verdict in words on
+// a line of its own.
+func TestEndgamesDefault(t *testing.T) {
+	xdg := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", xdg)
+	data := filepath.Join(xdg, "oanquan")
+	if _, _, err := runCmd(t, "endgames", "build", "--pebbles", "4", "--out", data); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, endgames.Name(5)), []byte("OAQEGTB3 not a table"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const pos = "0/1/0/1/0/0*/0/0/1/0/0/1 0 56,0,0 0,0,0 30"
+	if _, js := runBestmoveJSON(t, pos); !js.Proven || js.Depth != 0 || js.Score != 70 {
+		t.Errorf("bestmove with a table in the data directory = %+v: want proven at once, 70", js)
+	}
+	if _, js := runBestmoveJSON(t, "--endgames", "none", "--depth", "2", pos); js.Depth == 0 || js.Nodes == 0 {
+		t.Errorf("bestmove --endgames none = %+v: want a search, not the table", js)
+	}
+	if out, _, err := runCmd(t, "endgames", "probe", pos); err != nil || !strings.Contains(out, "wins by 70") {
+		t.Errorf("endgames probe without --endgames = %q, %v: want the data directory's table", out, err)
+	}
+
+	// With the table the answer is at once (depth 0); without, a search
+	// proves it too. Either way the verdict follows the info line.
+	for _, tb := range []*endgames.Table{openTable(t, filepath.Join(data, endgames.Name(4))), nil} {
+		in := strings.NewReader("position " + pos + "\ngo depth 2\n")
+		var out bytes.Buffer
+		if err := engineLoop(context.Background(), in, &out, tb); err != nil {
+			t.Fatal(err)
+		}
+		got := out.String()
+		if !strings.Contains(got, " proven true pv 7") || !strings.Contains(got, "\nverdict wins by 70 with best play\nbestmove 7") ||
+			strings.HasPrefix(got, "info depth 0 ") != (tb != nil) {
+			t.Errorf("engine (table %v): %q, want proven, the verdict, the table at depth 0", tb != nil, got)
+		}
+	}
+}
+
+// openTable opens a table file for the test's length.
+func openTable(t *testing.T, path string) *endgames.Table {
+	t.Helper()
+	tb, err := endgames.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tb.Close() })
+	return tb
 }

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -82,16 +81,6 @@ func (h *latencies) quantile(q float64) float64 {
 func (h *latencies) quantiles() quantiles {
 	return quantiles{P50: h.quantile(0.50), P90: h.quantile(0.90), P99: h.quantile(0.99),
 		Max: float64(h.maxNs.Load()) / 1e6}
-}
-
-// selfCPU returns this process's CPU time so far, user and system, in
-// seconds.
-func selfCPU() float64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 // clockTicks is Linux's USER_HZ, the unit of the times in /proc/PID/stat:

@@ -45,7 +45,7 @@ var commands = []command{
 		`the computer's move: the move on one line, then JSON with score, depth, nodes, pv, proven and, when proven, a verdict such as "wins by 6 with best play"`, runBestmove},
 	{"endgames", "build --pebbles N --out DIR [--threads N] | probe [--endgames DIR] POSITION",
 		"build the endgame table for every position with at most N pebbles on the board (resumable), or probe it: proven bounds of the final difference, exact when they meet, and the best moves", runEndgames},
-	{"engine", "",
+	{"engine", "[--endgames DIR]",
 		"speak the engine protocol (docs/PROTOCOL.md) on standard input and output", runEngine},
 	{"icons", "",
 		"draws the web app's icons (SVG, 192 and 512 px PNG) into web/static/icons; go generate ./web runs it", runIcons},

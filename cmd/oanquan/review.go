@@ -19,7 +19,7 @@ const maxRecordBytes = 1 << 20
 func runReview(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("review", flag.ContinueOnError)
 	movetime := fs.Int("movetime", int(ai.ReviewMoveTime/time.Millisecond), "milliseconds of search per position")
-	dir := fs.String("endgames", "", "directory of an endgame table (oanquan endgames build) to answer from")
+	dir := fs.String("endgames", "", "directory of an endgame table (oanquan endgames build) to answer from"+endgamesUsage)
 	depth := fs.Int("depth", 0, "plies to search each position at most (0: no limit); with it the review is the same every run")
 	if err := parseFlags(fs, args); err != nil {
 		return usagef("review: %v", err)

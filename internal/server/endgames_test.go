@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -136,7 +137,11 @@ func TestEndgamesExact(t *testing.T) {
 	var logged logLines
 	eng := &recorder{}
 	s := newServer(t, Config{Engine: eng, MoveTime: 5 * time.Second, Endgames: Endgames{Dir: dir, Offline: -1}, Log: slogTo(&logged)})
-	if l := logged.lines("endgame table used"); len(l) != 1 || !strings.Contains(l[0], "pebbles=6") || !strings.Contains(l[0], "bytes=297088") {
+	fi, err := os.Stat(filepath.Join(dir, endgames.Name(6)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := logged.lines("endgame table used"); len(l) != 1 || !strings.Contains(l[0], "pebbles=6") || !strings.Contains(l[0], fmt.Sprintf("bytes=%d", fi.Size())) {
 		t.Errorf("log at start %q, want one line naming the table of 6 pebbles and its size", l)
 	}
 

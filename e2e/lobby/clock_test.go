@@ -239,8 +239,17 @@ func TestClockOnTime(t *testing.T) {
 		worst = max(worst, math.Abs(d))
 	}
 	t.Logf("clock drift on the friend's page over %d samples: max %.1f ms (the page's figure minus the server's)", len(drift), worst)
-	if worst > 100 {
-		t.Errorf("the clock shown drifted %.1f ms from the server's (samples %v)", worst, drift)
+	// The bound is 100 ms, checked when the test runs alone
+	// (E2E_PERF=1, as .ci/run does). Beside the other packages' browsers
+	// on a loaded machine the page's figure is late by however long the
+	// server's state took to arrive (about 90 ms in every sample at load
+	// 15 to 20): there only a gross error fails.
+	limit := 250.0
+	if os.Getenv("E2E_PERF") != "" {
+		limit = 100
+	}
+	if worst > limit {
+		t.Errorf("the clock shown drifted %.1f ms from the server's, over %.0f ms (samples %v)", worst, limit, drift)
 	}
 	if !lowSeen {
 		t.Error("the clock under 10 s was never marked low")

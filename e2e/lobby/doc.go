@@ -10,7 +10,8 @@
 //
 // Without chromium the tests skip, except when CI=true, where they fail.
 // The environment is package e2e's (its doc.go): CHROMIUM, E2E_URL,
-// AXE_JS, SCREENSHOT_DIR; E2E_LONG=1 runs TestClockDriftLong.
+// AXE_JS, SCREENSHOT_DIR; E2E_LONG=1 runs TestClockDriftLong; E2E_PERF=1
+// holds TestClockOnTime to the clock's 100 ms (alone, as .ci/run runs it).
 //
 // The browser tests are four packages so that each finishes well within
 // go test's default 10 minutes (go test ./... sets no -timeout). Two long

@@ -19,15 +19,19 @@ type Table struct {
 // Open opens the table for the most pebbles in dir; it returns an error
 // wrapping os.ErrNotExist when there is none.
 func Open(dir string) (*Table, error) {
-	names, err := filepath.Glob(filepath.Join(dir, "pebbles-*.egtb"))
-	if err != nil {
-		return nil, err
-	}
-	if len(names) == 0 {
+	paths := Paths(dir)
+	if len(paths) == 0 {
 		return nil, fmt.Errorf("%s: no endgame table (pebbles-NN.egtb): %w", dir, os.ErrNotExist)
 	}
-	sort.Strings(names)
-	return OpenFile(names[len(names)-1])
+	return OpenFile(paths[0])
+}
+
+// Paths returns the table files in dir (pebbles-NN.egtb), the one for the
+// most pebbles first, whether they can be read or not.
+func Paths(dir string) []string {
+	paths, _ := filepath.Glob(filepath.Join(dir, "pebbles-*.egtb")) // the pattern is well formed
+	sort.Sort(sort.Reverse(sort.StringSlice(paths)))                // by pebbles: Name pads them
+	return paths
 }
 
 // OpenFile opens one table file, memory-mapped where the system allows.

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
-	"slices"
 	"strings"
 	"time"
 
@@ -222,9 +221,7 @@ func openEndgames(cmd, dir string) (*endgames.Table, error) {
 		if err != nil {
 			return nil, nil
 		}
-		names, _ := filepath.Glob(filepath.Join(filepath.Dir(def), "pebbles-*.egtb"))
-		slices.Sort(names) // by pebbles: the names are zero-padded
-		for _, path := range slices.Backward(names) {
+		for _, path := range endgames.Paths(filepath.Dir(def)) {
 			if t, err := endgames.OpenFile(path); err == nil {
 				return t, nil
 			}

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -92,13 +91,12 @@ func openEndgames(cfg Endgames, log *slog.Logger) *endgameTables {
 		return e
 	}
 	e.preparing.Store(e.pebbles >= 0)
-	names, _ := filepath.Glob(filepath.Join(e.dir, "pebbles-*.egtb"))
-	if len(names) == 0 {
+	paths := endgames.Paths(e.dir)
+	if len(paths) == 0 {
 		log.Info("endgame tables: none in the directory; searching without", "dir", e.dir)
 		return e
 	}
-	slices.Sort(names) // by pebbles: the names are zero-padded (endgames.Name)
-	for _, path := range slices.Backward(names) {
+	for _, path := range paths {
 		t, err := endgames.OpenFile(path)
 		if err != nil {
 			log.Warn("endgame table not used: the server reads a smaller one, or none", "err", err)

@@ -138,14 +138,7 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 		var wg sync.WaitGroup
 		for range threads {
 			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if opt.Nice > 0 {
-					// The thread stays locked: it ends with the goroutine,
-					// and its nice value with it.
-					runtime.LockOSThread()
-					lowerPriority(opt.Nice)
-				}
+			work := func() {
 				if onWorker != nil {
 					onWorker()
 				}
@@ -158,6 +151,14 @@ func Build(ctx context.Context, n int, dir string, opt BuildOptions) error {
 					exact.Add(e)
 					ch.Add(c)
 					done.Add(min(lo+chunk, boards) - lo)
+				}
+			}
+			go func() {
+				defer wg.Done()
+				if opt.Nice > 0 {
+					onNiceThread(opt.Nice, work)
+				} else {
+					work()
 				}
 			}()
 		}
@@ -480,7 +481,7 @@ func (b *builder) save(path string, pass int) error {
 	var check func(string) error
 	if pass == -1 {
 		check = func(tmp string) error {
-			t, err := OpenFile(tmp)
+			t, err := openFile(tmp, false)
 			if err != nil {
 				return fmt.Errorf("the table written does not read back: %w", err)
 			}

@@ -116,6 +116,16 @@ func verify(data []byte, h fileHeader, path string) error {
 
 // parseFinished checks that data is a finished table, checksum included.
 func parseFinished(data []byte, path string) (fileHeader, error) {
+	h, err := parseUnchecked(data, path)
+	if err != nil {
+		return h, err
+	}
+	return h, verify(data, h, path)
+}
+
+// parseUnchecked checks that data is a finished table, all but its
+// checksum.
+func parseUnchecked(data []byte, path string) (fileHeader, error) {
 	h, err := parseHeader(data, path)
 	if err != nil {
 		return h, err
@@ -123,7 +133,7 @@ func parseFinished(data []byte, path string) (fileHeader, error) {
 	if h.pass != -1 {
 		return h, fmt.Errorf("%s: an unfinished build (pass %d): run the build again to finish it", path, h.pass)
 	}
-	return h, verify(data, h, path)
+	return h, nil
 }
 
 // writeFile writes a file at path that is either whole or absent: fill

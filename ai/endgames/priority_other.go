@@ -2,6 +2,5 @@
 
 package endgames
 
-// lowerPriority does nothing here: only Linux sets a nice value per
-// thread.
-func lowerPriority(int) {}
+// onNiceThread runs work: only Linux sets a nice value per thread.
+func onNiceThread(nice int, work func()) { work() }

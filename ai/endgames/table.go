@@ -36,15 +36,35 @@ func Paths(dir string) []string {
 
 // OpenFile opens one table file, memory-mapped where the system allows.
 // It refuses, with an error naming the file, anything but a finished
-// table of this program's format whose checksum matches its entries (it
-// reads the whole file once to check it): an error wraps ErrFormat for a
-// table of another format, ErrDamaged for one whose entries have changed.
+// table of this program's format whose checksum matches its entries: an
+// error wraps ErrFormat for a table of another format, ErrDamaged for one
+// whose entries have changed. It reads the whole file to check it the
+// first time, and remembers beside it that it did (see checkedSuffix).
 func OpenFile(path string) (*Table, error) {
+	return openFile(path, true)
+}
+
+// openFile is OpenFile; with remember false it checks the whole file
+// whatever a record says, and records nothing (for a file about to be
+// renamed).
+func openFile(path string, remember bool) (*Table, error) {
 	data, closer, err := mapFile(path)
 	if err != nil {
 		return nil, err
 	}
-	h, err := parseFinished(data, path)
+	h, err := parseUnchecked(data, path)
+	if err == nil {
+		fi, serr := os.Stat(path)
+		switch {
+		case serr != nil || !remember:
+			err = verify(data, h, path)
+		case wasChecked(path, fi, h.sum):
+		default:
+			if err = verify(data, h, path); err == nil {
+				rememberChecked(path, fi, h.sum)
+			}
+		}
+	}
 	if err != nil {
 		closer()
 		return nil, err

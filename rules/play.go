@@ -87,13 +87,14 @@ type MoveSet struct {
 	N     uint8
 }
 
-// moveSets[pl][mask] lists pl's moves when mask has a bit set for each of
-// pl's non-empty squares, the lowest square first.
-var moveSets = func() (t [2][32]MoveSet) {
+// moveSets[pl<<5|mask] lists pl's moves when mask has a bit set for each
+// of pl's non-empty squares, the lowest square first (moveSets[0] is no
+// move at all).
+var moveSets = func() (t [64]MoveSet) {
 	for pl := range 2 {
 		first := CellSquare(rowStart[pl])
 		for mask := range 32 {
-			s := &t[pl][mask]
+			s := &t[pl<<5|mask]
 			for i := range 5 {
 				if mask&(1<<i) != 0 {
 					m := MakeMove(first+i, Left)
@@ -101,6 +102,17 @@ var moveSets = func() (t [2][32]MoveSet) {
 					s.N += 2
 				}
 			}
+		}
+	}
+	return t
+}()
+
+// randomMoves[i<<8|r] is the move of moveSets[i] that the random byte r
+// chooses (see Game.RandomMove).
+var randomMoves = func() (t [64 << 8]Move) {
+	for i, s := range moveSets {
+		for r := range 256 {
+			t[i<<8|r] = s.Moves[r*int(s.N)>>8]
 		}
 	}
 	return t
@@ -121,14 +133,17 @@ func (p *Position) rowMaskBits(pl Player) uint {
 // lists its moves, though Legal and Game refuse them.
 func (p *Position) Moves() *MoveSet {
 	if p.MandarinsEmpty() {
-		return &moveSets[0][0]
+		return &moveSets[0]
 	}
 	return p.rowMoves()
 }
 
 // rowMoves returns the moves of the side to move's non-empty squares.
-func (p *Position) rowMoves() *MoveSet {
-	return &moveSets[p.ToMove&1][p.rowMaskBits(p.ToMove)]
+func (p *Position) rowMoves() *MoveSet { return &moveSets[p.rowMovesIndex()] }
+
+// rowMovesIndex returns rowMoves as an index in moveSets.
+func (p *Position) rowMovesIndex() uint8 {
+	return uint8(p.ToMove&1)<<5 | uint8(p.rowMaskBits(p.ToMove))
 }
 
 // LegalMoves appends the legal moves of p to buf and returns it, in the

@@ -14,8 +14,8 @@ import (
 
 // lcg is a 64-bit linear congruential generator (Knuth's MMIX
 // constants): a multiply and an add a number, seeded for repeatable runs.
-// Only its high 32 bits are used, which are random enough to choose one of
-// at most ten moves.
+// Only its top eight bits are used (an LCG's low bits are its weakest),
+// enough to choose one of at most ten moves.
 type lcg struct{ state uint64 }
 
 // next32 returns the next 32 random bits.
@@ -24,19 +24,21 @@ func (l *lcg) next32() uint64 {
 	return l.state >> 32
 }
 
-// pick returns a number below n from rng: multiply and shift picks
-// uniformly enough from at most ten moves without a division.
-func (l *lcg) pick(n int) int { return int(l.next32() * uint64(n) >> 32) }
+// nextByte returns the next random byte: the generator's top eight bits.
+func (l *lcg) nextByte() uint8 { return uint8(l.next32() >> 24) }
+
+// pick returns the index of one of n moves from a random byte, as
+// rules.Game.RandomMove chooses them: byte·n/256.
+func (l *lcg) pick(n int) int { return int(l.nextByte()) * n >> 8 }
 
 // playout plays one game from start (r.Start()) to its end under r with
-// uniformly random legal moves from rng, reusing g, and returns its number
-// of turns.
+// random legal moves, each chosen by a byte from rng (Game.RandomMove),
+// reusing g, and returns its number of turns.
 func playout(g *rules.Game, r rules.Rules, start rules.Position, rng *lcg) int {
 	g.Reset(r, start)
 	turns := 0
 	for !g.Over() {
-		ms := g.MoveSet()
-		g.PlayLegal(ms.Moves[rng.pick(int(ms.N))], nil)
+		g.PlayLegal(g.RandomMove(rng.nextByte()), nil)
 		turns++
 	}
 	return turns

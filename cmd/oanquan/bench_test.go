@@ -34,3 +34,21 @@ func BenchmarkPlayoutPlain(b *testing.B) {
 	}
 	b.ReportMetric(float64(turns)/float64(b.N), "turns/op")
 }
+
+// TestBenchSameGames: from the same random numbers the engine's playouts
+// and the plain implementation's play the same games (as `oanquan bench`
+// says), game after game: the same number of turns, and the same
+// generator state after each.
+func TestBenchSameGames(t *testing.T) {
+	var r rules.Rules
+	start := r.Start()
+	g, _ := rules.NewGame(r, start)
+	plain := newPlainPlayer()
+	a, b := &lcg{7}, &lcg{7}
+	for i := range 2000 {
+		ta, tb := playout(g, r, start, a), plain.playout(b)
+		if ta != tb || *a != *b {
+			t.Fatalf("game %d: the engine played %d turns, the plain implementation %d", i, ta, tb)
+		}
+	}
+}

@@ -175,10 +175,10 @@ async function newGame(opts = {}) {
   try {
     // A game online needs the server: past ONLINE_WAIT without it (a server
     // killed mid-answer; a failed call handed to the engine in the browser,
-    // slow to start, that can only refuse it) the failure is said.
+    // slow to start, that can only refuse it) the failure is said, the
+    // page's module and the game's creation within that one time.
     const online = S.settings.mode === 'online';
-    if (online) await within(loadOnline(), ONLINE_WAIT);
-    const made = api.create({ ...createOpts(), ...opts });
+    const made = (online ? loadOnline() : Promise.resolve()).then(() => api.create({ ...createOpts(), ...opts }));
     setGame(await (online ? within(made, ONLINE_WAIT) : made));
   } catch (e) { fail(e); }
 }

@@ -159,9 +159,6 @@ func (g *Game) PlayLegal(m Move, tr *Trace) End {
 // and last the bound on a game's length (MaxPlies).
 func (g *Game) play(m Move, tr *Trace) {
 	g.end = g.pos.Play(m, &g.rules, tr)
-	// The next legal moves first: in a playout the next turn waits on
-	// them, and on nothing else below.
-	legal := g.pos.rowMovesIndex()
 	if g.n == len(g.moves) {
 		g.moves = append(g.moves, 0)
 		g.moves = g.moves[:cap(g.moves)]
@@ -186,10 +183,7 @@ func (g *Game) play(m Move, tr *Trace) {
 			tr.end(&g.pos, EndPlyLimit)
 		}
 	}
-	if g.end != EndNone {
-		legal = 0 // no moves
-	}
-	g.legal = legal
+	g.setLegal()
 }
 
 // Undo takes back the last n moves (all of them if n is larger) by

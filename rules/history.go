@@ -10,8 +10,9 @@ import "math/bits"
 // compared, and only those that can still be equal: every other one (the
 // side to move alternates), back to the first with another number of
 // stones on the board (stones only leave the board, so no earlier
-// position can come back; see keyPoints). Debts are not part of the rule's position (shared/RULES.md): a
-// line in which a player keeps borrowing repeats.
+// position can come back; see keyPoints). Debts are not part of the
+// rule's position (shared/RULES.md): a line in which a player keeps
+// borrowing repeats.
 //
 // A push changes one word of the filter and returns that word as it was,
 // for pop to restore the filter exactly.
@@ -80,8 +81,8 @@ func (h *history) add(k0, k1 uint64) (maybeSeen bool) {
 	return old&bit != 0
 }
 
-// grow makes room for more entries. (Out of line, so that push can be
-// inlined.)
+// grow makes room for more entries. (Out of line, so that Game's turn,
+// which calls it, stays small where it inlines add.)
 //
 //go:noinline
 func (h *history) grow() {

@@ -39,18 +39,15 @@ func wasChecked(path string, fi os.FileInfo, sum uint32) bool {
 }
 
 // rememberChecked records that the table at path, as fi describes it, has
-// checksum sum and matched it. It is a cache: where it cannot be written
-// (a read-only directory), the table is checked again next time.
+// checksum sum and matched it (OpenFile calls it when wasChecked said no).
+// It is a cache: where it cannot be written (a read-only directory), the
+// table is checked again next time.
 func rememberChecked(path string, fi os.FileInfo, sum uint32) {
 	if time.Since(fi.ModTime()) < racyAge {
 		return
 	}
-	rec := checkedRecord(fi, sum)
-	if wasChecked(path, fi, sum) {
-		return
-	}
 	writeFile(path+checkedSuffix, func(f *os.File) error {
-		_, err := f.WriteString(rec)
+		_, err := f.WriteString(checkedRecord(fi, sum))
 		return err
 	}, nil)
 }

@@ -21,6 +21,12 @@ var (
 	ErrCannotClaim   = errors.New("cannot claim")        // a claim while the other player is there, or without a real-time clock
 )
 
+// ErrNoClock is Sync's error when the saved game has a clock and the
+// match none: the match was made from an earlier save (a game with a
+// clock not yet ready, as once saved) and must be made again from the
+// store.
+var ErrNoClock = errors.New("the saved game has a clock, and this copy of it none")
+
 // Error is a refusal: Kind is one of the Err values above, Msg says why.
 type Error struct {
 	Kind error

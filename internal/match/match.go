@@ -723,8 +723,9 @@ type Saved struct {
 // this match's own comes between the reading and the catching up. Moves
 // added elsewhere reach the subscribers as turns, an undo or a new level
 // as a state; the computer starts thinking if it is now to move. Sync
-// commits nothing. It fails, changing nothing, if load fails or a saved
-// move is illegal.
+// commits nothing. It fails, changing nothing, if load fails, a saved
+// move is illegal, or the save has a clock and this match none
+// (ErrNoClock).
 func (m *Match) Sync(load func() (Saved, error)) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -734,6 +735,11 @@ func (m *Match) Sync(load func() (Saved, error)) error {
 	saved, err := load()
 	if err != nil {
 		return err
+	}
+	if m.clk == nil && saved.Clock != nil {
+		// This copy was made from a save that had no clock yet; it
+		// cannot keep the game's time, nor save its moves with it.
+		return ErrNoClock
 	}
 	moves, level := saved.Moves, saved.Level
 	cur := slices.Clone(m.game.Moves())

@@ -166,10 +166,18 @@ type savedClock struct {
 }
 
 // clockText returns the saved form of a game's clock: the zero
-// store.Clock for a game without one.
+// store.Clock for a game without one. A clocked game not yet ready (c
+// nil: a friend's seat still open) is saved with its new clock, so that
+// whichever server reads it next, before or after the join, knows its
+// time control (issue 36: a server that read it without one played it
+// unclocked and saved its moves without their clocks).
 func clockText(tc *match.TimeControl, c *match.Clock, deadline time.Time) store.Clock {
-	if tc == nil || c == nil {
+	if tc == nil {
 		return store.Clock{}
+	}
+	if c == nil {
+		fresh := tc.NewClock()
+		c = &fresh
 	}
 	sc := savedClock{Initial: tc.Initial, Increment: tc.Increment, Days: tc.Days, Remaining: c.Remaining}
 	if !c.Start.IsZero() {
@@ -190,20 +198,51 @@ func moveClockText(left [2]time.Duration, used time.Duration) string {
 	return strconv.FormatInt(left[0].Milliseconds(), 10) + "," + strconv.FormatInt(left[1].Milliseconds(), 10) + "," + strconv.FormatInt(used.Milliseconds(), 10)
 }
 
-// clockOf reads a saved clock, and the clocks saved with the moves: each
-// side's time after each move, and the time each took (-1 where not
-// saved); nils for none.
-func clockOf(c store.Clock, moves []string) (*match.TimeControl, *match.Clock, [][2]time.Duration, []time.Duration, error) {
+// loadedClock is a saved game's clock as clockOf reads it.
+type loadedClock struct {
+	tc    *match.TimeControl // nil: the game has no clock
+	clock *match.Clock
+	after [][2]time.Duration // each side's time after each move
+	used  []time.Duration    // the time each move took; -1 where not saved
+	// missing counts the moves saved without their clock (issue 36: a
+	// server that had read a friend's game before it was ready as one
+	// without a clock saved its moves so); their clock is worked out.
+	missing int
+}
+
+// clockOf reads a saved clock, and the clocks saved with the moves;
+// updated is the game's last change, when its last move was saved at
+// the latest. A move saved without its clock (the text "") is read as
+// taking no time from either side (its time after is the one before,
+// the time it took unknown); if the last moves were, the saved clock is
+// theirs from before them, and the side to move's clock is taken to run
+// from updated — nothing is charged for the moves whose time is not
+// known, and the outage rule gives back the time no server served the
+// game.
+func clockOf(c store.Clock, moves []string, updated time.Time) (loadedClock, error) {
 	if c.State == "" {
-		return nil, nil, nil, nil, nil
+		return loadedClock{}, nil
 	}
 	var sc savedClock
 	if err := json.Unmarshal([]byte(c.State), &sc); err != nil {
-		return nil, nil, nil, nil, fmt.Errorf("clock: %w", err)
+		return loadedClock{}, fmt.Errorf("clock: %w", err)
 	}
-	var after [][2]time.Duration
-	var used []time.Duration
+	tc := &match.TimeControl{Initial: sc.Initial, Increment: sc.Increment, Days: sc.Days}
+	lc := loadedClock{tc: tc, clock: &match.Clock{Remaining: sc.Remaining}}
+	if sc.Start != 0 {
+		lc.clock.Start = time.Unix(0, sc.Start)
+	}
+	prev := tc.NewClock().Remaining
+	trailing := 0 // moves at the end saved without their clock
 	for i, text := range moves {
+		if text == "" {
+			lc.after = append(lc.after, prev)
+			lc.used = append(lc.used, -1)
+			lc.missing++
+			trailing++
+			continue
+		}
+		trailing = 0
 		parts := strings.Split(text, ",")
 		var ms [3]int64
 		ms[2] = -1
@@ -216,17 +255,16 @@ func clockOf(c store.Clock, moves []string) (*match.TimeControl, *match.Clock, [
 			}
 		}
 		if !ok {
-			return nil, nil, nil, nil, fmt.Errorf("the clock of move %d: %q", i, text)
+			return loadedClock{}, fmt.Errorf("the clock of move %d: %q", i, text)
 		}
-		after = append(after, [2]time.Duration{time.Duration(ms[0]) * time.Millisecond, time.Duration(ms[1]) * time.Millisecond})
-		used = append(used, max(time.Duration(ms[2])*time.Millisecond, -1))
+		prev = [2]time.Duration{time.Duration(ms[0]) * time.Millisecond, time.Duration(ms[1]) * time.Millisecond}
+		lc.after = append(lc.after, prev)
+		lc.used = append(lc.used, max(time.Duration(ms[2])*time.Millisecond, -1))
 	}
-	tc := &match.TimeControl{Initial: sc.Initial, Increment: sc.Increment, Days: sc.Days}
-	clk := &match.Clock{Remaining: sc.Remaining}
-	if sc.Start != 0 {
-		clk.Start = time.Unix(0, sc.Start)
+	if trailing > 0 && !lc.clock.Start.IsZero() && updated.After(lc.clock.Start) {
+		lc.clock.Start = updated
 	}
-	return tc, clk, after, used, nil
+	return lc, nil
 }
 
 // clockOfChange returns the saved form of a change's clock.

@@ -323,12 +323,12 @@ func TestClockUsedSaved(t *testing.T) {
 // kept ("MS,MS") reads as not known; a bad one is refused.
 func TestClockOfLegacyMoves(t *testing.T) {
 	saved := clockText(&match.TimeControl{Initial: time.Minute}, &match.Clock{}, time.Time{})
-	_, _, after, used, err := clockOf(saved, []string{"60000,60000", "60000,58000,2100"})
-	if err != nil || len(after) != 2 || !slices.Equal(used, []time.Duration{-1, 2100 * time.Millisecond}) {
-		t.Errorf("clockOf = %v, %v, %v", after, used, err)
+	lc, err := clockOf(saved, []string{"60000,60000", "60000,58000,2100"}, time.Time{})
+	if err != nil || len(lc.after) != 2 || !slices.Equal(lc.used, []time.Duration{-1, 2100 * time.Millisecond}) {
+		t.Errorf("clockOf = %+v, %v", lc, err)
 	}
 	for _, bad := range []string{"60000", "1,2,3,4", "1,2,-5", "1,x,3"} {
-		if _, _, _, _, err := clockOf(saved, []string{bad}); err == nil {
+		if _, err := clockOf(saved, []string{bad}, time.Time{}); err == nil {
 			t.Errorf("the move clock %q was read", bad)
 		}
 	}
@@ -343,9 +343,9 @@ func FuzzClockOf(f *testing.F) {
 	}
 	saved := clockText(&match.TimeControl{Initial: time.Minute}, &match.Clock{}, time.Time{})
 	f.Fuzz(func(t *testing.T, text string) {
-		_, _, after, used, err := clockOf(saved, []string{text, text})
-		if err == nil && (len(after) != 2 || len(used) != 2 || used[0] < -1) {
-			t.Errorf("%q: after %v, used %v", text, after, used)
+		lc, err := clockOf(saved, []string{text, text}, time.Time{})
+		if err == nil && (len(lc.after) != 2 || len(lc.used) != 2 || lc.used[0] < -1) {
+			t.Errorf("%q: after %v, used %v", text, lc.after, lc.used)
 		}
 	})
 }

@@ -11,6 +11,7 @@ import (
 	mrand "math/rand/v2"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -413,9 +414,11 @@ func (s *Server) resync(id string) {
 	ctx, cancel := context.WithTimeout(s.ctx, saveTimeout)
 	defer cancel()
 	taken := g.taken()
+	unread := false // the store did not answer: nothing is known of the game
 	err := g.m.Sync(func() (match.Saved, error) {
 		saved, err := s.store.Get(ctx, id)
 		if err != nil {
+			unread = true
 			return match.Saved{}, err
 		}
 		for p, h := range saved.Seats {
@@ -428,6 +431,12 @@ func (s *Server) resync(id string) {
 	})
 	if err != nil && !errors.Is(err, match.ErrClosed) && s.ctx.Err() == nil {
 		s.log.Error("re-reading game", "id", id, "err", err)
+		if !unread {
+			// The store holds a game this copy cannot follow: it must not
+			// answer for it any longer. The next request reads the game
+			// anew, and says what is wrong with it if anything is.
+			s.dropLive(g.m)
+		}
 	}
 	if g.taken() != taken { // a friend joined through another server
 		s.presenceChanged(g)
@@ -524,9 +533,17 @@ func fromStored(g store.Game) (match.Config, error) {
 			c.Ratings.Before[p], c.Ratings.After[p] = rc.Before[p].Rating, rc.After[p].Rating
 		}
 	}
-	if c.Clock, c.ClockState, c.ClockAfter, c.ClockUsed, err = clockOf(g.Clock, g.MoveClocks); err != nil {
+	moveClocks := g.MoveClocks
+	if g.Clock.State != "" && len(moveClocks) < len(g.Moves) {
+		// The moves at the end saved without their clock (a store
+		// keeps none for them).
+		moveClocks = append(slices.Clip(moveClocks), make([]string, len(g.Moves)-len(moveClocks))...)
+	}
+	lc, err := clockOf(g.Clock, moveClocks, g.Updated)
+	if err != nil {
 		return c, err
 	}
+	c.Clock, c.ClockState, c.ClockAfter, c.ClockUsed = lc.tc, lc.clock, lc.after, lc.used
 	if g.Status != "" {
 		if err := json.Unmarshal([]byte(g.Status), &c.Status); err != nil {
 			return c, fmt.Errorf("status: %w", err)

@@ -32,6 +32,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -237,6 +238,11 @@ func (s *Server) launch(bin, data string, cred *syscall.Credential) error {
 	if err != nil {
 		return err
 	}
+	return s.launchOn(port, bin, data, cred)
+}
+
+// launchOn is launch on the given port.
+func (s *Server) launchOn(port int, bin, data string, cred *syscall.Credential) error {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return err
@@ -326,6 +332,49 @@ func (s *Server) admin(ctx context.Context, sql string) error {
 	defer conn.Close(context.Background())
 	_, err = conn.Exec(ctx, sql)
 	return err
+}
+
+// Crash kills the server as a power cut would (SIGKILL to the
+// postmaster: no shutdown, no checkpoint), then starts it again on the
+// same port and data, where it recovers from its write-ahead log; it
+// returns once the server accepts connections again. For fault tests:
+// clients see their connections fail, then a server that has kept every
+// committed change (with PGTEST_FSYNC set; without it, as the kernel
+// kept the files).
+func (s *Server) Crash() error {
+	data := filepath.Join(s.dir, "data")
+	pidText, err := os.ReadFile(filepath.Join(data, "postmaster.pid"))
+	if err != nil {
+		return fmt.Errorf("pgtest: the server's pid: %w", err)
+	}
+	first, _, _ := strings.Cut(string(pidText), "\n")
+	pid, err := strconv.Atoi(strings.TrimSpace(first))
+	if err != nil {
+		return fmt.Errorf("pgtest: postmaster.pid begins %q", first)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		return fmt.Errorf("pgtest: killing postgres: %w", err)
+	}
+	<-s.exited // the watchdog ends with it, keeping the directory
+	s.stop.Close()
+	bin, err := Binaries()
+	if err != nil {
+		return err
+	}
+	cred, err := credential(s.dir)
+	if err != nil {
+		return err
+	}
+	// The killed server's backends leave a moment after it: until then
+	// its shared memory is in use, and a new server refuses to start.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := s.launchOn(s.Port, bin, data, cred)
+		if err == nil || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // Stop stops the server and removes its directory, and waits for both.

@@ -4,42 +4,32 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"oanquan/timecontrol"
 )
 
-// TimeControl is a record's TimeControl tag: real time (Initial and
-// Increment, in seconds) or correspondence (Days per move).
-type TimeControl struct {
-	Initial, Increment, Days int
-}
-
-// String writes the tag's value: "180+2" or "3d".
-func (tc TimeControl) String() string {
-	if tc.Days > 0 {
-		return fmt.Sprintf("%dd", tc.Days)
-	}
-	return fmt.Sprintf("%d+%d", tc.Initial, tc.Increment)
-}
-
-// ParseTimeControl reads a TimeControl tag's value.
-func ParseTimeControl(s string) (TimeControl, error) {
+// ParseTimeControl reads a TimeControl tag's value: real time in whole
+// seconds, "180+2" (initial and increment), or correspondence, "3d"
+// (days per move). Control.String writes it.
+func ParseTimeControl(s string) (timecontrol.Control, error) {
 	bad := &ParseError{Field: TagTimeControl, Input: s, Msg: `want SECONDS+SECONDS ("180+2") or DAYSd ("3d")`}
 	if days, ok := strings.CutSuffix(s, "d"); ok {
 		n, err := wholeNumber(days)
 		if err != nil || n == 0 {
-			return TimeControl{}, bad
+			return timecontrol.Control{}, bad
 		}
-		return TimeControl{Days: n}, nil
+		return timecontrol.Seconds(0, 0, n), nil
 	}
 	initial, inc, ok := strings.Cut(s, "+")
 	if !ok {
-		return TimeControl{}, bad
+		return timecontrol.Control{}, bad
 	}
 	i, err1 := wholeNumber(initial)
 	n, err2 := wholeNumber(inc)
 	if err1 != nil || err2 != nil || i == 0 {
-		return TimeControl{}, bad
+		return timecontrol.Control{}, bad
 	}
-	return TimeControl{Initial: i, Increment: n}, nil
+	return timecontrol.Seconds(i, n, 0), nil
 }
 
 // wholeNumber reads a number of at most twelve digits, no sign.

@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"oanquan/rules"
+	"oanquan/timecontrol"
 )
 
 // TestTimeControl reads and writes the TimeControl tag, and refuses the
 // malformed.
 func TestTimeControl(t *testing.T) {
-	for s, want := range map[string]TimeControl{"180+2": {Initial: 180, Increment: 2}, "60+0": {Initial: 60}, "3d": {Days: 3}} {
+	for s, want := range map[string]timecontrol.Control{"180+2": timecontrol.Seconds(180, 2, 0), "60+0": timecontrol.Seconds(60, 0, 0), "3d": timecontrol.Seconds(0, 0, 3)} {
 		got, err := ParseTimeControl(s)
 		if err != nil || got != want || got.String() != s {
 			t.Errorf("ParseTimeControl(%q) = %+v, %v; want %+v", s, got, err, want)

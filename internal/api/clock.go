@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"oanquan/internal/match"
+	"oanquan/timecontrol"
 )
 
 // ClockSetting is an online game's time control as POST /api/games has
@@ -20,13 +20,13 @@ type ClockSetting struct {
 }
 
 // ClockOf returns the setting of a time control.
-func ClockOf(tc match.TimeControl) ClockSetting {
-	return ClockSetting{Initial: int(tc.Initial / time.Second), Increment: int(tc.Increment / time.Second), Days: tc.Days}
+func ClockOf(tc timecontrol.Control) ClockSetting {
+	return ClockSetting{Initial: tc.InitialSeconds(), Increment: tc.IncrementSeconds(), Days: tc.Days}
 }
 
 // control returns the time control the setting gives.
-func (c ClockSetting) control() match.TimeControl {
-	return match.TimeControl{Initial: time.Duration(c.Initial) * time.Second, Increment: time.Duration(c.Increment) * time.Second, Days: c.Days}
+func (c ClockSetting) control() timecontrol.Control {
+	return timecontrol.Seconds(c.Initial, c.Increment, c.Days)
 }
 
 // MarshalJSON writes the setting as UnmarshalJSON reads it.
@@ -82,12 +82,12 @@ func (c *ClockSetting) UnmarshalJSON(b []byte) error {
 	case days && (initial || increment):
 		return clockRefusal("clock", "shape", "clock: days, or initial and increment, not both")
 	case days:
-		if out.Days, err = clockField(fields, "days", 1, 14); err == nil && !slices.Contains(match.CorrespondenceDays, out.Days) {
+		if out.Days, err = clockField(fields, "days", 1, 14); err == nil && !slices.Contains(timecontrol.CorrespondenceDays, out.Days) {
 			err = daysRefusal()
 		}
 	default:
-		if out.Initial, err = clockField(fields, "initial", int(match.MinInitial/time.Second), int(match.MaxInitial/time.Second)); err == nil {
-			out.Increment, err = clockField(fields, "increment", 0, int(match.MaxIncrement/time.Second))
+		if out.Initial, err = clockField(fields, "initial", int(timecontrol.MinInitial/time.Second), int(timecontrol.MaxInitial/time.Second)); err == nil {
+			out.Increment, err = clockField(fields, "increment", 0, int(timecontrol.MaxIncrement/time.Second))
 		}
 	}
 	if err != nil {
@@ -125,9 +125,9 @@ func clockField(fields map[string]json.RawMessage, name string, lo, hi int) (int
 }
 
 // daysRefusal refuses days per move that are not one of
-// match.CorrespondenceDays.
+// timecontrol.CorrespondenceDays.
 func daysRefusal() error {
 	e := clockRefusal("clock.days", "out_of_range", "clock.days must be 1, 3, 7 or 14")
-	e.Allowed = slices.Clone(match.CorrespondenceDays)
+	e.Allowed = slices.Clone(timecontrol.CorrespondenceDays)
 	return e
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"oanquan/rules"
+	"oanquan/timecontrol"
 )
 
 // A clocked game's time (docs/API.md, "Clocks"). The arithmetic here is
@@ -32,38 +33,15 @@ import (
 //     charges everything; one that starts after every server was down
 //     gives the side to move back the time nobody was serving the game.
 
-// TimeControl is a clocked game's time control: real time (Initial and
-// Increment) or correspondence (Days per move). The zero TimeControl is
-// no clock; New refuses one that is neither.
-type TimeControl struct {
-	Initial   time.Duration // real time: each side's time at the start
-	Increment time.Duration // real time: added after each move
-	Days      int           // correspondence: the time for each move, in days
-}
-
-// The bounds of a time control (the API's, docs/API.md).
-const (
-	MinInitial   = 15 * time.Second
-	MaxInitial   = 3 * time.Hour
-	MaxIncrement = 180 * time.Second
-)
-
-// CorrespondenceDays are the correspondence time controls: days per move.
-var CorrespondenceDays = []int{1, 3, 7, 14}
-
-// Correspondence reports whether tc gives days per move.
-func (tc TimeControl) Correspondence() bool { return tc.Days > 0 }
-
-// perMove is a correspondence control's time for one move.
-func (tc TimeControl) perMove() time.Duration { return time.Duration(tc.Days) * 24 * time.Hour }
+// TimeControl is a clocked game's time control: package timecontrol's
+// Control, the one type of it (real time, or correspondence days per
+// move; the zero value is no clock).
+type TimeControl = timecontrol.Control
 
 // NewClock returns the clock of a game of tc not yet ready: each side
 // has its whole time, and nothing runs.
-func (tc TimeControl) NewClock() Clock {
-	t := tc.Initial
-	if tc.Correspondence() {
-		t = tc.perMove()
-	}
+func NewClock(tc TimeControl) Clock {
+	t := tc.Start()
 	return Clock{Remaining: [2]time.Duration{t, t}}
 }
 
@@ -139,7 +117,7 @@ func (c Clock) Deadline(tc TimeControl, t Timing, moves int, toMove rules.Player
 	case c.Start.IsZero():
 		return time.Time{}, DueNone
 	case moves < 2 && tc.Correspondence():
-		return c.from(t).Add(tc.perMove()), DueAbort
+		return c.from(t).Add(tc.PerMove()), DueAbort
 	case moves < 2:
 		return c.from(t).Add(t.FirstMove), DueAbort
 	}
@@ -171,7 +149,7 @@ func (c Clock) Played(tc TimeControl, t Timing, moves int, mover rules.Player, n
 		charge := max(now.Sub(c.from(t))-t.Lag, 0)
 		c.Remaining[mover] -= charge
 		if tc.Correspondence() {
-			c.Remaining[mover] = tc.perMove()
+			c.Remaining[mover] = tc.PerMove()
 		} else {
 			c.Remaining[mover] += tc.Increment
 		}

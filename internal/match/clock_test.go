@@ -18,7 +18,7 @@ const sec = time.Second
 func TestClockPlayed(t *testing.T) {
 	tc := TimeControl{Initial: 180 * sec, Increment: 2 * sec}
 	tm := Timing{Lag: 200 * time.Millisecond}
-	c := tc.NewClock()
+	c := NewClock(tc)
 	if c.Start != (time.Time{}) || c.Remaining != [2]time.Duration{180 * sec, 180 * sec} {
 		t.Fatalf("NewClock = %+v", c)
 	}
@@ -145,7 +145,7 @@ func TestClockFirstMoves(t *testing.T) {
 func TestClockCorrespondence(t *testing.T) {
 	tc := TimeControl{Days: 3}
 	day := 24 * time.Hour
-	c := tc.NewClock()
+	c := NewClock(tc)
 	if c.Remaining != [2]time.Duration{3 * day, 3 * day} {
 		t.Fatalf("NewClock = %+v", c)
 	}

@@ -64,7 +64,7 @@ func newClocked(cfg Config) *clocked {
 	if k.now == nil {
 		k.now = time.Now
 	}
-	k.c = k.tc.NewClock()
+	k.c = NewClock(k.tc)
 	if cfg.ClockState != nil {
 		k.c = *cfg.ClockState
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"oanquan/internal/rating"
+	"oanquan/timecontrol"
 )
 
 // Two new players meet in a blitz game; the first wins. Both ratings
@@ -13,7 +14,7 @@ func Example() {
 	var sys rating.System // the defaults: τ = 0.5, two-day idle periods
 	end := time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)
 
-	speed, _ := rating.SpeedOf(rating.TimeControl{Initial: 180, Increment: 2})
+	speed, _ := rating.SpeedOf(timecontrol.Seconds(180, 2, 0))
 	a, b := rating.New(), rating.New()
 	a, b, err := sys.Game(a, b, 1, end)
 	if err != nil {
@@ -49,14 +50,14 @@ func ExampleSystem_Update() {
 }
 
 func ExampleSpeedOf() {
-	for _, tc := range []rating.TimeControl{
-		{Initial: 60}, {Initial: 180, Increment: 2}, {Initial: 600, Increment: 5},
-		{Initial: 1800}, {Days: 3},
+	for _, tc := range []timecontrol.Control{
+		timecontrol.Seconds(60, 0, 0), timecontrol.Seconds(180, 2, 0), timecontrol.Seconds(600, 5, 0),
+		timecontrol.Seconds(1800, 0, 0), timecontrol.Seconds(0, 0, 3),
 	} {
 		s, _ := rating.SpeedOf(tc)
-		fmt.Println(tc.Estimate(), s)
+		fmt.Println(rating.Estimate(tc), s)
 	}
-	_, err := rating.SpeedOf(rating.TimeControl{Initial: 60, Increment: -1})
+	_, err := rating.SpeedOf(timecontrol.Seconds(60, -1, 0))
 	fmt.Println(err)
 	// Output:
 	// 1m0s bullet

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"oanquan/timecontrol"
 )
 
 // FuzzUpdate rates one game from arbitrary numbers. Taken as they come,
@@ -76,7 +78,7 @@ func FuzzSpeedOf(f *testing.F) {
 	f.Add(0, 0, 3)
 	f.Add(-1, 1<<62, 0)
 	f.Fuzz(func(t *testing.T, initial, increment, days int) {
-		tc := TimeControl{Initial: initial, Increment: increment, Days: days}
+		tc := timecontrol.Seconds(initial, increment, days)
 		s, err := SpeedOf(tc)
 		if err != nil {
 			if _, ok := err.(*InputError); !ok {
@@ -88,7 +90,7 @@ func FuzzSpeedOf(f *testing.F) {
 			t.Fatalf("SpeedOf(%+v) = %v", tc, s)
 		}
 		if days == 0 && initial < math.MaxInt && increment < math.MaxInt {
-			for _, longer := range []TimeControl{{Initial: initial + 1, Increment: increment}, {Initial: initial, Increment: increment + 1}} {
+			for _, longer := range []timecontrol.Control{timecontrol.Seconds(initial+1, increment, 0), timecontrol.Seconds(initial, increment+1, 0)} {
 				if s2, err := SpeedOf(longer); err != nil || s2 < s {
 					t.Fatalf("SpeedOf(%+v) = %v but SpeedOf(%+v) = %v, %v", tc, s, longer, s2, err)
 				}

@@ -3,6 +3,8 @@ package rating
 import (
 	"fmt"
 	"time"
+
+	"oanquan/timecontrol"
 )
 
 // Speed is a category of time control; a player has one rating per speed.
@@ -57,24 +59,16 @@ const (
 	RapidBelow  = 25 * time.Minute // rapid: under 25 minutes; classical from there on
 )
 
-// TimeControl is a game's clock setting, as issue 20's API gives it:
-// real time, with Initial and Increment, or correspondence, with Days.
-// The zero TimeControl is a game without a clock, which has no speed.
-type TimeControl struct {
-	Initial   int // seconds on each clock at the start (real time)
-	Increment int // seconds added to the mover's clock after each move (real time)
-	Days      int // days for each move (correspondence); 0 for real time
-}
-
-// Estimate is the expected length of a real-time game for each player:
-// Initial + MovesPerPlayer × Increment. It is 0 for correspondence.
-func (tc TimeControl) Estimate() time.Duration {
+// Estimate is the expected length of a real-time game of tc for each
+// player: Initial + MovesPerPlayer × Increment. It is 0 for
+// correspondence.
+func Estimate(tc timecontrol.Control) time.Duration {
 	if tc.Days != 0 {
 		return 0
 	}
 	// In float64 so that no setting overflows; anything past a year is as
 	// classical as a year.
-	sec := min(float64(tc.Initial)+MovesPerPlayer*float64(tc.Increment), 365*24*3600)
+	sec := min(tc.Initial.Seconds()+MovesPerPlayer*tc.Increment.Seconds(), 365*24*3600)
 	return time.Duration(sec * float64(time.Second))
 }
 
@@ -82,22 +76,22 @@ func (tc TimeControl) Estimate() time.Duration {
 // gives days, otherwise by its Estimate against BulletBelow, BlitzBelow
 // and RapidBelow. A negative field, days mixed with seconds, or no limit
 // at all is refused with an *InputError naming the field.
-func SpeedOf(tc TimeControl) (Speed, error) {
+func SpeedOf(tc timecontrol.Control) (Speed, error) {
 	switch {
 	case tc.Initial < 0:
-		return 0, inputErr("initial", "is %d s; want 0 or more", tc.Initial)
+		return 0, inputErr("initial", "is %d s; want 0 or more", tc.InitialSeconds())
 	case tc.Increment < 0:
-		return 0, inputErr("increment", "is %d s; want 0 or more", tc.Increment)
+		return 0, inputErr("increment", "is %d s; want 0 or more", tc.IncrementSeconds())
 	case tc.Days < 0:
 		return 0, inputErr("days", "is %d; want 1 or more for correspondence, 0 for real time", tc.Days)
 	case tc.Days > 0 && (tc.Initial != 0 || tc.Increment != 0):
-		return 0, inputErr("days", "is %d with initial %d s and increment %d s; want days alone, or seconds alone", tc.Days, tc.Initial, tc.Increment)
+		return 0, inputErr("days", "is %d with initial %d s and increment %d s; want days alone, or seconds alone", tc.Days, tc.InitialSeconds(), tc.IncrementSeconds())
 	case tc.Days > 0:
 		return Correspondence, nil
 	case tc.Initial == 0 && tc.Increment == 0:
 		return 0, inputErr("initial", "and increment are 0: a game without a clock has no speed")
 	}
-	switch e := tc.Estimate(); {
+	switch e := Estimate(tc); {
 	case e < BulletBelow:
 		return Bullet, nil
 	case e < BlitzBelow:

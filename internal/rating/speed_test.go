@@ -4,32 +4,34 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"oanquan/timecontrol"
 )
 
 // TestPresets classifies the time controls issue 20 offers.
 func TestPresets(t *testing.T) {
 	for _, c := range []struct {
-		tc       TimeControl
+		tc       timecontrol.Control
 		estimate time.Duration
 		want     Speed
 	}{
-		{TimeControl{Initial: 60}, 60 * time.Second, Bullet},
-		{TimeControl{Initial: 180, Increment: 2}, 200 * time.Second, Blitz},
-		{TimeControl{Initial: 300, Increment: 3}, 330 * time.Second, Blitz},
-		{TimeControl{Initial: 600, Increment: 5}, 650 * time.Second, Rapid},
-		{TimeControl{Initial: 900, Increment: 10}, 1000 * time.Second, Rapid},
-		{TimeControl{Initial: 1800}, 1800 * time.Second, Classical},
-		{TimeControl{Days: 1}, 0, Correspondence},
-		{TimeControl{Days: 3}, 0, Correspondence},
-		{TimeControl{Days: 7}, 0, Correspondence},
-		{TimeControl{Days: 14}, 0, Correspondence},
+		{timecontrol.Seconds(60, 0, 0), 60 * time.Second, Bullet},
+		{timecontrol.Seconds(180, 2, 0), 200 * time.Second, Blitz},
+		{timecontrol.Seconds(300, 3, 0), 330 * time.Second, Blitz},
+		{timecontrol.Seconds(600, 5, 0), 650 * time.Second, Rapid},
+		{timecontrol.Seconds(900, 10, 0), 1000 * time.Second, Rapid},
+		{timecontrol.Seconds(1800, 0, 0), 1800 * time.Second, Classical},
+		{timecontrol.Seconds(0, 0, 1), 0, Correspondence},
+		{timecontrol.Seconds(0, 0, 3), 0, Correspondence},
+		{timecontrol.Seconds(0, 0, 7), 0, Correspondence},
+		{timecontrol.Seconds(0, 0, 14), 0, Correspondence},
 	} {
 		got, err := SpeedOf(c.tc)
 		if err != nil || got != c.want {
 			t.Errorf("SpeedOf(%+v) = %v, %v; want %v", c.tc, got, err, c.want)
 		}
-		if e := c.tc.Estimate(); e != c.estimate {
-			t.Errorf("%+v.Estimate() = %v, want %v", c.tc, e, c.estimate)
+		if e := Estimate(c.tc); e != c.estimate {
+			t.Errorf("Estimate(%+v) = %v, want %v", c.tc, e, c.estimate)
 		}
 	}
 }
@@ -55,7 +57,7 @@ func TestSpeedBoundaries(t *testing.T) {
 		{0, 1 << 62, Classical},
 		{1 << 62, 1 << 62, Classical},
 	} {
-		tc := TimeControl{Initial: c.initial, Increment: c.increment}
+		tc := timecontrol.Seconds(c.initial, c.increment, 0)
 		if got, err := SpeedOf(tc); err != nil || got != c.want {
 			t.Errorf("SpeedOf(%d+%d s) = %v, %v; want %v", c.initial, c.increment, got, err, c.want)
 		}
@@ -65,15 +67,15 @@ func TestSpeedBoundaries(t *testing.T) {
 // TestSpeedErrors checks that bad time controls are refused naming the field.
 func TestSpeedErrors(t *testing.T) {
 	for _, c := range []struct {
-		tc    TimeControl
+		tc    timecontrol.Control
 		field string
 	}{
-		{TimeControl{}, "initial"},
-		{TimeControl{Initial: -1}, "initial"},
-		{TimeControl{Initial: 60, Increment: -2}, "increment"},
-		{TimeControl{Days: -3}, "days"},
-		{TimeControl{Initial: 60, Days: 1}, "days"},
-		{TimeControl{Increment: 5, Days: 1}, "days"},
+		{timecontrol.Seconds(0, 0, 0), "initial"},
+		{timecontrol.Seconds(-1, 0, 0), "initial"},
+		{timecontrol.Seconds(60, -2, 0), "increment"},
+		{timecontrol.Seconds(0, 0, -3), "days"},
+		{timecontrol.Seconds(60, 0, 1), "days"},
+		{timecontrol.Seconds(0, 5, 1), "days"},
 	} {
 		s, err := SpeedOf(c.tc)
 		var ie *InputError

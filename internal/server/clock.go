@@ -176,7 +176,7 @@ func clockText(tc *match.TimeControl, c *match.Clock, deadline time.Time) store.
 		return store.Clock{}
 	}
 	if c == nil {
-		fresh := tc.NewClock()
+		fresh := match.NewClock(*tc)
 		c = &fresh
 	}
 	sc := savedClock{Initial: tc.Initial, Increment: tc.Increment, Days: tc.Days, Remaining: c.Remaining}
@@ -232,7 +232,7 @@ func clockOf(c store.Clock, moves []string, updated time.Time) (loadedClock, err
 	if sc.Start != 0 {
 		lc.clock.Start = time.Unix(0, sc.Start)
 	}
-	prev := tc.NewClock().Remaining
+	prev := match.NewClock(*tc).Remaining
 	trailing := 0 // moves at the end saved without their clock
 	for i, text := range moves {
 		if text == "" {

@@ -260,7 +260,7 @@ func TestStaleClocklessCopyDropped(t *testing.T) {
 		t.Fatalf("the legacy save read with a clock: %+v", got.Clock)
 	}
 	// Another server, whose copy had the clock, starts it.
-	clk := tc.NewClock()
+	clk := match.NewClock(tc)
 	clk.Start = time.Now()
 	if err := st.SetClock(ctx, g.ID, clockText(&tc, &clk, time.Now().Add(time.Minute))); err != nil {
 		t.Fatal(err)

@@ -88,7 +88,7 @@ func (s *Server) newMatchID(ctx context.Context, id string, cfg match.Config, se
 		return nil, api.Fail(api.ErrBadRequest, "position: %v", err)
 	}
 	if cfg.Clock != nil && seats[0] != nil && seats[1] != nil {
-		clk := cfg.Clock.NewClock() // a rematch: ready at once
+		clk := match.NewClock(*cfg.Clock) // a rematch: ready at once
 		clk.Start = time.Now()
 		cfg.ClockState = &clk
 	}

@@ -8,11 +8,11 @@ import (
 	"time"
 
 	"oanquan/internal/api"
-	"oanquan/internal/match"
 	"oanquan/internal/rating"
 	"oanquan/internal/store"
 	"oanquan/internal/wire"
 	"oanquan/rules"
+	"oanquan/timecontrol"
 )
 
 // The lobby (issue 21, docs/API.md "Lobby"): seeks that anyone may
@@ -184,7 +184,7 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 		return store.Seek{}, "", err
 	}
 	secret := newSecret()
-	tc := match.TimeControl{Initial: time.Duration(q.Clock.Initial) * time.Second, Increment: time.Duration(q.Clock.Increment) * time.Second, Days: q.Clock.Days}
+	tc := timecontrol.Seconds(q.Clock.Initial, q.Clock.Increment, q.Clock.Days)
 	k := store.Seek{Account: acct, Key: hashSecret(secret), Address: addr, Wide: wideOf(addr), Initial: q.Clock.Initial, Increment: q.Clock.Increment,
 		Days: q.Clock.Days, Rated: q.Rated, Speed: speedOf(tc).String(), Created: now, Expires: now.Add(seekTTL), Pool: pool,
 		Poster: h.s.ensurePosterKey(h.w, h.r)}

@@ -20,7 +20,7 @@ import (
 
 // speedOf returns the speed a time control is rated in.
 func speedOf(tc match.TimeControl) rating.Speed {
-	sp, err := rating.SpeedOf(rating.TimeControl{Initial: int(tc.Initial / time.Second), Increment: int(tc.Increment / time.Second), Days: tc.Days})
+	sp, err := rating.SpeedOf(tc)
 	if err != nil { // a time control match accepted always has a speed
 		return rating.Classical
 	}

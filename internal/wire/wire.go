@@ -498,8 +498,7 @@ func RecordTagged(st *match.State, created time.Time, extra map[string]string) (
 	}
 	var comments map[int]string
 	if c := st.Clock; c != nil {
-		tc := notation.TimeControl{Initial: int(c.Control.Initial / time.Second), Increment: int(c.Control.Increment / time.Second), Days: c.Control.Days}
-		tags[notation.TagTimeControl] = tc.String()
+		tags[notation.TagTimeControl] = c.Control.String()
 		comments = map[int]string{}
 		for i, a := range c.After {
 			ms := [2]int64{a[0].Milliseconds(), a[1].Milliseconds()}

@@ -123,25 +123,26 @@ type Seeks interface {
 	SweepSeeks(ctx context.Context, now time.Time) (int, error)
 }
 
-var (
-	_ Seeks = (*Memory)(nil)
-	_ Seeks = (*SQLite)(nil)
-	_ Seeks = (*Postgres)(nil)
-)
-
 // counts are the open seeks CreateSeekWithin counts: of the address, of
 // its network, of all.
-type counts struct{ address, wide, all int }
+type Counts struct{ Address, Wide, All int }
 
 // check refuses k when a count is at its bound, returning that count.
-func (c counts) check(k Seek, b Bounds) (int, error) {
+func (c Counts) Check(k Seek, b Bounds) (int, error) {
 	switch {
-	case c.address >= b.Address:
-		return c.address, fmt.Errorf("address %q: %w", k.Address, ErrSeekLimit)
-	case b.Wide > 0 && k.Wide != "" && c.wide >= b.Wide:
-		return c.wide, fmt.Errorf("network %q: %w", k.Wide, ErrWideLimit)
-	case b.All > 0 && c.all >= b.All:
-		return c.all, ErrLobbyFull
+	case c.Address >= b.Address:
+		return c.Address, fmt.Errorf("address %q: %w", k.Address, ErrSeekLimit)
+	case b.Wide > 0 && k.Wide != "" && c.Wide >= b.Wide:
+		return c.Wide, fmt.Errorf("network %q: %w", k.Wide, ErrWideLimit)
+	case b.All > 0 && c.All >= b.All:
+		return c.All, ErrLobbyFull
 	}
-	return c.address, nil
+	return c.Address, nil
+}
+
+// LobbyNotifier tells the other servers sharing a store that something
+// of the lobby changed beside a seek's row: the game an accepted seek
+// names now exists (Postgres; the other stores serve one server).
+type LobbyNotifier interface {
+	NotifyLobby(ctx context.Context, id string) error
 }

@@ -1,0 +1,5 @@
+package query
+
+import ()
+
+const ReportCols = `id, reporter, reporter_name, address, reported, reported_name, reason, game, created`

@@ -1,0 +1,11 @@
+package memory
+
+import (
+	"oanquan/internal/store/storetest"
+	"testing"
+)
+
+// BenchmarkMemoryAppend is BenchmarkAppend on memory.
+func BenchmarkAppend(b *testing.B) {
+	b.Run("memory", func(b *testing.B) { storetest.BenchAppend(b, New()) })
+}

@@ -1,0 +1,20 @@
+package postgres
+
+import (
+	"oanquan/internal/store/pgtest"
+	"oanquan/internal/store/storetest"
+	"os"
+	"testing"
+)
+
+// BenchmarkPostgresAppend is BenchmarkAppend on PostgreSQL.
+func BenchmarkAppend(b *testing.B) {
+	b.Run("postgres", func(b *testing.B) {
+		s, err := Open(ctx, pgtest.Start(b)+os.Getenv("BENCH_PG_PARAMS"), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		storetest.BenchAppend(b, s)
+	})
+}

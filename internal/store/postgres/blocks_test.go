@@ -1,0 +1,9 @@
+package postgres
+
+import (
+	"oanquan/internal/store"
+	"oanquan/internal/store/storetest"
+	"testing"
+)
+
+func TestPostgresBlocks(t *testing.T) { storetest.Blocks(t, openPostgresTemp(t).(store.Blocks)) }

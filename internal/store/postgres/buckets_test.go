@@ -1,0 +1,9 @@
+package postgres
+
+import (
+	"oanquan/internal/store"
+	"oanquan/internal/store/storetest"
+	"testing"
+)
+
+func TestPostgresBuckets(t *testing.T) { storetest.Buckets(t, openPostgresTemp(t).(store.Buckets)) }

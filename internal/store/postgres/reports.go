@@ -1,0 +1,44 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"github.com/jackc/pgx/v5"
+	"oanquan/internal/store"
+	"oanquan/internal/store/internal/query"
+	"time"
+)
+
+var (
+	_ store.Reports = (*DB)(nil)
+)
+
+// CreateReport saves r.
+func (p *DB) CreateReport(ctx context.Context, r store.Report) error {
+	_, err := p.pool.Exec(ctx, `INSERT INTO reports (`+query.ReportCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		r.ID, r.Reporter, r.ReporterName, r.Address, r.Reported, r.ReportedName, r.Reason, r.Game, r.Created)
+	if err != nil {
+		return fmt.Errorf("store: saving a report: %w", err)
+	}
+	return nil
+}
+
+// Reports returns the reports since since, newest first.
+func (p *DB) Reports(ctx context.Context, since time.Time, limit int) ([]store.Report, error) {
+	rows, err := p.pool.Query(ctx, `SELECT `+query.ReportCols+` FROM reports WHERE created >= $1 ORDER BY created DESC, id LIMIT $2`, since, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: reading reports: %w", err)
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Report, error) {
+		var r store.Report
+		err := row.Scan(&r.ID, &r.Reporter, &r.ReporterName, &r.Address, &r.Reported, &r.ReportedName, &r.Reason, &r.Game, &r.Created)
+		return r, err
+	})
+}
+
+// CountReports counts account's reports since since.
+func (p *DB) CountReports(ctx context.Context, account string, since time.Time) (int, error) {
+	var n int
+	err := p.pool.QueryRow(ctx, `SELECT count(*) FROM reports WHERE reporter = $1 AND created >= $2`, account, since).Scan(&n)
+	return n, err
+}

@@ -1,0 +1,10 @@
+package sqlite
+
+import (
+	"oanquan/internal/store"
+)
+
+// The stores, checked by the compiler.
+var (
+	_ store.Store = (*DB)(nil)
+)

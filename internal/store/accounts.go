@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 	"oanquan/internal/rating"
 	"time"
 )
@@ -121,29 +120,4 @@ type Accounts interface {
 	// ErrUnrated); if e does not fit the game (ErrConflict, ErrNotFound),
 	// nothing is changed.
 	EndRated(ctx context.Context, id string, e Ending) (RatingChange, error)
-}
-
-// rate rates a game between seats a and b, seat 0 scoring score0.
-func Rate(a, b rating.Rating, score0 float64, at time.Time) (rating.Rating, rating.Rating, error) {
-	return rating.System{}.Game(a, b, score0, at)
-}
-
-// errRatedAlready refuses to end a rated game again: it ended, and was
-// rated, by a change saved meanwhile (through another server, say: a last
-// move there leaves the status a resignation here comes from as it was).
-func ErrRatedAlready(id string) error {
-	return fmt.Errorf("game %q: rated already: %w", id, ErrConflict)
-}
-
-// endingFits checks e against g as AppendClocked and SetStatus(At) do.
-func EndingFits(g *Game, e Ending) error {
-	switch {
-	case e.Move != "" && e.Index != len(g.Moves):
-		return fmt.Errorf("game %q: move %d, but %d moves are saved: %w", g.ID, e.Index, len(g.Moves), ErrConflict)
-	case e.Move != "" && e.Clock.State != "" && g.Status != e.Clock.IfStatus:
-		return fmt.Errorf("game %q: the status changed meanwhile: %w", g.ID, ErrConflict)
-	case e.Move == "" && (g.Status != e.From || e.Flag && len(g.Moves) != e.Index):
-		return fmt.Errorf("game %q: the status or the moves changed meanwhile: %w", g.ID, ErrConflict)
-	}
-	return nil
 }

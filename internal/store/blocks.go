@@ -27,7 +27,7 @@ type Blocks interface {
 	BlockedAmong(ctx context.Context, accounts []string) (map[string]map[string]bool, error)
 }
 
-// pairBlocked records in out that account blocks other, for whichever
+// PairBlocked records in out that account blocks other, for whichever
 // of the two is among those asked of.
 func PairBlocked(out map[string]map[string]bool, among map[string]bool, account, other string) {
 	for _, p := range [2][2]string{{account, other}, {other, account}} {

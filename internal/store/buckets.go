@@ -31,7 +31,7 @@ type BucketRate struct {
 	Burst     int
 }
 
-// filled returns the tokens of a bucket that had tokens at updated, at
+// Filled returns the tokens of a bucket that had tokens at updated, at
 // now.
 func Filled(tokens float64, updated time.Time, rt BucketRate, now time.Time) float64 {
 	if d := now.Sub(updated); d > 0 {
@@ -40,14 +40,14 @@ func Filled(tokens float64, updated time.Time, rt BucketRate, now time.Time) flo
 	return min(tokens, float64(rt.Burst))
 }
 
-// bucketRow is a bucket as it was last charged.
+// BucketRow is a bucket as it was last charged.
 type BucketRow struct {
 	Tokens  float64
 	Updated time.Time
 	Rt      BucketRate
 }
 
-// take is TakeToken on row (nil: none yet); it returns the row to save
+// Take is TakeToken on row (nil: none yet); it returns the row to save
 // (nil: nothing to save).
 func Take(row *BucketRow, rt BucketRate, now time.Time, debt bool) (bool, float64, *BucketRow) {
 	t := float64(rt.Burst)

@@ -27,7 +27,7 @@ type Phrases interface {
 	SayPhrase(ctx context.Context, game string, seat int, phrase string, gap time.Duration, most int) error
 }
 
-// checkPhrase refuses a seat or phrase SayPhrase does not take: a phrase
+// CheckPhrase refuses a seat or phrase SayPhrase does not take: a phrase
 // travels in a notice, a word among others.
 func CheckPhrase(seat int, phrase string) error {
 	if seat != 0 && seat != 1 {

@@ -20,7 +20,7 @@ const (
 	Aborted // called off before it began: it counts for nobody
 )
 
-// resultOfScore is the result of a rated game in which seat 0 scored s.
+// ResultOfScore is the result of a rated game in which seat 0 scored s.
 func ResultOfScore(s float64) Result {
 	switch s {
 	case 1:

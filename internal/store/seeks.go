@@ -78,7 +78,7 @@ type Seeks interface {
 	// k.Address has b.Address open seeks already (ErrSeekLimit), k.Wide
 	// has b.Wide (ErrWideLimit), or the store holds b.All (ErrLobbyFull);
 	// it returns the count that refused (else the address's). The
-	// counts and the save are one step: of an address's or a network's
+	// Counts and the save are one step: of an address's or a network's
 	// seeks posted at once, through any servers, no more than its bound
 	// are open. (The bound of all may be passed by seeks of other
 	// networks posted at the same moment through other servers: by no
@@ -123,7 +123,7 @@ type Seeks interface {
 	SweepSeeks(ctx context.Context, now time.Time) (int, error)
 }
 
-// counts are the open seeks CreateSeekWithin counts: of the address, of
+// Counts are the open seeks CreateSeekWithin counts: of the address, of
 // its network, of all.
 type Counts struct{ Address, Wide, All int }
 

@@ -197,7 +197,7 @@ type Expiry struct {
 	Limit                             int // at most this many games a call
 }
 
-// due reports whether e says a game is due, given its mode, seats, number
+// Due reports whether e says a game is due, given its mode, seats, number
 // of moves, last change and end (zero: not finished).
 func (e Expiry) Due(mode string, seats [2][]byte, moves int, updated, finished time.Time) bool {
 	before := func(t, cutoff time.Time) bool { return !cutoff.IsZero() && t.Before(cutoff) }
@@ -240,7 +240,7 @@ type Notice struct {
 	Seat   int
 }
 
-// moveClocks returns the clocks read with a game's moves, nil if no move
+// MoveClocks returns the clocks read with a game's moves, nil if no move
 // has one.
 func MoveClocks(clocks []string) []string {
 	for _, c := range clocks {

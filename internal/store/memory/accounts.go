@@ -251,7 +251,8 @@ func (m *DB) SeatAccount(ctx context.Context, id string, seat int, account strin
 	})
 }
 
-// EndRated applies e and rates the game, under the lock.
+// EndRated applies e and rates the game (store.EndRating), under the
+// lock.
 func (m *DB) EndRated(ctx context.Context, id string, e store.Ending) (store.RatingChange, error) {
 	if err := ctx.Err(); err != nil {
 		return store.RatingChange{}, err
@@ -263,25 +264,17 @@ func (m *DB) EndRated(ctx context.Context, id string, e store.Ending) (store.Rat
 		return store.RatingChange{}, fmt.Errorf("game %q: %w", id, store.ErrNotFound)
 	}
 	ac := m.acc()
-	if g.Rated == "" || ac.accounts[g.Accounts[0]] == nil || ac.accounts[g.Accounts[1]] == nil {
-		return store.RatingChange{}, fmt.Errorf("game %q: not rated, or a seat has no account: %w", id, store.ErrUnrated)
+	if ac.accounts[g.Accounts[0]] == nil || ac.accounts[g.Accounts[1]] == nil {
+		return store.RatingChange{}, store.ErrNotRated(id)
 	}
-	if g.RatingChange != nil {
-		return store.RatingChange{}, store.ErrRatedAlready(id)
-	}
-	if err := store.EndingFits(g, e); err != nil {
-		return store.RatingChange{}, err
-	}
-	rc := store.RatingChange{Speed: g.Rated}
-	for p := range 2 {
-		r, ok := ac.ratings[g.Accounts[p]][g.Rated]
-		if !ok {
-			r = rating.New()
+	rg := store.RatedGame{ID: id, Speed: g.Rated, Accounts: g.Accounts, Status: g.Status, Moves: len(g.Moves), Rated: g.RatingChange != nil}
+	rc, err := store.EndRating(rg, e, func(seat int) (rating.Rating, error) {
+		if r, ok := ac.ratings[g.Accounts[seat]][g.Rated]; ok {
+			return r, nil
 		}
-		rc.Before[p] = r
-	}
-	var err error
-	if rc.After[0], rc.After[1], err = store.Rate(rc.Before[0], rc.Before[1], e.Score0, e.At); err != nil {
+		return rating.New(), nil
+	})
+	if err != nil {
 		return store.RatingChange{}, err
 	}
 	applyEnding(g, e)
@@ -304,7 +297,7 @@ func (m *DB) EndRated(ctx context.Context, id string, e store.Ending) (store.Rat
 	return rc, nil
 }
 
-// applyEnding makes the change e to g (checked by endingFits).
+// applyEnding makes the change e to g (checked by store.EndRating).
 func applyEnding(g *store.Game, e store.Ending) {
 	if e.Move == "" {
 		g.Status = e.To
@@ -320,8 +313,3 @@ func applyEnding(g *store.Game, e store.Ending) {
 		g.MoveClocks = append(g.MoveClocks, e.Clock.Move)
 	}
 }
-
-// The stores that keep accounts.
-var (
-	_ store.Accounts = (*DB)(nil)
-)

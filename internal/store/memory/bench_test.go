@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// BenchmarkMemoryAppend is BenchmarkAppend on memory.
+// BenchmarkAppend is BenchmarkAppend on memory.
 func BenchmarkAppend(b *testing.B) {
 	b.Run("memory", func(b *testing.B) { storetest.BenchAppend(b, New()) })
 }

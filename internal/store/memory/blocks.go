@@ -7,10 +7,6 @@ import (
 	"time"
 )
 
-var (
-	_ store.Blocks = (*DB)(nil)
-)
-
 // memoryBlock is one block the Memory store keeps.
 type memoryBlock struct {
 	account, other string

@@ -6,10 +6,6 @@ import (
 	"time"
 )
 
-var (
-	_ store.Buckets = (*DB)(nil)
-)
-
 // TakeToken takes a token, under the lock.
 func (m *DB) TakeToken(ctx context.Context, key string, rt store.BucketRate, now time.Time, debt bool) (bool, float64, error) {
 	if err := ctx.Err(); err != nil {

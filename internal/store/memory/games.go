@@ -10,9 +10,9 @@ import (
 	"time"
 )
 
-// Memory is a Store that keeps games in memory, for tests and for a
-// server that need not remember games across restarts. The zero Memory
-// is not usable; create one with NewMemory. It is safe for concurrent
+// DB is a Store that keeps games in memory, for tests and for a
+// server that need not remember games across restarts. The zero DB
+// is not usable; create one with New. It is safe for concurrent
 // use.
 type DB struct {
 	mu       sync.RWMutex
@@ -33,7 +33,7 @@ type lease struct {
 	until time.Time
 }
 
-// NewMemory returns an empty Memory.
+// New returns an empty DB.
 func New() *DB {
 	return &DB{games: make(map[string]*store.Game), leases: make(map[string]lease), finished: make(map[string]time.Time), accts: newMemAccounts(),
 		phrases: make(map[phraseKey]phraseCount), now: time.Now}
@@ -258,7 +258,7 @@ func (m *DB) Release(ctx context.Context, id, owner string) error {
 	return nil
 }
 
-// Close does nothing: a Memory holds no resources but memory.
+// Close does nothing: a DB holds no resources but memory.
 func (m *DB) Close() error { return nil }
 
 // Len returns how many games m holds.

@@ -8,10 +8,6 @@ import (
 	"time"
 )
 
-var (
-	_ store.Leaderboards = (*DB)(nil)
-)
-
 // Leaderboard returns speed's leaders.
 func (m *DB) Leaderboard(ctx context.Context, speed string, since time.Time, maxRD float64, limit int) ([]store.Leader, error) {
 	m.mu.RLock()

@@ -7,10 +7,6 @@ import (
 	"time"
 )
 
-var (
-	_ store.Phrases = (*DB)(nil)
-)
-
 // phraseKey is a seat of a game, phraseCount what it has said.
 type (
 	phraseKey struct {

@@ -8,10 +8,6 @@ import (
 	"time"
 )
 
-var (
-	_ store.PlayerGames = (*DB)(nil)
-)
-
 // GamesOf returns account's games created before before, newest first.
 func (m *DB) GamesOf(ctx context.Context, account string, before time.Time, limit int) ([]string, error) {
 	m.mu.RLock()

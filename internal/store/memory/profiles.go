@@ -7,10 +7,6 @@ import (
 	"slices"
 )
 
-var (
-	_ store.Profiles = (*DB)(nil)
-)
-
 // Results counts account's finished games by result.
 func (m *DB) Results(ctx context.Context, account string) (store.Tally, error) {
 	if err := ctx.Err(); err != nil {

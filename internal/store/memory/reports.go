@@ -7,10 +7,6 @@ import (
 	"time"
 )
 
-var (
-	_ store.Reports = (*DB)(nil)
-)
-
 // CreateReport saves r.
 func (m *DB) CreateReport(ctx context.Context, r store.Report) error {
 	m.mu.Lock()

@@ -178,7 +178,3 @@ func (m *DB) PairSeeks(ctx context.Context, a, b, game string, seatA int, now, k
 	m.seeks[a], m.seeks[b] = ka, kb
 	return nil
 }
-
-var (
-	_ store.Seeks = (*DB)(nil)
-)

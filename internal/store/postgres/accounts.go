@@ -7,7 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"oanquan/internal/rating"
 	"oanquan/internal/store"
-	"oanquan/internal/store/internal/query"
+	"oanquan/internal/store/internal/sqldb"
 	"time"
 )
 
@@ -24,7 +24,7 @@ func (p *DB) CreateAccount(ctx context.Context, a store.Account, se store.Sessio
 		}
 		return insertSession(ctx, tx, se)
 	})
-	if err != nil && !query.Refusal(err) {
+	if err != nil && !sqldb.Refusal(err) {
 		return fmt.Errorf("store: creating an account: %w", err)
 	}
 	return err
@@ -76,7 +76,7 @@ func (p *DB) inTx(ctx context.Context, what string, f func(tx pgx.Tx) error) err
 		return err
 	}
 	err := pgx.BeginFunc(ctx, p.pool, f)
-	if err != nil && !query.Refusal(err) {
+	if err != nil && !sqldb.Refusal(err) {
 		return fmt.Errorf("store: %s: %w", what, err)
 	}
 	return err
@@ -223,43 +223,28 @@ func (p *DB) SeatAccount(ctx context.Context, id string, seat int, account strin
 func (p *DB) EndRated(ctx context.Context, id string, e store.Ending) (store.RatingChange, error) {
 	var rc store.RatingChange
 	err := p.inTx(ctx, "ending a rated game", func(tx pgx.Tx) error {
-		var acc [2]string
-		var status string
-		var nmoves int
-		var rated string
-		err := tx.QueryRow(ctx, `SELECT coalesce(account0, ''), coalesce(account1, ''), rated, status, nmoves, rating_change FROM games WHERE id = $1 FOR UPDATE`, id).
-			Scan(&acc[0], &acc[1], &rc.Speed, &status, &nmoves, &rated)
+		g := store.RatedGame{ID: id}
+		var change string
+		err := tx.QueryRow(ctx, sqldb.SelectRated+` FOR UPDATE`, id).
+			Scan(&g.Accounts[0], &g.Accounts[1], &g.Speed, &g.Status, &g.Moves, &change)
 		if err == pgx.ErrNoRows {
 			return fmt.Errorf("game %q: %w", id, store.ErrNotFound)
 		}
 		if err != nil {
 			return err
 		}
-		notRated := fmt.Errorf("game %q: not rated, or a seat has no account: %w", id, store.ErrUnrated)
-		if rc.Speed == "" || acc[0] == "" || acc[1] == "" {
-			return notRated
-		}
-		if rated != "" {
-			return store.ErrRatedAlready(id)
-		}
-		if err := store.EndingFits(&store.Game{ID: id, Status: status, Moves: make([]string, nmoves)}, e); err != nil {
+		g.Rated = change != ""
+		// The accounts are locked, in EndRating's order, as they are read.
+		rc, err = store.EndRating(g, e, func(seat int) (rating.Rating, error) {
+			if err := lockLive(ctx, tx, g.Accounts[seat]); err != nil {
+				return rating.Rating{}, store.ErrNotRated(id)
+			}
+			return pgRating(ctx, tx, g.Accounts[seat], g.Speed)
+		})
+		if err != nil {
 			return err
 		}
-		first, second := 0, 1
-		if acc[1] < acc[0] {
-			first, second = 1, 0
-		}
-		for _, s := range []int{first, second} {
-			if err := lockLive(ctx, tx, acc[s]); err != nil {
-				return notRated
-			}
-			if rc.Before[s], err = pgRating(ctx, tx, acc[s], rc.Speed); err != nil {
-				return err
-			}
-		}
-		if rc.After[0], rc.After[1], err = store.Rate(rc.Before[0], rc.Before[1], e.Score0, e.At); err != nil {
-			return err
-		}
+		acc := g.Accounts
 		var tag interface{ RowsAffected() int64 }
 		if e.Move != "" {
 			tag, err = tx.Exec(ctx, pgAppend, pgAppendArgs(id, e.Index, e.Move, e.Waiting, e.Clock)...)
@@ -273,20 +258,19 @@ func (p *DB) EndRated(ctx context.Context, id string, e store.Ending) (store.Rat
 		if tag.RowsAffected() != 1 {
 			return fmt.Errorf("game %q: the ending does not fit: %w", id, store.ErrConflict)
 		}
-		change, _ := json.Marshal(rc)
+		saved, _ := json.Marshal(rc)
 		if _, err := tx.Exec(ctx, `UPDATE games SET rating_change = $2, finished = coalesce(finished, now()),
-			result = CASE result WHEN 0 THEN $3 ELSE result END WHERE id = $1`, id, string(change), int16(store.ResultOfScore(e.Score0))); err != nil {
+			result = CASE result WHEN 0 THEN $3 ELSE result END WHERE id = $1`, id, string(saved), int16(store.ResultOfScore(e.Score0))); err != nil {
 			return err
 		}
 		for s := range 2 {
 			a := rc.After[s]
-			if _, err := tx.Exec(ctx, `INSERT INTO ratings (account, speed, rating, rd, volatility, games, updated) VALUES ($1, $2, $3, $4, $5, $6, $7)
-				ON CONFLICT (account, speed) DO UPDATE SET rating = $3, rd = $4, volatility = $5, games = $6, updated = $7`,
+			if _, err := tx.Exec(ctx, sqldb.UpsertRating,
 				acc[s], rc.Speed, a.Rating, a.RD, a.Volatility, a.Games, a.Updated); err != nil {
 				return err
 			}
-			if _, err := tx.Exec(ctx, `INSERT INTO rating_history (game, seat, account, speed, before, after, at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-				id, s, acc[s], rc.Speed, query.RatingJSON(rc.Before[s]), query.RatingJSON(a), e.At); err != nil {
+			if _, err := tx.Exec(ctx, sqldb.InsertRatingHistory,
+				id, s, acc[s], rc.Speed, sqldb.RatingJSON(rc.Before[s]), sqldb.RatingJSON(a), e.At); err != nil {
 				return err
 			}
 		}
@@ -298,15 +282,10 @@ func (p *DB) EndRated(ctx context.Context, id string, e store.Ending) (store.Rat
 // pgRating returns account's rating in speed, or a new one.
 func pgRating(ctx context.Context, tx pgx.Tx, account, speed string) (rating.Rating, error) {
 	var r rating.Rating
-	err := tx.QueryRow(ctx, `SELECT rating, rd, volatility, games, updated FROM ratings WHERE account = $1 AND speed = $2`, account, speed).
+	err := tx.QueryRow(ctx, sqldb.SelectRating, account, speed).
 		Scan(&r.Rating, &r.RD, &r.Volatility, &r.Games, &r.Updated)
 	if err == pgx.ErrNoRows {
 		return rating.New(), nil
 	}
 	return r, err
 }
-
-// The stores that keep accounts.
-var (
-	_ store.Accounts = (*DB)(nil)
-)

@@ -4,13 +4,8 @@ import (
 	"context"
 	"fmt"
 	"github.com/jackc/pgx/v5"
-	"oanquan/internal/store"
-	"oanquan/internal/store/internal/query"
+	"oanquan/internal/store/internal/sqldb"
 	"time"
-)
-
-var (
-	_ store.Blocks = (*DB)(nil)
 )
 
 // Block records that account blocks other, and tells the other servers'
@@ -78,7 +73,7 @@ func (p *DB) BlockedAmong(ctx context.Context, accounts []string) (map[string]ma
 	if err != nil {
 		return nil, fmt.Errorf("store: reading blocks: %w", err)
 	}
-	return query.CollectPairs(pgRows{rows}, nil, accounts)
+	return sqldb.CollectPairs(pgRows{rows}, nil, accounts)
 }
 
 // pgRows gives pgx's rows the Close of database/sql's.

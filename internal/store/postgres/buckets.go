@@ -8,10 +8,6 @@ import (
 	"time"
 )
 
-var (
-	_ store.Buckets = (*DB)(nil)
-)
-
 // TakeToken takes a token in a transaction that locks the bucket's row:
 // of two servers charging one bucket at once, one waits for the other.
 func (p *DB) TakeToken(ctx context.Context, key string, rt store.BucketRate, now time.Time, debt bool) (bool, float64, error) {

@@ -11,16 +11,16 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"log/slog"
 	"oanquan/internal/store"
-	"oanquan/internal/store/internal/query"
+	"oanquan/internal/store/internal/sqldb"
 	"strings"
 	"time"
 )
 
-// Postgres is a Store in a PostgreSQL database that several servers
+// DB is a Store in a PostgreSQL database that several servers
 // share. Every change is one transaction that also notifies the channel
 // oanquan_games with the name of the store that made it and the game's id
 // (NOTIFY is delivered on commit), and Changes tells a server of the
-// changes the others made: Postgres is also a Notifier. It is a
+// changes the others made: DB is also a store.Notifier. It is a
 // PresenceBoard too, whose posts are told of in the same way (channel
 // oanquan_presence). Times (Updated, the leases' ends, the posts' ends)
 // come from the database's clock, which all servers share, and are kept
@@ -31,7 +31,7 @@ import (
 // there, so of two servers appending at the same index exactly one
 // succeeds, and the other gets ErrConflict.
 //
-// The zero Postgres is not usable; open one with OpenPostgres. It is safe
+// The zero DB is not usable; open one with Open. It is safe
 // for concurrent use.
 type DB struct {
 	pool   *pgxpool.Pool
@@ -44,7 +44,7 @@ type DB struct {
 // notifyChannel is the channel of the NOTIFY that every change sends.
 const notifyChannel = "oanquan_games"
 
-// OpenPostgres connects to the database at url (postgres://… or any
+// Open connects to the database at url (postgres://… or any
 // form pgx accepts), and brings its schema to the latest version. log,
 // which may be nil, hears of migrations and of the listener's lost
 // connections.
@@ -126,7 +126,7 @@ func randomName() string {
 	return hex.EncodeToString(b[:])
 }
 
-// describePostgres names the database of cfg without its password.
+// Describe names the database of cfg without its password.
 func Describe(cfg *pgx.ConnConfig) string {
 	return fmt.Sprintf("database %q on %s:%d as user %q", cfg.Database, cfg.Host, cfg.Port, cfg.User)
 }
@@ -162,12 +162,12 @@ func (p *DB) Create(ctx context.Context, g store.Game) error {
 	if !g.Created.IsZero() {
 		created = &g.Created
 	}
-	args := []any{g.ID, g.Mode, g.Level, g.Human, int64(g.Seed), query.NonNil(g.Variants), g.First, g.Start,
-		query.NonNil(g.Moves), g.Seats[0], g.Seats[1], bool(g.Waiting), created, g.Status, g.Clock.State, timeOrNull(g.Clock.Deadline)}
+	args := []any{g.ID, g.Mode, g.Level, g.Human, int64(g.Seed), sqldb.NonNil(g.Variants), g.First, g.Start,
+		sqldb.NonNil(g.Moves), g.Seats[0], g.Seats[1], bool(g.Waiting), created, g.Status, g.Clock.State, timeOrNull(g.Clock.Deadline)}
 	cols, marks := "", ""
 	if g.Accounts != [2]string{} || g.Rated != "" { // schema v7; tests make older databases
 		cols, marks = ", account0, account1, rated", ", $17, $18, $19"
-		args = append(args, query.NullText(g.Accounts[0]), query.NullText(g.Accounts[1]), g.Rated)
+		args = append(args, sqldb.NullText(g.Accounts[0]), sqldb.NullText(g.Accounts[1]), g.Rated)
 	}
 	// One statement: the game, its moves and the notice, or nothing.
 	tag, err := p.pool.Exec(ctx, `WITH g AS (
@@ -231,7 +231,7 @@ func (p *DB) Get(ctx context.Context, id string) (store.Game, error) {
 		g.Moves = nil
 	}
 	g.MoveClocks = store.MoveClocks(g.MoveClocks)
-	if g.RatingChange, err = query.ParseRatingChange(change); err != nil {
+	if g.RatingChange, err = sqldb.ParseRatingChange(change); err != nil {
 		return store.Game{}, fmt.Errorf("store: game %q: rating change: %w", id, err)
 	}
 	return g, nil
@@ -291,7 +291,7 @@ const pgAppend = `WITH g AS (
 
 func pgAppendArgs(id string, index int, move string, w store.Waiting, c store.Clock) []any {
 	return []any{id, index, move, bool(w),
-		c.State != "" || !c.Deadline.IsZero(), c.State, timeOrNull(c.Deadline), query.NullText(c.Move), c.IfStatus}
+		c.State != "" || !c.Deadline.IsZero(), c.State, timeOrNull(c.Deadline), sqldb.NullText(c.Move), c.IfStatus}
 }
 
 // Truncate keeps the first n moves.
@@ -353,7 +353,7 @@ func (p *DB) ClaimSeat(ctx context.Context, id string, seat int, hash []byte) er
 	if seat != 0 && seat != 1 {
 		return fmt.Errorf("seat %d: want 0 or 1", seat)
 	}
-	col := query.SeatColumns[seat]
+	col := sqldb.SeatColumns[seat]
 	return p.update(ctx, id, `UPDATE games SET `+col+` = $2, updated = now() WHERE id = $1 AND `+col+` IS NULL
 		RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`,
 		fmt.Errorf("game %q: seat %d is taken: %w", id, seat, store.ErrConflict), hash)

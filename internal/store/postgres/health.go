@@ -15,7 +15,7 @@ func (p *DB) Probe(ctx context.Context) error {
 	return err
 }
 
-// postgresUnavailable is Unavailable for the PostgreSQL store's errors:
+// Unavailable is Unavailable for the PostgreSQL store's errors:
 // the server's codes for a database that cannot take changes, and a
 // database out of reach. A deadline or a cancellation is not news of the
 // store (Unavailable says so first: context.DeadlineExceeded is a

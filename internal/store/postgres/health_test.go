@@ -9,13 +9,6 @@ import (
 	"testing"
 )
 
-// TestPostgresProbe: the probe succeeds on a database that takes changes.
-func TestPostgresProbe(t *testing.T) {
-	if err := store.Prober(openPostgresAt(t, pgtest.Start(t))).Probe(ctx); err != nil {
-		t.Errorf("Probe() = %v", err)
-	}
-}
-
 // TestPostgresUnavailable: the error of a read-only database is told
 // apart from faults.
 func TestPostgresUnavailable(t *testing.T) {

@@ -4,17 +4,13 @@ import (
 	"context"
 	"fmt"
 	"oanquan/internal/store"
-	"oanquan/internal/store/internal/query"
+	"oanquan/internal/store/internal/sqldb"
 	"time"
-)
-
-var (
-	_ store.Leaderboards = (*DB)(nil)
 )
 
 // Leaderboard returns speed's leaders.
 func (p *DB) Leaderboard(ctx context.Context, speed string, since time.Time, maxRD float64, limit int) ([]store.Leader, error) {
-	rows, err := p.pool.Query(ctx, query.LeaderQuery, speed, since, maxRD, limit)
+	rows, err := p.pool.Query(ctx, sqldb.Leaderboard, speed, since, maxRD, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading a leaderboard: %w", err)
 	}

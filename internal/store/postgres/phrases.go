@@ -10,10 +10,6 @@ import (
 	"time"
 )
 
-var (
-	_ store.Phrases = (*DB)(nil)
-)
-
 // phraseChannel is the channel of the NOTIFY of a phrase said:
 // "STORE-NAME GAME SEAT PHRASE".
 const phraseChannel = "oanquan_phrase"

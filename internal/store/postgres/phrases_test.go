@@ -12,8 +12,6 @@ import (
 	"time"
 )
 
-func TestPostgresPhrases(t *testing.T) { storetest.Phrases(t, openPostgresTemp(t)) }
-
 // TestPostgresPhraseNotice: a phrase said through one store is heard by
 // another sharing the database (its game, seat and phrase), not by the
 // one that said it; a refused phrase is heard by none.

@@ -4,12 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/jackc/pgx/v5"
-	"oanquan/internal/store"
 	"time"
-)
-
-var (
-	_ store.PlayerGames = (*DB)(nil)
 )
 
 // RatedInPlay returns account's rated games that go on.

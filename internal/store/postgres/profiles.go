@@ -6,17 +6,13 @@ import (
 	"fmt"
 	"github.com/jackc/pgx/v5"
 	"oanquan/internal/store"
-	"oanquan/internal/store/internal/query"
-)
-
-var (
-	_ store.Profiles = (*DB)(nil)
+	"oanquan/internal/store/internal/sqldb"
 )
 
 // Results counts account's finished games by result.
 func (p *DB) Results(ctx context.Context, account string) (store.Tally, error) {
 	var t store.Tally
-	if err := p.pool.QueryRow(ctx, query.SqlResults, account).Scan(&t.Wins, &t.Draws, &t.Losses); err != nil {
+	if err := p.pool.QueryRow(ctx, sqldb.Results, account).Scan(&t.Wins, &t.Draws, &t.Losses); err != nil {
 		return store.Tally{}, fmt.Errorf("store: counting a player's results: %w", err)
 	}
 	return t, nil
@@ -24,7 +20,7 @@ func (p *DB) Results(ctx context.Context, account string) (store.Tally, error) {
 
 // Unresulted returns account's finished games with no result.
 func (p *DB) Unresulted(ctx context.Context, account string, limit int) ([]string, error) {
-	rows, err := p.pool.Query(ctx, query.SqlUnresulted, account, limit)
+	rows, err := p.pool.Query(ctx, sqldb.Unresulted, account, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: listing a player's games with no result: %w", err)
 	}
@@ -33,7 +29,7 @@ func (p *DB) Unresulted(ctx context.Context, account string, limit int) ([]strin
 
 // RatingHistory returns account's ratings after its rated games.
 func (p *DB) RatingHistory(ctx context.Context, account string, perSpeed int) (map[string][]store.RatingPoint, error) {
-	rows, err := p.pool.Query(ctx, query.SqlRatingHistory, account, perSpeed)
+	rows, err := p.pool.Query(ctx, sqldb.RatingHistory, account, perSpeed)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading a rating history: %w", err)
 	}

@@ -5,17 +5,13 @@ import (
 	"fmt"
 	"github.com/jackc/pgx/v5"
 	"oanquan/internal/store"
-	"oanquan/internal/store/internal/query"
+	"oanquan/internal/store/internal/sqldb"
 	"time"
-)
-
-var (
-	_ store.Reports = (*DB)(nil)
 )
 
 // CreateReport saves r.
 func (p *DB) CreateReport(ctx context.Context, r store.Report) error {
-	_, err := p.pool.Exec(ctx, `INSERT INTO reports (`+query.ReportCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+	_, err := p.pool.Exec(ctx, `INSERT INTO reports (`+sqldb.ReportColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 		r.ID, r.Reporter, r.ReporterName, r.Address, r.Reported, r.ReportedName, r.Reason, r.Game, r.Created)
 	if err != nil {
 		return fmt.Errorf("store: saving a report: %w", err)
@@ -25,7 +21,7 @@ func (p *DB) CreateReport(ctx context.Context, r store.Report) error {
 
 // Reports returns the reports since since, newest first.
 func (p *DB) Reports(ctx context.Context, since time.Time, limit int) ([]store.Report, error) {
-	rows, err := p.pool.Query(ctx, `SELECT `+query.ReportCols+` FROM reports WHERE created >= $1 ORDER BY created DESC, id LIMIT $2`, since, limit)
+	rows, err := p.pool.Query(ctx, `SELECT `+sqldb.ReportColumns+` FROM reports WHERE created >= $1 ORDER BY created DESC, id LIMIT $2`, since, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading reports: %w", err)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"github.com/jackc/pgx/v5"
 	"oanquan/internal/store"
-	"oanquan/internal/store/internal/query"
+	"oanquan/internal/store/internal/sqldb"
 	"time"
 )
 
@@ -52,7 +52,7 @@ const pgInsertSeek = `INSERT INTO seeks (id, account, key, address, initial, inc
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT DO NOTHING RETURNING ` + "pg_notify('" + lobbyChannel + "', current_setting('application_name') || ' ' || $1)"
 
 func pgInsertSeekArgs(k store.Seek) []any {
-	return []any{k.ID, k.Account, k.Key, k.Address, k.Initial, k.Increment, k.Days, k.Rated, k.Min, k.Max, k.Speed, k.Created, k.Expires, k.Pool, k.Rating, query.PosterBytes(k.Poster), k.Wide}
+	return []any{k.ID, k.Account, k.Key, k.Address, k.Initial, k.Increment, k.Days, k.Rated, k.Min, k.Max, k.Speed, k.Created, k.Expires, k.Pool, k.Rating, sqldb.PosterBytes(k.Poster), k.Wide}
 }
 
 // CreateSeekWithin counts and saves k in a transaction that holds a lock
@@ -244,13 +244,11 @@ func (p *DB) PairSeeks(ctx context.Context, a, b, game string, seatA int, now, k
 		}
 		return nil
 	})
-	if err != nil && !query.Refusal(err) {
+	if err != nil && !sqldb.Refusal(err) {
 		return fmt.Errorf("store: pairing seeks: %w", err)
 	}
 	return err
 }
-
-var _ store.LobbyNotifier = (*DB)(nil)
 
 // NotifyLobby announces a change of seek id to the other servers.
 func (p *DB) NotifyLobby(ctx context.Context, id string) error {
@@ -259,7 +257,3 @@ func (p *DB) NotifyLobby(ctx context.Context, id string) error {
 	}
 	return nil
 }
-
-var (
-	_ store.Seeks = (*DB)(nil)
-)

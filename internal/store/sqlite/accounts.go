@@ -7,13 +7,8 @@ import (
 	"fmt"
 	"oanquan/internal/rating"
 	"oanquan/internal/store"
-	"oanquan/internal/store/internal/query"
+	"oanquan/internal/store/internal/sqldb"
 	"time"
-)
-
-// The stores that keep accounts.
-var (
-	_ store.Accounts = (*DB)(nil)
 )
 
 // CreateAccount saves a and its first session.
@@ -232,37 +227,29 @@ func (s *DB) EndRated(ctx context.Context, id string, e store.Ending) (store.Rat
 	return rc, err
 }
 
+// endRated reads the game and the ratings, rates the game
+// (store.EndRating) and writes the ending, the change and the ratings,
+// in the writer's transaction.
 func (w *sqliteWriter) endRated(now time.Time, id string, e store.Ending) (store.RatingChange, error) {
-	var acc [2]string
-	var rc store.RatingChange
-	var status string
-	var nmoves int
+	g := store.RatedGame{ID: id}
 	var change string
-	err := w.queryRow(`SELECT coalesce(account0, ''), coalesce(account1, ''), rated, status, nmoves, rating_change FROM games WHERE id = ?`, id).
-		Scan(&acc[0], &acc[1], &rc.Speed, &status, &nmoves, &change)
+	err := w.queryRow(sqliteSelectRated, id).
+		Scan(&g.Accounts[0], &g.Accounts[1], &g.Speed, &g.Status, &g.Moves, &change)
 	if err == sql.ErrNoRows {
-		return rc, fmt.Errorf("game %q: %w", id, store.ErrNotFound)
+		return store.RatingChange{}, fmt.Errorf("game %q: %w", id, store.ErrNotFound)
 	}
+	if err != nil {
+		return store.RatingChange{}, err
+	}
+	if g.Speed != "" && g.Accounts[0] != "" && g.Accounts[1] != "" && (w.live(g.Accounts[0]) != nil || w.live(g.Accounts[1]) != nil) {
+		return store.RatingChange{}, store.ErrNotRated(id)
+	}
+	g.Rated = change != ""
+	rc, err := store.EndRating(g, e, func(seat int) (rating.Rating, error) { return w.rating(g.Accounts[seat], g.Speed) })
 	if err != nil {
 		return rc, err
 	}
-	if rc.Speed == "" || acc[0] == "" || acc[1] == "" || w.live(acc[0]) != nil || w.live(acc[1]) != nil {
-		return rc, fmt.Errorf("game %q: not rated, or a seat has no account: %w", id, store.ErrUnrated)
-	}
-	if change != "" {
-		return rc, store.ErrRatedAlready(id)
-	}
-	if err := store.EndingFits(&store.Game{ID: id, Status: status, Moves: make([]string, nmoves)}, e); err != nil {
-		return rc, err
-	}
-	for p := range 2 {
-		if rc.Before[p], err = w.rating(acc[p], rc.Speed); err != nil {
-			return rc, err
-		}
-	}
-	if rc.After[0], rc.After[1], err = store.Rate(rc.Before[0], rc.Before[1], e.Score0, e.At); err != nil {
-		return rc, err
-	}
+	acc := g.Accounts
 	// Writes from here: an error is no refusal, and rolls the batch back.
 	if e.Move != "" {
 		err = w.appendClocked(now, id, e.Index, e.Move, e.Waiting, e.Clock)
@@ -279,24 +266,31 @@ func (w *sqliteWriter) endRated(now time.Time, id string, e store.Ending) (store
 	}
 	for p := range 2 {
 		a := rc.After[p]
-		if _, err := w.exec(`INSERT INTO ratings (account, speed, rating, rd, volatility, games, updated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-			ON CONFLICT (account, speed) DO UPDATE SET rating = ?3, rd = ?4, volatility = ?5, games = ?6, updated = ?7`,
+		if _, err := w.exec(sqliteUpsertRating,
 			acc[p], rc.Speed, a.Rating, a.RD, a.Volatility, a.Games, a.Updated.UnixNano()); err != nil {
 			return rc, err
 		}
-		if _, err := w.exec(`INSERT INTO rating_history (game, seat, account, speed, before, after, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			id, p, acc[p], rc.Speed, query.RatingJSON(rc.Before[p]), query.RatingJSON(a), e.At.UnixNano()); err != nil {
+		if _, err := w.exec(sqliteInsertRatingHistory,
+			id, p, acc[p], rc.Speed, sqldb.RatingJSON(rc.Before[p]), sqldb.RatingJSON(a), e.At.UnixNano()); err != nil {
 			return rc, err
 		}
 	}
 	return rc, nil
 }
 
+// The statements of EndRated on SQLite (sqldb's, in SQLite's parameters).
+var (
+	sqliteSelectRated         = sqldb.SQLite(sqldb.SelectRated)
+	sqliteSelectRating        = sqldb.SQLite(sqldb.SelectRating)
+	sqliteUpsertRating        = sqldb.SQLite(sqldb.UpsertRating)
+	sqliteInsertRatingHistory = sqldb.SQLite(sqldb.InsertRatingHistory)
+)
+
 // rating returns account's rating in speed, or a new one.
 func (w *sqliteWriter) rating(account, speed string) (rating.Rating, error) {
 	var r rating.Rating
 	var updated int64
-	err := w.queryRow(`SELECT rating, rd, volatility, games, updated FROM ratings WHERE account = ? AND speed = ?`, account, speed).
+	err := w.queryRow(sqliteSelectRating, account, speed).
 		Scan(&r.Rating, &r.RD, &r.Volatility, &r.Games, &updated)
 	if err == sql.ErrNoRows {
 		return rating.New(), nil

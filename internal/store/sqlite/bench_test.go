@@ -62,3 +62,19 @@ func BenchmarkGet(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkProfiles reads what a profile shows of a player with 1,000
+// games (600 of them rated, ended, in the history) among 2,000: its
+// results, its rating history (the last 500) and a page of its games.
+//
+//	go test -run '^$' -bench Profiles -benchtime 2s ./internal/store/...
+func BenchmarkProfiles(b *testing.B) {
+	b.Run("sqlite", func(b *testing.B) {
+		s, err := Open(ctx, b.TempDir()+"/bench.db", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		storetest.BenchProfiles(b, s)
+	})
+}

@@ -5,12 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"oanquan/internal/store"
-	"oanquan/internal/store/internal/query"
+	"oanquan/internal/store/internal/sqldb"
 	"time"
-)
-
-var (
-	_ store.Blocks = (*DB)(nil)
 )
 
 // Block records that account blocks other.
@@ -46,7 +42,7 @@ func (s *DB) BlockedAmong(ctx context.Context, accounts []string) (map[string]ma
 	list, _ := json.Marshal(accounts)
 	rows, err := s.rdb.QueryContext(ctx, `SELECT account, blocked FROM blocks
 		WHERE account IN (SELECT value FROM json_each(?1)) OR blocked IN (SELECT value FROM json_each(?1))`, string(list))
-	return query.CollectPairs(rows, err, accounts)
+	return sqldb.CollectPairs(rows, err, accounts)
 }
 
 // collectIDs reads one text column of rows.

@@ -8,10 +8,6 @@ import (
 	"time"
 )
 
-var (
-	_ store.Buckets = (*DB)(nil)
-)
-
 // TakeToken takes a token in one of the writer's transactions.
 func (s *DB) TakeToken(ctx context.Context, key string, rt store.BucketRate, now time.Time, debt bool) (bool, float64, error) {
 	var taken bool

@@ -9,13 +9,13 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, pure Go
 	"net/url"
 	"oanquan/internal/store"
-	"oanquan/internal/store/internal/query"
+	"oanquan/internal/store/internal/sqldb"
 	"path/filepath"
 	"sync"
 	"time"
 )
 
-// SQLite is a Store in a SQLite file, for one server: games survive a
+// DB is a Store in a SQLite file, for one server: games survive a
 // restart, a crash or a SIGKILL of the process, a power cut or a crash of
 // the machine (WAL mode with synchronous=FULL: a change is on the disk,
 // in the write-ahead log, when its call returns).
@@ -29,12 +29,12 @@ import (
 // copying the file.
 //
 // Changes go through one writer goroutine that commits all the changes
-// queued at once in one transaction (see sqlite_writer.go); reads use a
+// queued at once in one transaction (see writer.go); reads use a
 // small pool of read-only connections, which WAL lets run beside the
 // writer. No game is cached in Go memory: SQLite's own page cache is
 // bounded (sqliteCacheKiB a connection).
 //
-// The zero SQLite is not usable; open one with OpenSQLite. It is safe for
+// The zero DB is not usable; open one with Open. It is safe for
 // concurrent use.
 type DB struct {
 	path     string
@@ -58,7 +58,7 @@ const (
 	sqliteMaxBatch = 256  // changes committed in one transaction at most
 )
 
-// OpenSQLite opens the SQLite file at path, creating it if it does not
+// Open opens the SQLite file at path, creating it if it does not
 // exist (its directory must exist), and brings its schema to the latest
 // version. log, which may be nil, hears of migrations.
 func Open(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
@@ -224,7 +224,7 @@ func fromNanos(n sql.NullInt64) time.Time {
 
 // Create saves g, with its moves, as a new game.
 func (s *DB) Create(ctx context.Context, g store.Game) error {
-	variants, err := json.Marshal(query.NonNil(g.Variants))
+	variants, err := json.Marshal(sqldb.NonNil(g.Variants))
 	if err != nil {
 		return err
 	}
@@ -248,7 +248,7 @@ func (s *DB) Create(ctx context.Context, g store.Game) error {
 		}
 		if g.Accounts != [2]string{} || g.Rated != "" { // likewise, schema v7
 			cols, marks = cols+", account0, account1, rated", marks+", ?, ?, ?"
-			args = append(args, query.NullText(g.Accounts[0]), query.NullText(g.Accounts[1]), g.Rated)
+			args = append(args, sqldb.NullText(g.Accounts[0]), sqldb.NullText(g.Accounts[1]), g.Rated)
 		}
 		_, err := w.exec(`INSERT INTO games (id, mode, level, human, seed, variants, first, start,
 			nmoves, seat0, seat1, waiting, created, updated, status`+cols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`+marks+`)`, args...)
@@ -322,7 +322,7 @@ func (s *DB) Get(ctx context.Context, id string) (store.Game, error) {
 		g.Moves = nil
 	}
 	g.MoveClocks = store.MoveClocks(g.MoveClocks)
-	if g.RatingChange, err = query.ParseRatingChange(change); err != nil {
+	if g.RatingChange, err = sqldb.ParseRatingChange(change); err != nil {
 		return store.Game{}, fmt.Errorf("store: game %q: rating change: %w", id, err)
 	}
 	return g, nil
@@ -372,7 +372,7 @@ func (w *sqliteWriter) appendClocked(now time.Time, id string, index int, move s
 		}
 		return fmt.Errorf("game %q: move %d, but %d moves are saved: %w", id, index, have, store.ErrConflict)
 	}
-	_, err = w.exec(`INSERT INTO moves (game, idx, move, clock) VALUES (?, ?, ?, ?)`, id, index, move, query.NullText(c.Move))
+	_, err = w.exec(`INSERT INTO moves (game, idx, move, clock) VALUES (?, ?, ?, ?)`, id, index, move, sqldb.NullText(c.Move))
 	return err
 }
 
@@ -437,7 +437,7 @@ func (s *DB) ClaimSeat(ctx context.Context, id string, seat int, hash []byte) er
 	if seat != 0 && seat != 1 {
 		return fmt.Errorf("seat %d: want 0 or 1", seat)
 	}
-	col := query.SeatColumns[seat]
+	col := sqldb.SeatColumns[seat]
 	return s.write(ctx, func(w *sqliteWriter) error {
 		return w.updateIf(id, fmt.Errorf("game %q: seat %d is taken: %w", id, seat, store.ErrConflict),
 			`UPDATE games SET `+col+` = ?, updated = ? WHERE id = ? AND `+col+` IS NULL`, blob(hash), s.now().UnixNano(), id)

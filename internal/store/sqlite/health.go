@@ -18,7 +18,7 @@ func (s *DB) Probe(ctx context.Context) error {
 	})
 }
 
-// sqliteUnavailable is Unavailable for the SQLite store's errors: the
+// Unavailable is Unavailable for the SQLite store's errors: the
 // driver's codes for a file that cannot be written, and a closed store.
 // A deadline or a cancellation is not news of the store (Unavailable
 // says so first).

@@ -10,20 +10,6 @@ import (
 	"testing"
 )
 
-// TestSQLiteProbe: the probe succeeds on a file that takes changes, and
-// changes nothing a game sees (SQLite keeps its schema version).
-func TestSQLiteProbe(t *testing.T) {
-	sq := openSQLiteAt(t, filepath.Join(t.TempDir(), "games.db"))
-	defer sq.Close()
-	if err := store.Prober(sq).Probe(ctx); err != nil {
-		t.Errorf("Probe() = %v", err)
-	}
-	var v int
-	if err := sq.rdb.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != len(sqliteMigrations) {
-		t.Errorf("schema version after a probe: %d, %v; want %d", v, err, len(sqliteMigrations))
-	}
-}
-
 // TestSQLiteUnavailable: the driver's error for a file that cannot be
 // written is told apart from faults, with a reason that quotes nothing
 // of the error; a fault is not.

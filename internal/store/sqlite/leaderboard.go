@@ -4,17 +4,13 @@ import (
 	"context"
 	"fmt"
 	"oanquan/internal/store"
-	"oanquan/internal/store/internal/query"
+	"oanquan/internal/store/internal/sqldb"
 	"time"
-)
-
-var (
-	_ store.Leaderboards = (*DB)(nil)
 )
 
 // Leaderboard returns speed's leaders.
 func (s *DB) Leaderboard(ctx context.Context, speed string, since time.Time, maxRD float64, limit int) ([]store.Leader, error) {
-	rows, err := s.rdb.QueryContext(ctx, query.LeaderQuery, speed, since.UnixNano(), maxRD, limit)
+	rows, err := s.rdb.QueryContext(ctx, sqldb.Leaderboard, speed, since.UnixNano(), maxRD, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading a leaderboard: %w", err)
 	}

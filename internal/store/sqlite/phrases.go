@@ -7,10 +7,6 @@ import (
 	"time"
 )
 
-var (
-	_ store.Phrases = (*DB)(nil)
-)
-
 // SayPhrase counts the phrase in one of the writer's transactions.
 func (s *DB) SayPhrase(ctx context.Context, game string, seat int, phrase string, gap time.Duration, most int) error {
 	if err := store.CheckPhrase(seat, phrase); err != nil {

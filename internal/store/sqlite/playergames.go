@@ -3,12 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"oanquan/internal/store"
 	"time"
-)
-
-var (
-	_ store.PlayerGames = (*DB)(nil)
 )
 
 // GamesOf returns account's games created before before, newest first.

@@ -5,26 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"oanquan/internal/store"
-	"oanquan/internal/store/internal/query"
-	"strings"
+	"oanquan/internal/store/internal/sqldb"
 	"time"
 )
 
-var (
-	_ store.Profiles = (*DB)(nil)
-)
-
-// sqliteParams writes PostgreSQL's parameters $1, $2… as SQLite's ?1,
-// ?2…, and its casts to text as nothing (SQLite keeps JSON as text).
-func sqliteParams(q string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(q, "$", "?"), "::text", "")
-}
-
 // The SQL of Profiles on SQLite.
 var (
-	sqliteResults       = sqliteParams(query.SqlResults)
-	sqliteUnresulted    = sqliteParams(query.SqlUnresulted)
-	sqliteRatingHistory = sqliteParams(query.SqlRatingHistory)
+	sqliteResults       = sqldb.SQLite(sqldb.Results)
+	sqliteUnresulted    = sqldb.SQLite(sqldb.Unresulted)
+	sqliteRatingHistory = sqldb.SQLite(sqldb.RatingHistory)
 )
 
 // Results counts account's finished games by result.

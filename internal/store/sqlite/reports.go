@@ -4,18 +4,14 @@ import (
 	"context"
 	"fmt"
 	"oanquan/internal/store"
-	"oanquan/internal/store/internal/query"
+	"oanquan/internal/store/internal/sqldb"
 	"time"
-)
-
-var (
-	_ store.Reports = (*DB)(nil)
 )
 
 // CreateReport saves r.
 func (s *DB) CreateReport(ctx context.Context, r store.Report) error {
 	return s.write(ctx, func(w *sqliteWriter) error {
-		_, err := w.exec(`INSERT INTO reports (`+query.ReportCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		_, err := w.exec(`INSERT INTO reports (`+sqldb.ReportColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.ID, r.Reporter, r.ReporterName, r.Address, r.Reported, r.ReportedName, r.Reason, r.Game, r.Created.UnixNano())
 		return err
 	})
@@ -23,7 +19,7 @@ func (s *DB) CreateReport(ctx context.Context, r store.Report) error {
 
 // Reports returns the reports since since, newest first.
 func (s *DB) Reports(ctx context.Context, since time.Time, limit int) ([]store.Report, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+query.ReportCols+` FROM reports WHERE created >= ? ORDER BY created DESC, id LIMIT ?`, since.UnixNano(), limit)
+	rows, err := s.rdb.QueryContext(ctx, `SELECT `+sqldb.ReportColumns+` FROM reports WHERE created >= ? ORDER BY created DESC, id LIMIT ?`, since.UnixNano(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading reports: %w", err)
 	}

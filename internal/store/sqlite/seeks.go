@@ -5,12 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"oanquan/internal/store"
-	"oanquan/internal/store/internal/query"
+	"oanquan/internal/store/internal/sqldb"
 	"time"
-)
-
-var (
-	_ store.Seeks = (*DB)(nil)
 )
 
 const sqliteSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating, holder, held, poster, wide`
@@ -65,7 +61,7 @@ func (w *sqliteWriter) createSeek(k store.Seek) error {
 	_, err := w.exec(`INSERT INTO seeks (id, account, key, address, wide, initial, increment, days, rated, min, max, speed, created, expires, pool, rating, poster)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		k.ID, k.Account, k.Key, k.Address, k.Wide, k.Initial, k.Increment, k.Days, k.Rated, k.Min, k.Max, k.Speed,
-		k.Created.UnixNano(), k.Expires.UnixNano(), k.Pool, k.Rating, query.PosterBytes(k.Poster))
+		k.Created.UnixNano(), k.Expires.UnixNano(), k.Pool, k.Rating, sqldb.PosterBytes(k.Poster))
 	return err
 }
 

@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"oanquan/internal/store/internal/query"
+	"oanquan/internal/store/internal/sqldb"
 )
 
 // The SQLite store's writes go through one goroutine (the writer) that
@@ -88,7 +88,7 @@ func (s *DB) write(ctx context.Context, do func(w *sqliteWriter) error) error {
 	return <-op.done
 }
 
-// errClosed is returned by the methods of a closed store.
+// ErrClosed is returned by the methods of a closed store.
 var ErrClosed = errors.New("store: closed")
 
 // run is the writer goroutine: it gathers the changes queued (at most
@@ -138,7 +138,7 @@ func (s *DB) commit(batch []*sqliteOp) bool {
 			continue
 		}
 		errs[i] = op.do(w)
-		if errs[i] != nil && !query.Refusal(errs[i]) {
+		if errs[i] != nil && !sqldb.Refusal(errs[i]) {
 			w.exec("ROLLBACK")
 			return s.fail(batch, errs[i])
 		}

@@ -2,5 +2,5 @@ package stores
 
 import "context"
 
-// ctx is the tests' context: none of them is cancelled from outside.
+// Ctx is the tests' context: none of them is cancelled from outside.
 var ctx = context.Background()

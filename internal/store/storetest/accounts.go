@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-func Accounts(t *testing.T, open opener) {
+func Accounts(t *testing.T, open Opener) {
 	tests := []struct {
 		name string
 		f    func(t *testing.T, s store.Accounts, g store.Store)

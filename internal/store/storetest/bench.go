@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// benchGames is the number of games played at once in BenchmarkAppend,
+// BenchGames is the number of games played at once in BenchmarkAppend,
 // each by its own goroutine: the server's target load.
 const BenchGames = 1000
 

@@ -9,11 +9,11 @@ import (
 	"time"
 )
 
-// testBlocks: blocks are listed in order, blocking twice is one block,
+// Blocks: blocks are listed in order, blocking twice is one block,
 // BlockedWith holds both directions, Unblock forgets one direction only;
 // BlockedAmong answers for many accounts at once as BlockedWith does for
 // each (and only for those asked of).
-func Blocks(t *testing.T, s store.Blocks) {
+func Blocks(t *testing.T, s store.Full) {
 	ctx := context.Background()
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	for i, b := range [][2]string{{"a", "b"}, {"a", "c"}, {"a", "b"}, {"d", "a"}} {

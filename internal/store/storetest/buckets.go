@@ -8,10 +8,10 @@ import (
 	"time"
 )
 
-// testBuckets: a bucket is full when new, gives its tokens, refuses when
+// Buckets: a bucket is full when new, gives its tokens, refuses when
 // empty unless told to go into debt, fills with time up to its burst,
 // and is deleted once full again (as good as new), others kept.
-func Buckets(t *testing.T, b store.Buckets) {
+func Buckets(t *testing.T, b store.Full) {
 	ctx := context.Background()
 	rt := store.BucketRate{PerSecond: 1.0 / 60, Burst: 2}
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)

@@ -14,10 +14,10 @@ import (
 // The contract: every Store passes the same tests (WTF Dial runs one suite
 // on its in-memory and SQLite stores the same way).
 
-// opener makes a new, empty store for one test; it closes it when t ends.
-type opener func(t *testing.T) store.Store
+// Opener makes a new, empty store for one test; it closes it when t ends.
+type Opener func(t *testing.T) store.Full
 
-func Contract(t *testing.T, open opener) {
+func Contract(t *testing.T, open Opener) {
 	tests := []struct {
 		name string
 		f    func(t *testing.T, s store.Store)
@@ -50,7 +50,7 @@ func Contract(t *testing.T, open opener) {
 
 var Ctx = context.Background()
 
-// sample is a game with every field set. Created is whole microseconds,
+// Sample is a game with every field set. Created is whole microseconds,
 // which every store keeps exactly.
 func Sample(id string) store.Game {
 	return store.Game{
@@ -86,7 +86,7 @@ func MustGet(t *testing.T, s store.Store, id string) store.Game {
 	return g
 }
 
-// sameGame reports how got differs from want, ignoring Updated.
+// SameGame reports how got differs from want, ignoring Updated.
 func SameGame(got, want store.Game) error {
 	switch {
 	case got.ID != want.ID || got.Mode != want.Mode || got.Level != want.Level || got.Human != want.Human ||

@@ -9,13 +9,13 @@ import (
 	"time"
 )
 
-// ratingSetter saves account's rating in speed as it would stand after
+// RatingSetter saves account's rating in speed as it would stand after
 // games, as only a backend can (no interface writes a rating directly).
 type RatingSetter func(t *testing.T, account, speed string, r rating.Rating)
 
-// testLeaderboard: only the speed's ratings, active since the time and
+// Leaderboard: only the speed's ratings, active since the time and
 // not provisional, highest first, up to the limit.
-func Leaderboard(t *testing.T, s store.Store, setRating RatingSetter) {
+func Leaderboard(t *testing.T, s store.Full, setRating RatingSetter) {
 	ctx := context.Background()
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	for _, a := range []struct {

@@ -8,10 +8,10 @@ import (
 	"time"
 )
 
-// testPhrases: a seat may say a phrase once per gap and most times in a
+// Phrases: a seat may say a phrase once per gap and most times in a
 // game, each seat and game counted apart; a refusal records nothing; no
 // game is ErrNotFound; a seat or phrase out of bounds is refused.
-func Phrases(t *testing.T, s store.Store) {
+func Phrases(t *testing.T, s store.Full) {
 	ph := s.(store.Phrases)
 	MustCreate(t, s, Sample("g"))
 	MustCreate(t, s, Sample("h"))

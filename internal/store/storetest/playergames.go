@@ -7,9 +7,9 @@ import (
 	"time"
 )
 
-// testPlayerGames: an account's games in either seat, newest first,
+// PlayerGames: an account's games in either seat, newest first,
 // paged by the creation time of the last one read; others' left out.
-func PlayerGames(t *testing.T, s store.Store) {
+func PlayerGames(t *testing.T, s store.Full) {
 	MustAccount(t, s.(store.Accounts), "a1", "Nam")
 	MustAccount(t, s.(store.Accounts), "a2", "Lan")
 	base := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
@@ -36,9 +36,9 @@ func PlayerGames(t *testing.T, s store.Store) {
 	}
 }
 
-// testRatedInPlay: an account's rated games that go on, in either seat;
+// RatedInPlay: an account's rated games that go on, in either seat;
 // not one finished, rated already, casual, with a seat free, or another's.
-func RatedInPlay(t *testing.T, s store.Store) {
+func RatedInPlay(t *testing.T, s store.Full) {
 	for _, a := range [][2]string{{"a1", "Nam"}, {"a2", "Lan"}, {"a3", "Minh"}} {
 		MustAccount(t, s.(store.Accounts), a[0], a[1])
 	}

@@ -9,12 +9,12 @@ import (
 	"time"
 )
 
-// testProfiles: a player's results count its online games against
+// Profiles: a player's results count its online games against
 // others that ended won, drawn or lost (not aborted, going on, against
 // itself, or against the computer); the first result recorded stays, an
 // undo takes it back; a rated ending records its result with the
 // ratings; games finished with no result are listed to be worked out.
-func Profiles(t *testing.T, s store.Store) {
+func Profiles(t *testing.T, s store.Full) {
 	acc, pr := s.(store.Accounts), s.(store.Profiles)
 	MustAccount(t, acc, "a1", "Nam")
 	MustAccount(t, acc, "a2", "Lan")

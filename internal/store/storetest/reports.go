@@ -7,9 +7,9 @@ import (
 	"time"
 )
 
-// testReports: reports are kept whole, listed newest first since a time
+// Reports: reports are kept whole, listed newest first since a time
 // and up to a limit, and counted per reporting account.
-func Reports(t *testing.T, s store.Reports) {
+func Reports(t *testing.T, s store.Full) {
 	ctx := context.Background()
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	for i, id := range []string{"r1", "r2", "r3"} {

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-func Seeks(t *testing.T, open opener) {
+func Seeks(t *testing.T, open Opener) {
 	for _, tt := range []struct {
 		name string
 		f    func(t *testing.T, s store.Seeks)

@@ -12,7 +12,7 @@ type UnavailableCase struct {
 	Reason string // "": not unavailable
 }
 
-// checkUnavailable runs the cases through unavailable: the reason quotes
+// CheckUnavailable runs the cases through unavailable: the reason quotes
 // nothing of the error; a fault is not unavailable.
 func CheckUnavailable(t *testing.T, unavailable func(error) (string, bool), cases []UnavailableCase) {
 	t.Helper()

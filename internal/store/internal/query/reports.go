@@ -1,5 +1,0 @@
-package query
-
-import ()
-
-const ReportCols = `id, reporter, reporter_name, address, reported, reported_name, reason, game, created`

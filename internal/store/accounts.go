@@ -3,8 +3,9 @@ package store
 import (
 	"context"
 	"errors"
-	"oanquan/internal/rating"
 	"time"
+
+	"oanquan/internal/rating"
 )
 
 // ErrNoAccount: no account (or no live session) has that key. A deleted
@@ -61,7 +62,7 @@ type RatingChange struct {
 
 // Accounts keeps players' accounts, sessions and ratings. The SQLite,
 // Postgres and Memory stores implement it, with the same contract
-// (contract_test.go). Methods that change something are durable when
+// (package storetest). Methods that change something are durable when
 // they return without error; a method that returns an error has changed
 // nothing.
 type Accounts interface {

@@ -7,7 +7,7 @@ import (
 
 // Blocks keeps who blocked whom (issue 21, item 5): a blocked pair of
 // accounts is never paired, either way. The SQLite, Postgres and Memory
-// stores implement it with the same contract (blocks_test.go). Methods
+// stores implement it with the same contract (storetest.Blocks). Methods
 // that change something are durable when they return without error.
 type Blocks interface {
 	// Block records that account blocks other; blocking again is no
@@ -41,6 +41,7 @@ func PairBlocked(out map[string]map[string]bool, among map[string]bool, account,
 	}
 }
 
+// SetOf returns ids as a set.
 func SetOf(ids []string) map[string]bool {
 	out := make(map[string]bool, len(ids))
 	for _, id := range ids {

@@ -10,7 +10,7 @@ import (
 // wrong passwords given for a username, the sign-ins and sign-ups of an
 // address. A bucket fills at Rate tokens a second up to Burst, and is
 // full when first used. The SQLite, Postgres and Memory stores implement
-// it with the same contract (buckets_test.go).
+// it with the same contract (storetest.Buckets).
 type Buckets interface {
 	// TakeToken takes a token from bucket key at now if it has one, or
 	// in any case when debt (its tokens then fall below zero, a debt

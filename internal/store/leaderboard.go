@@ -2,8 +2,9 @@ package store
 
 import (
 	"context"
-	"oanquan/internal/rating"
 	"time"
+
+	"oanquan/internal/rating"
 )
 
 // Leader is one row of a leaderboard: an account and its rating in the
@@ -16,7 +17,7 @@ type Leader struct {
 
 // Leaderboards reads the leaderboards (issue 21): the SQLite, Postgres
 // and Memory stores implement it with the same contract
-// (leaderboard_test.go).
+// (storetest.Leaderboard).
 type Leaderboards interface {
 	// Leaderboard returns the accounts with a rating in speed whose last
 	// rated game ended at or after since and whose RD (as saved then) is

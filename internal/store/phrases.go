@@ -17,7 +17,7 @@ var ErrPhraseLimit = errors.New("too many phrases")
 // the store, and tells the other servers of each (a Notice with Phrase
 // set, through Changes, on stores that are Notifiers). A phrase is no
 // change to the game and no part of its record. The SQLite, Postgres and
-// Memory stores implement it with the same contract (phrases_test.go).
+// Memory stores implement it with the same contract (storetest.Phrases).
 type Phrases interface {
 	// SayPhrase records that the player on seat (0 or 1) of game says
 	// phrase (a word of letters and "_"), unless the seat said one less

@@ -7,7 +7,7 @@ import (
 
 // PlayerGames lists the games an account played (issue 21, profiles):
 // the SQLite, Postgres and Memory stores implement it with the same
-// contract (playergames_test.go).
+// contract (storetest.PlayerGames).
 type PlayerGames interface {
 	// GamesOf returns the ids of the games account plays or played (in
 	// either seat) created before before, newest first (then by id), at

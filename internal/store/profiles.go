@@ -2,8 +2,9 @@ package store
 
 import (
 	"context"
-	"oanquan/internal/rating"
 	"time"
+
+	"oanquan/internal/rating"
 )
 
 // Result is how a finished game ended, as the store keeps it (Finish,
@@ -44,7 +45,7 @@ type RatingPoint struct {
 
 // Profiles reads what a player's profile shows beside its ratings
 // (issue 21). The SQLite, Postgres and Memory stores implement it with
-// the same contract (profiles_test.go).
+// the same contract (storetest.Profiles).
 type Profiles interface {
 	// Results counts account's online games against someone else (its
 	// account on one seat, not both) that ended with a result for it:
@@ -62,7 +63,7 @@ type Profiles interface {
 	RatingHistory(ctx context.Context, account string, perSpeed int) (map[string][]RatingPoint, error)
 }
 
-// add adds to t the result r of a game in which the player held
+// Add adds to t the result r of a game in which the player held
 // seat.
 func (t *Tally) Add(r Result, seat int) {
 	switch {

@@ -28,11 +28,11 @@ type RatedGame struct {
 // seat's new rating and history row.
 //
 // A store checks first that both seats' accounts are live (not
-// deleted), if it can without locking them (ErrNotRated); one that locks
-// them does it in before, returning ErrNotRated.
+// deleted), if it can without locking them (NotRated); one that locks
+// them does it in before, returning NotRated.
 func EndRating(g RatedGame, e Ending, before func(seat int) (rating.Rating, error)) (RatingChange, error) {
 	if g.Speed == "" || g.Accounts[0] == "" || g.Accounts[1] == "" {
-		return RatingChange{}, ErrNotRated(g.ID)
+		return RatingChange{}, NotRated(g.ID)
 	}
 	if g.Rated {
 		return RatingChange{}, errRatedAlready(g.ID)
@@ -59,9 +59,9 @@ func EndRating(g RatedGame, e Ending, before func(seat int) (rating.Rating, erro
 	return rc, nil
 }
 
-// ErrNotRated refuses to end game id rated: it is casual, or a seat has
+// NotRated is the refusal to end game id rated: it is casual, or a seat has
 // no account, or a seat's account is deleted (ErrUnrated).
-func ErrNotRated(id string) error {
+func NotRated(id string) error {
 	return fmt.Errorf("game %q: not rated, or a seat has no account: %w", id, ErrUnrated)
 }
 

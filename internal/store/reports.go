@@ -20,7 +20,7 @@ type Report struct {
 }
 
 // Reports keeps players' reports. The SQLite, Postgres and Memory stores
-// implement it with the same contract (reports_test.go).
+// implement it with the same contract (storetest.Reports).
 type Reports interface {
 	// CreateReport saves r, durably.
 	CreateReport(ctx context.Context, r Report) error

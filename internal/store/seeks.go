@@ -66,7 +66,7 @@ type Seek struct {
 }
 
 // Seeks keeps the lobby's seeks. The SQLite, Postgres and Memory stores
-// implement it with the same contract (seeks_test.go). Methods that
+// implement it with the same contract (storetest.Seeks). Methods that
 // change something are durable when they return without error. On
 // PostgreSQL every change of a seek is announced to the other servers
 // (Notifier: a Notice with Lobby set).
@@ -127,7 +127,7 @@ type Seeks interface {
 // its network, of all.
 type Counts struct{ Address, Wide, All int }
 
-// check refuses k when a count is at its bound, returning that count.
+// Check refuses k when a count is at its bound, returning that count.
 func (c Counts) Check(k Seek, b Bounds) (int, error) {
 	switch {
 	case c.Address >= b.Address:

@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"oanquan/internal/rating"
-	"oanquan/internal/store"
 	"slices"
 	"time"
+
+	"oanquan/internal/rating"
+	"oanquan/internal/store"
 )
 
 // memAccounts is what a Memory keeps of accounts, under Memory.mu.
@@ -265,7 +266,7 @@ func (m *DB) EndRated(ctx context.Context, id string, e store.Ending) (store.Rat
 	}
 	ac := m.acc()
 	if ac.accounts[g.Accounts[0]] == nil || ac.accounts[g.Accounts[1]] == nil {
-		return store.RatingChange{}, store.ErrNotRated(id)
+		return store.RatingChange{}, store.NotRated(id)
 	}
 	rg := store.RatedGame{ID: id, Speed: g.Rated, Accounts: g.Accounts, Status: g.Status, Moves: len(g.Moves), Rated: g.RatingChange != nil}
 	rc, err := store.EndRating(rg, e, func(seat int) (rating.Rating, error) {

@@ -1,8 +1,9 @@
 package memory
 
 import (
-	"oanquan/internal/store/storetest"
 	"testing"
+
+	"oanquan/internal/store/storetest"
 )
 
 // BenchmarkAppend is BenchmarkAppend on memory.

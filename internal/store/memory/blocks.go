@@ -2,9 +2,10 @@ package memory
 
 import (
 	"context"
-	"oanquan/internal/store"
 	"slices"
 	"time"
+
+	"oanquan/internal/store"
 )
 
 // memoryBlock is one block the Memory store keeps.

@@ -2,8 +2,9 @@ package memory
 
 import (
 	"context"
-	"oanquan/internal/store"
 	"time"
+
+	"oanquan/internal/store"
 )
 
 // TakeToken takes a token, under the lock.

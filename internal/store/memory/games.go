@@ -4,40 +4,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"oanquan/internal/store"
 	"slices"
-	"sync"
 	"time"
+
+	"oanquan/internal/store"
 )
-
-// DB is a Store that keeps games in memory, for tests and for a
-// server that need not remember games across restarts. The zero DB
-// is not usable; create one with New. It is safe for concurrent
-// use.
-type DB struct {
-	mu       sync.RWMutex
-	games    map[string]*store.Game
-	leases   map[string]lease
-	finished map[string]time.Time // by game: when it ended (Finish)
-	accts    memAccounts
-	seeks    map[string]store.Seek // the lobby's, by id
-	blocks   []memoryBlock         // who blocked whom, in the order blocked
-	reported []store.Report        // players' reports, in the order made
-	phrases  map[phraseKey]phraseCount
-	buckets  map[string]store.BucketRow // Buckets', by key
-	now      func() time.Time
-}
-
-type lease struct {
-	owner string
-	until time.Time
-}
-
-// New returns an empty DB.
-func New() *DB {
-	return &DB{games: make(map[string]*store.Game), leases: make(map[string]lease), finished: make(map[string]time.Time), accts: newMemAccounts(),
-		phrases: make(map[phraseKey]phraseCount), now: time.Now}
-}
 
 // Create saves a copy of g as a new game.
 func (m *DB) Create(ctx context.Context, g store.Game) error {
@@ -256,59 +227,4 @@ func (m *DB) Release(ctx context.Context, id, owner string) error {
 		delete(m.leases, id)
 	}
 	return nil
-}
-
-// Close does nothing: a DB holds no resources but memory.
-func (m *DB) Close() error { return nil }
-
-// Len returns how many games m holds.
-func (m *DB) Len() int {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	return len(m.games)
-}
-
-// Finish records that the game has ended, and how, unless it is
-// recorded.
-func (m *DB) Finish(ctx context.Context, id string, r store.Result) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	g, ok := m.games[id]
-	if !ok {
-		return fmt.Errorf("game %q: %w", id, store.ErrNotFound)
-	}
-	if _, ok := m.finished[id]; !ok {
-		m.finished[id] = m.now()
-	}
-	if g.Result == store.NoResult {
-		g.Result = r
-	}
-	return nil
-}
-
-// Expire deletes the games due.
-func (m *DB) Expire(ctx context.Context, e store.Expiry) ([]string, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	ids := []string{}
-	for id, g := range m.games {
-		if len(ids) >= e.Limit {
-			break
-		}
-		if e.Due(g.Mode, g.Seats, len(g.Moves), g.Updated, m.finished[id]) {
-			ids = append(ids, id)
-			delete(m.games, id)
-			delete(m.phrases, phraseKey{id, 0})
-			delete(m.phrases, phraseKey{id, 1})
-			delete(m.leases, id)
-			delete(m.finished, id)
-		}
-	}
-	return ids, nil
 }

@@ -3,9 +3,10 @@ package memory
 import (
 	"cmp"
 	"context"
-	"oanquan/internal/store"
 	"slices"
 	"time"
+
+	"oanquan/internal/store"
 )
 
 // Leaderboard returns speed's leaders.

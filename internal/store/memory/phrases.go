@@ -3,8 +3,9 @@ package memory
 import (
 	"context"
 	"fmt"
-	"oanquan/internal/store"
 	"time"
+
+	"oanquan/internal/store"
 )
 
 // phraseKey is a seat of a game, phraseCount what it has said.

@@ -3,9 +3,10 @@ package memory
 import (
 	"cmp"
 	"context"
-	"oanquan/internal/store"
 	"slices"
 	"time"
+
+	"oanquan/internal/store"
 )
 
 // GamesOf returns account's games created before before, newest first.

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"maps"
+
 	"oanquan/internal/rating"
 	"oanquan/internal/store"
 )

@@ -3,8 +3,9 @@ package memory
 import (
 	"cmp"
 	"context"
-	"oanquan/internal/store"
 	"slices"
+
+	"oanquan/internal/store"
 )
 
 // Results counts account's finished games by result.

@@ -2,9 +2,10 @@ package memory
 
 import (
 	"context"
-	"oanquan/internal/store"
 	"slices"
 	"time"
+
+	"oanquan/internal/store"
 )
 
 // CreateReport saves r.

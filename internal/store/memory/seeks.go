@@ -3,9 +3,10 @@ package memory
 import (
 	"context"
 	"fmt"
-	"oanquan/internal/store"
 	"slices"
 	"time"
+
+	"oanquan/internal/store"
 )
 
 // seeksLocked returns m's seeks by id; m.mu is held.

@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
+
 	"github.com/jackc/pgx/v5"
 	"oanquan/internal/rating"
 	"oanquan/internal/store"
 	"oanquan/internal/store/internal/sqldb"
-	"time"
 )
 
 // CreateAccount saves a and its first session in one transaction.
@@ -237,7 +238,7 @@ func (p *DB) EndRated(ctx context.Context, id string, e store.Ending) (store.Rat
 		// The accounts are locked, in EndRating's order, as they are read.
 		rc, err = store.EndRating(g, e, func(seat int) (rating.Rating, error) {
 			if err := lockLive(ctx, tx, g.Accounts[seat]); err != nil {
-				return rating.Rating{}, store.ErrNotRated(id)
+				return rating.Rating{}, store.NotRated(id)
 			}
 			return pgRating(ctx, tx, g.Accounts[seat], g.Speed)
 		})

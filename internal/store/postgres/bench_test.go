@@ -1,10 +1,11 @@
 package postgres
 
 import (
-	"oanquan/internal/store/pgtest"
-	"oanquan/internal/store/storetest"
 	"os"
 	"testing"
+
+	"oanquan/internal/store/pgtest"
+	"oanquan/internal/store/storetest"
 )
 
 // BenchmarkAppend is BenchmarkAppend on PostgreSQL.

@@ -3,9 +3,10 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
+
 	"github.com/jackc/pgx/v5"
 	"oanquan/internal/store/internal/sqldb"
-	"time"
 )
 
 // Block records that account blocks other, and tells the other servers'

@@ -3,9 +3,10 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
+
 	"github.com/jackc/pgx/v5"
 	"oanquan/internal/store"
-	"time"
 )
 
 // TakeToken takes a token in a transaction that locks the bucket's row:

@@ -3,9 +3,10 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
+
 	"github.com/jackc/pgx/v5"
 	"oanquan/internal/store"
-	"time"
 )
 
 // Finish records that the game has ended, and how, unless it is

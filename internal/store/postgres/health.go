@@ -3,9 +3,10 @@ package postgres
 import (
 	"context"
 	"errors"
-	"github.com/jackc/pgx/v5/pgconn"
 	"net"
 	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Probe rewrites the schema's version row as it is, in a transaction of

@@ -3,10 +3,11 @@ package postgres
 import (
 	"errors"
 	"fmt"
+	"testing"
+
 	"oanquan/internal/store"
 	"oanquan/internal/store/pgtest"
 	"oanquan/internal/store/storetest"
-	"testing"
 )
 
 // TestPostgresUnavailable: the error of a read-only database is told

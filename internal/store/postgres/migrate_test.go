@@ -1,10 +1,11 @@
 package postgres
 
 import (
-	"oanquan/internal/store/pgtest"
-	"oanquan/internal/store/storetest"
 	"testing"
 	"time"
+
+	"oanquan/internal/store/pgtest"
+	"oanquan/internal/store/storetest"
 )
 
 // TestPostgresMigrateFromV6 is TestSQLiteMigrateFromV6 on PostgreSQL.

@@ -2,10 +2,11 @@ package postgres
 
 import (
 	"context"
-	"github.com/jackc/pgx/v5"
-	"oanquan/internal/store"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"oanquan/internal/store"
 )
 
 // listenerName is the application_name of the connections that LISTEN,

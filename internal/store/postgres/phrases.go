@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/jackc/pgx/v5/pgconn"
-	"oanquan/internal/store"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"oanquan/internal/store"
 )
 
 // phraseChannel is the channel of the NOTIFY of a phrase said:

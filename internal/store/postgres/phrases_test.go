@@ -3,13 +3,14 @@ package postgres
 import (
 	"context"
 	"errors"
-	"oanquan/internal/store"
-	"oanquan/internal/store/pgtest"
-	"oanquan/internal/store/storetest"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"oanquan/internal/store"
+	"oanquan/internal/store/pgtest"
+	"oanquan/internal/store/storetest"
 )
 
 // TestPostgresPhraseNotice: a phrase said through one store is heard by

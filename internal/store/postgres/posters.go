@@ -3,9 +3,10 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
+
 	"oanquan/internal/rating"
 	"oanquan/internal/store"
-	"time"
 )
 
 // Posters returns the accounts of ids not deleted, with their ratings,

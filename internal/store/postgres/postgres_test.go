@@ -3,15 +3,16 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"github.com/jackc/pgx/v5"
-	"oanquan/internal/store"
-	"oanquan/internal/store/pgtest"
-	"oanquan/internal/store/storetest"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"oanquan/internal/store"
+	"oanquan/internal/store/pgtest"
+	"oanquan/internal/store/storetest"
 )
 
 func openPostgresAt(t *testing.T, url string) *DB {

@@ -3,9 +3,10 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
+
 	"github.com/jackc/pgx/v5"
 	"oanquan/internal/store"
-	"time"
 )
 
 // presenceChannel is the channel of the NOTIFY that every change of a

@@ -2,11 +2,12 @@ package postgres
 
 import (
 	"context"
-	"oanquan/internal/store"
-	"oanquan/internal/store/pgtest"
 	"slices"
 	"testing"
 	"time"
+
+	"oanquan/internal/store"
+	"oanquan/internal/store/pgtest"
 )
 
 // TestPostgresPresence: three servers post who is connected to them on

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
 	"github.com/jackc/pgx/v5"
 	"oanquan/internal/store"
 	"oanquan/internal/store/internal/sqldb"

@@ -3,10 +3,11 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
+
 	"github.com/jackc/pgx/v5"
 	"oanquan/internal/store"
 	"oanquan/internal/store/internal/sqldb"
-	"time"
 )
 
 // CreateReport saves r.

@@ -3,10 +3,11 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
+
 	"github.com/jackc/pgx/v5"
 	"oanquan/internal/store"
 	"oanquan/internal/store/internal/sqldb"
-	"time"
 )
 
 // lobbyChannel is the channel of the NOTIFY that every change of a seek

@@ -2,10 +2,11 @@ package postgres
 
 import (
 	"context"
-	"oanquan/internal/store/pgtest"
-	"oanquan/internal/store/storetest"
 	"testing"
 	"time"
+
+	"oanquan/internal/store/pgtest"
+	"oanquan/internal/store/storetest"
 )
 
 // TestPostgresLobbyNotices: a seek posted, accepted or withdrawn through

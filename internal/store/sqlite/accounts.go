@@ -5,10 +5,11 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"time"
+
 	"oanquan/internal/rating"
 	"oanquan/internal/store"
 	"oanquan/internal/store/internal/sqldb"
-	"time"
 )
 
 // CreateAccount saves a and its first session.
@@ -242,7 +243,7 @@ func (w *sqliteWriter) endRated(now time.Time, id string, e store.Ending) (store
 		return store.RatingChange{}, err
 	}
 	if g.Speed != "" && g.Accounts[0] != "" && g.Accounts[1] != "" && (w.live(g.Accounts[0]) != nil || w.live(g.Accounts[1]) != nil) {
-		return store.RatingChange{}, store.ErrNotRated(id)
+		return store.RatingChange{}, store.NotRated(id)
 	}
 	g.Rated = change != ""
 	rc, err := store.EndRating(g, e, func(seat int) (rating.Rating, error) { return w.rating(g.Accounts[seat], g.Speed) })

@@ -2,11 +2,12 @@ package sqlite
 
 import (
 	"fmt"
-	"oanquan/internal/store"
-	"oanquan/internal/store/storetest"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+
+	"oanquan/internal/store"
+	"oanquan/internal/store/storetest"
 )
 
 // BenchmarkAppend appends moves to benchGames games at once, one

@@ -4,8 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"oanquan/internal/store"
 	"time"
+
+	"oanquan/internal/store"
 )
 
 // TakeToken takes a token in one of the writer's transactions.

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"database/sql"
 	"fmt"
-	"oanquan/internal/store/storetest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"oanquan/internal/store/storetest"
 )
 
 // TestSQLiteForeignFile: a file that is not this store's is refused at

@@ -3,8 +3,6 @@ package sqlite
 import (
 	"errors"
 	"fmt"
-	"oanquan/internal/store"
-	"oanquan/internal/store/storetest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +10,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"oanquan/internal/store"
+	"oanquan/internal/store/storetest"
 )
 
 // TestSQLiteDurableOnFSError: every Append that returned is on the disk,

@@ -3,8 +3,9 @@ package sqlite
 import (
 	"context"
 	"encoding/json"
-	"oanquan/internal/store"
 	"time"
+
+	"oanquan/internal/store"
 )
 
 // Finish records that the game has ended, and how, unless it is

@@ -4,10 +4,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"oanquan/internal/store"
-	"oanquan/internal/store/storetest"
 	"path/filepath"
 	"testing"
+
+	"oanquan/internal/store"
+	"oanquan/internal/store/storetest"
 )
 
 // TestSQLiteUnavailable: the driver's error for a file that cannot be

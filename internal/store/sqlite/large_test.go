@@ -3,8 +3,6 @@ package sqlite
 import (
 	"fmt"
 	rand "math/rand/v2"
-	"oanquan/internal/store"
-	"oanquan/internal/store/storetest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -13,6 +11,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"oanquan/internal/store"
+	"oanquan/internal/store/storetest"
 )
 
 // TestSQLiteLarge saves many games of 40 moves each and reports the

@@ -3,9 +3,10 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"time"
+
 	"oanquan/internal/store"
 	"oanquan/internal/store/internal/sqldb"
-	"time"
 )
 
 // Leaderboard returns speed's leaders.

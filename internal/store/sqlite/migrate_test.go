@@ -1,10 +1,11 @@
 package sqlite
 
 import (
-	"oanquan/internal/store"
-	"oanquan/internal/store/storetest"
 	"testing"
 	"time"
+
+	"oanquan/internal/store"
+	"oanquan/internal/store/storetest"
 )
 
 // TestSQLiteMigrateFromV6: a file of schema v6 (before accounts) is

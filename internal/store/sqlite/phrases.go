@@ -3,8 +3,9 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"oanquan/internal/store"
 	"time"
+
+	"oanquan/internal/store"
 )
 
 // SayPhrase counts the phrase in one of the writer's transactions.

@@ -5,9 +5,10 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"time"
+
 	"oanquan/internal/rating"
 	"oanquan/internal/store"
-	"time"
 )
 
 // Posters returns the accounts of ids not deleted, with their ratings,

@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
+
 	"oanquan/internal/store"
 	"oanquan/internal/store/internal/sqldb"
-	"time"
 )
 
 // The SQL of Profiles on SQLite.

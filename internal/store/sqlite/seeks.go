@@ -4,9 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"time"
+
 	"oanquan/internal/store"
 	"oanquan/internal/store/internal/sqldb"
-	"time"
 )
 
 const sqliteSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating, holder, held, poster, wide`

@@ -6,8 +6,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"oanquan/internal/store"
-	"oanquan/internal/store/storetest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +15,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"oanquan/internal/store"
+	"oanquan/internal/store/storetest"
 )
 
 func openSQLiteAt(t *testing.T, path string) *DB {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
 	"oanquan/internal/store/internal/sqldb"
 )
 

@@ -3,11 +3,12 @@ package stores
 import (
 	"context"
 	"fmt"
+	"testing"
+
 	"github.com/jackc/pgx/v5/pgconn"
 	"oanquan/internal/store"
 	"oanquan/internal/store/sqlite"
 	"oanquan/internal/store/storetest"
-	"testing"
 )
 
 // TestUnavailable: a deadline or a cancellation is the caller's; the

@@ -4,33 +4,34 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/jackc/pgx/v5"
 	"log/slog"
 	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
 	"oanquan/internal/store"
 	"oanquan/internal/store/memory"
 	"oanquan/internal/store/postgres"
 	"oanquan/internal/store/sqlite"
-	"os"
-	"path/filepath"
-	"strings"
 )
 
 // Open opens the store that spec names, spec being the value of the
 // server's --db flag:
 //
-//   - "memory": a Memory; nothing is kept after the process ends.
-//   - "postgres://…" or "postgresql://…": a Postgres (several servers);
+//   - "memory": a memory.DB; nothing is kept after the process ends.
+//   - "postgres://…" or "postgresql://…": a postgres.DB (several servers);
 //     pgx's parameters apply, e.g. pool_max_conns=16 (the default is 4 or
 //     the number of CPUs) or connect_timeout=5.
 //   - "": the SQLite file DefaultPath() (its directory made, mode 0700).
-//   - anything else: the path of a SQLite file (its directory must exist).
+//   - anything else: the path of a SQLite file, a sqlite.DB (its directory must exist).
 //
 // It returns the store and a description of where games are kept, for
 // the server to print ("SQLite file /home/ana/.local/share/oanquan/oanquan.db").
 // The description and the errors never show a password. log, which may
 // be nil, is given to the store.
-func Open(ctx context.Context, spec string, log *slog.Logger) (store.Store, string, error) {
+func Open(ctx context.Context, spec string, log *slog.Logger) (store.Full, string, error) {
 	switch {
 	case spec == "memory":
 		return memory.New(), "memory (games are not kept after the server stops)", nil
@@ -63,7 +64,7 @@ func Open(ctx context.Context, spec string, log *slog.Logger) (store.Store, stri
 }
 
 // openPostgresSpec opens the Postgres store at the URL spec.
-func openPostgresSpec(ctx context.Context, spec string, log *slog.Logger) (store.Store, string, error) {
+func openPostgresSpec(ctx context.Context, spec string, log *slog.Logger) (store.Full, string, error) {
 	shown := redact(spec)
 	cfg, err := pgx.ParseConfig(spec)
 	if err != nil {

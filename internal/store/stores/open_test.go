@@ -2,14 +2,15 @@ package stores
 
 import (
 	"context"
-	"oanquan/internal/store"
-	"oanquan/internal/store/memory"
-	"oanquan/internal/store/postgres"
-	"oanquan/internal/store/sqlite"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"oanquan/internal/store"
+	"oanquan/internal/store/memory"
+	"oanquan/internal/store/postgres"
+	"oanquan/internal/store/sqlite"
 )
 
 func TestOpen(t *testing.T) {
@@ -22,9 +23,9 @@ func TestOpen(t *testing.T) {
 		kind     string // the store's type, or "" for an error
 		describe string // in the description, or in the error
 	}{
-		{"memory", "*store.Memory", "memory"},
-		{"", "*store.SQLite", filepath.Join(dir, "xdg", "oanquan", "oanquan.db")},
-		{filepath.Join(dir, "a.db"), "*store.SQLite", "SQLite file " + filepath.Join(dir, "a.db")},
+		{"memory", "*memory.DB", "memory"},
+		{"", "*sqlite.DB", filepath.Join(dir, "xdg", "oanquan", "oanquan.db")},
+		{filepath.Join(dir, "a.db"), "*sqlite.DB", "SQLite file " + filepath.Join(dir, "a.db")},
 		{"mysql://u@h/db", "", `unknown kind of database "mysql://"`},
 		{dir, "", "is a directory"},
 		{filepath.Join(dir, "missing", "a.db"), "", "the directory of the SQLite file"},
@@ -61,11 +62,11 @@ func TestOpen(t *testing.T) {
 func typeName(s store.Store) string {
 	switch s.(type) {
 	case *memory.DB:
-		return "*store.Memory"
+		return "*memory.DB"
 	case *sqlite.DB:
-		return "*store.SQLite"
+		return "*sqlite.DB"
 	case *postgres.DB:
-		return "*store.Postgres"
+		return "*postgres.DB"
 	}
 	return "?"
 }

@@ -1,10 +1,11 @@
 package stores
 
 import (
-	"oanquan/internal/store"
-	"oanquan/internal/store/pgtest"
 	"strings"
 	"testing"
+
+	"oanquan/internal/store"
+	"oanquan/internal/store/pgtest"
 )
 
 // TestOpenPostgres: Open takes a postgres:// URL and describes the

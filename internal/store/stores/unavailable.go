@@ -3,6 +3,7 @@ package stores
 import (
 	"context"
 	"errors"
+
 	"oanquan/internal/store/postgres"
 	"oanquan/internal/store/sqlite"
 )

@@ -2,12 +2,15 @@ package storetest
 
 import (
 	"errors"
-	"oanquan/internal/rating"
-	"oanquan/internal/store"
 	"testing"
 	"time"
+
+	"oanquan/internal/rating"
+	"oanquan/internal/store"
 )
 
+// Accounts is the contract of store.Accounts: accounts, sessions,
+// passwords, rated games' endings, deletion, posters.
 func Accounts(t *testing.T, open Opener) {
 	tests := []struct {
 		name string
@@ -38,10 +41,12 @@ func newAccount(id, name string) (store.Account, store.Session) {
 		store.Session{Key: []byte("session-of-" + id), Account: id, Created: t0, Used: t0, Expires: t0.Add(30 * 24 * time.Hour)}
 }
 
+// MustAccount creates account id named name with a session, or fails t;
+// it returns the session.
 func MustAccount(t *testing.T, s store.Accounts, id, name string) store.Session {
 	t.Helper()
 	a, se := newAccount(id, name)
-	if err := s.CreateAccount(Ctx, a, se); err != nil {
+	if err := s.CreateAccount(ctx, a, se); err != nil {
 		t.Fatalf("CreateAccount(%s) = %v", name, err)
 	}
 	return se
@@ -50,73 +55,73 @@ func MustAccount(t *testing.T, s store.Accounts, id, name string) store.Session 
 func testCreateAccount(t *testing.T, s store.Accounts, _ store.Store) {
 	MustAccount(t, s, "a1", "Nam")
 	a, se := newAccount("a2", "Nam") // the same key
-	if err := s.CreateAccount(Ctx, a, se); !errors.Is(err, store.ErrExists) {
+	if err := s.CreateAccount(ctx, a, se); !errors.Is(err, store.ErrExists) {
 		t.Fatalf("a second account with one key = %v, want ErrExists", err)
 	}
-	got, err := s.AccountByKey(Ctx, "key-Nam")
+	got, err := s.AccountByKey(ctx, "key-Nam")
 	if err != nil || got.ID != "a1" || got.Username != "Nam" || got.Hash != "$argon2id$Nam" || !got.Created.Equal(t0) {
 		t.Errorf("AccountByKey = %+v, %v", got, err)
 	}
-	if _, err := s.AccountByKey(Ctx, "key-nobody"); !errors.Is(err, store.ErrNoAccount) {
+	if _, err := s.AccountByKey(ctx, "key-nobody"); !errors.Is(err, store.ErrNoAccount) {
 		t.Errorf("AccountByKey(unknown) = %v, want ErrNoAccount", err)
 	}
-	if got, err := s.AccountByID(Ctx, "a1"); err != nil || got.Username != "Nam" {
+	if got, err := s.AccountByID(ctx, "a1"); err != nil || got.Username != "Nam" {
 		t.Errorf("AccountByID = %+v, %v", got, err)
 	}
 }
 
 func testSessions(t *testing.T, s store.Accounts, _ store.Store) {
 	se := MustAccount(t, s, "a1", "Nam")
-	got, a, err := s.Session(Ctx, se.Key, t0.Add(time.Minute))
+	got, a, err := s.Session(ctx, se.Key, t0.Add(time.Minute))
 	if err != nil || got.Account != "a1" || a.Username != "Nam" || !got.Expires.Equal(se.Expires) {
 		t.Fatalf("Session = %+v, %+v, %v", got, a, err)
 	}
-	if _, _, err := s.Session(Ctx, se.Key, se.Expires); !errors.Is(err, store.ErrNoAccount) {
+	if _, _, err := s.Session(ctx, se.Key, se.Expires); !errors.Is(err, store.ErrNoAccount) {
 		t.Errorf("an expired session = %v, want ErrNoAccount", err)
 	}
-	if _, _, err := s.Session(Ctx, []byte("nope"), t0); !errors.Is(err, store.ErrNoAccount) {
+	if _, _, err := s.Session(ctx, []byte("nope"), t0); !errors.Is(err, store.ErrNoAccount) {
 		t.Errorf("an unknown session = %v, want ErrNoAccount", err)
 	}
 	// Marked used, at most once an hour.
 	later := t0.Add(2 * time.Hour)
-	if got, _, _ := s.Session(Ctx, se.Key, later); !got.Used.Equal(later) {
+	if got, _, _ := s.Session(ctx, se.Key, later); !got.Used.Equal(later) {
 		t.Errorf("used = %v, want %v", got.Used, later)
 	}
 	second := store.Session{Key: []byte("second"), Account: "a1", Created: t0, Used: t0, Expires: se.Expires}
-	if err := s.CreateSession(Ctx, second); err != nil {
+	if err := s.CreateSession(ctx, second); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.EndSession(Ctx, se.Key); err != nil {
+	if err := s.EndSession(ctx, se.Key); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.Session(Ctx, se.Key, t0); !errors.Is(err, store.ErrNoAccount) {
+	if _, _, err := s.Session(ctx, se.Key, t0); !errors.Is(err, store.ErrNoAccount) {
 		t.Errorf("an ended session = %v", err)
 	}
-	if _, _, err := s.Session(Ctx, second.Key, t0); err != nil {
+	if _, _, err := s.Session(ctx, second.Key, t0); err != nil {
 		t.Errorf("the other session after EndSession = %v", err)
 	}
-	if err := s.EndSessions(Ctx, "a1"); err != nil {
+	if err := s.EndSessions(ctx, "a1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.Session(Ctx, second.Key, t0); !errors.Is(err, store.ErrNoAccount) {
+	if _, _, err := s.Session(ctx, second.Key, t0); !errors.Is(err, store.ErrNoAccount) {
 		t.Errorf("a session after EndSessions = %v", err)
 	}
-	if err := s.CreateSession(Ctx, store.Session{Key: []byte("x"), Account: "nobody", Expires: se.Expires}); !errors.Is(err, store.ErrNoAccount) {
+	if err := s.CreateSession(ctx, store.Session{Key: []byte("x"), Account: "nobody", Expires: se.Expires}); !errors.Is(err, store.ErrNoAccount) {
 		t.Errorf("a session of no account = %v, want ErrNoAccount", err)
 	}
 	// Expired sessions are deleted, at most limit a call.
 	for i, exp := range []time.Time{t0, t0.Add(time.Hour), t0.Add(2 * time.Hour), se.Expires} {
-		if err := s.CreateSession(Ctx, store.Session{Key: []byte{byte(i)}, Account: "a1", Created: t0, Used: t0, Expires: exp}); err != nil {
+		if err := s.CreateSession(ctx, store.Session{Key: []byte{byte(i)}, Account: "a1", Created: t0, Used: t0, Expires: exp}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if n, err := s.ExpireSessions(Ctx, t0.Add(2*time.Hour), 2); n != 2 || err != nil {
+	if n, err := s.ExpireSessions(ctx, t0.Add(2*time.Hour), 2); n != 2 || err != nil {
 		t.Errorf("ExpireSessions = %d, %v; want 2", n, err)
 	}
-	if n, err := s.ExpireSessions(Ctx, t0.Add(2*time.Hour), 2); n != 1 || err != nil {
+	if n, err := s.ExpireSessions(ctx, t0.Add(2*time.Hour), 2); n != 1 || err != nil {
 		t.Errorf("ExpireSessions again = %d, %v; want 1", n, err)
 	}
-	if _, _, err := s.Session(Ctx, []byte{3}, t0); err != nil {
+	if _, _, err := s.Session(ctx, []byte{3}, t0); err != nil {
 		t.Errorf("the session not expired = %v", err)
 	}
 }
@@ -124,32 +129,32 @@ func testSessions(t *testing.T, s store.Accounts, _ store.Store) {
 func testSetPassword(t *testing.T, s store.Accounts, _ store.Store) {
 	se := MustAccount(t, s, "a1", "Nam")
 	other := store.Session{Key: []byte("other"), Account: "a1", Created: t0, Used: t0, Expires: se.Expires}
-	if err := s.CreateSession(Ctx, other); err != nil {
+	if err := s.CreateSession(ctx, other); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetPassword(Ctx, "a1", "new-hash", se.Key); err != nil {
+	if err := s.SetPassword(ctx, "a1", "new-hash", se.Key); err != nil {
 		t.Fatal(err)
 	}
-	if a, _ := s.AccountByID(Ctx, "a1"); a.Hash != "new-hash" {
+	if a, _ := s.AccountByID(ctx, "a1"); a.Hash != "new-hash" {
 		t.Errorf("hash = %q", a.Hash)
 	}
-	if _, _, err := s.Session(Ctx, se.Key, t0); err != nil {
+	if _, _, err := s.Session(ctx, se.Key, t0); err != nil {
 		t.Errorf("the session kept = %v", err)
 	}
-	if _, _, err := s.Session(Ctx, other.Key, t0); !errors.Is(err, store.ErrNoAccount) {
+	if _, _, err := s.Session(ctx, other.Key, t0); !errors.Is(err, store.ErrNoAccount) {
 		t.Errorf("another session after SetPassword = %v, want ErrNoAccount", err)
 	}
 	// Rehash: only from the hash given, sessions kept.
-	if err := s.Rehash(Ctx, "a1", "stale-hash", "x"); err != nil {
+	if err := s.Rehash(ctx, "a1", "stale-hash", "x"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Rehash(Ctx, "a1", "new-hash", "rehashed"); err != nil {
+	if err := s.Rehash(ctx, "a1", "new-hash", "rehashed"); err != nil {
 		t.Fatal(err)
 	}
-	if a, _ := s.AccountByID(Ctx, "a1"); a.Hash != "rehashed" {
+	if a, _ := s.AccountByID(ctx, "a1"); a.Hash != "rehashed" {
 		t.Errorf("hash after Rehash = %q, want rehashed", a.Hash)
 	}
-	if _, _, err := s.Session(Ctx, se.Key, t0); err != nil {
+	if _, _, err := s.Session(ctx, se.Key, t0); err != nil {
 		t.Errorf("the session after Rehash = %v", err)
 	}
 }
@@ -162,7 +167,7 @@ func ratedGame(t *testing.T, g store.Store, id string) {
 	game.Accounts = [2]string{"a1", ""}
 	game.Rated = "blitz"
 	MustCreate(t, g, game)
-	if err := g.(store.Accounts).SeatAccount(Ctx, id, 1, "a2"); err != nil {
+	if err := g.(store.Accounts).SeatAccount(ctx, id, 1, "a2"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -175,7 +180,7 @@ func testEndRated(t *testing.T, s store.Accounts, g store.Store) {
 		t.Fatalf("saved players %q, accounts %q, rated %q", got.Players, got.Accounts, got.Rated)
 	}
 	at := t0.Add(time.Hour)
-	rc, err := s.EndRated(Ctx, "r1", store.Ending{Index: 2, Move: "5R", Score0: 1, At: at})
+	rc, err := s.EndRated(ctx, "r1", store.Ending{Index: 2, Move: "5R", Score0: 1, At: at})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +189,7 @@ func testEndRated(t *testing.T, s store.Accounts, g store.Store) {
 		t.Errorf("change = %+v, want after %+v and %+v", rc, wantA, wantB)
 	}
 	for i, id := range []string{"a1", "a2"} {
-		r, err := s.Ratings(Ctx, id)
+		r, err := s.Ratings(ctx, id)
 		if err != nil || !near(r["blitz"], rc.After[i]) || r["blitz"].Games != 1 {
 			t.Errorf("Ratings(%s) = %+v, %v; want %+v", id, r, err, rc.After[i])
 		}
@@ -196,12 +201,12 @@ func testEndRated(t *testing.T, s store.Accounts, g store.Store) {
 	// A second rated game starts from the first's ratings.
 	ratedGame(t, g, "r2")
 	at2 := at.Add(time.Hour)
-	if _, err := s.EndRated(Ctx, "r2", store.Ending{From: "", To: `{"resigned":1}`, Score0: 0.5, At: at2}); err != nil {
+	if _, err := s.EndRated(ctx, "r2", store.Ending{From: "", To: `{"resigned":1}`, Score0: 0.5, At: at2}); err != nil {
 		t.Fatal(err)
 	}
 	wantA2, wantB2, _ := rating.System{}.Game(rc.After[0], rc.After[1], 0.5, at2)
-	r1, _ := s.Ratings(Ctx, "a1")
-	r2, _ := s.Ratings(Ctx, "a2")
+	r1, _ := s.Ratings(ctx, "a1")
+	r2, _ := s.Ratings(ctx, "a2")
 	if !near(r1["blitz"], wantA2) || !near(r2["blitz"], wantB2) || r1["blitz"].Games != 2 {
 		t.Errorf("after two games: %+v %+v, want %+v %+v", r1["blitz"], r2["blitz"], wantA2, wantB2)
 	}
@@ -221,25 +226,25 @@ func testEndRatedRefused(t *testing.T, s store.Accounts, g store.Store) {
 	MustAccount(t, s, "a1", "Nam")
 	MustAccount(t, s, "a2", "Lan")
 	ratedGame(t, g, "r1")
-	if _, err := s.EndRated(Ctx, "r1", store.Ending{Index: 1, Move: "5R", Score0: 1, At: t0}); !errors.Is(err, store.ErrConflict) {
+	if _, err := s.EndRated(ctx, "r1", store.Ending{Index: 1, Move: "5R", Score0: 1, At: t0}); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("a move at a taken index = %v, want ErrConflict", err)
 	}
-	if _, err := s.EndRated(Ctx, "r1", store.Ending{From: "x", To: "y", Score0: 1, At: t0}); !errors.Is(err, store.ErrConflict) {
+	if _, err := s.EndRated(ctx, "r1", store.Ending{From: "x", To: "y", Score0: 1, At: t0}); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("a status from another = %v, want ErrConflict", err)
 	}
-	if _, err := s.EndRated(Ctx, "nope", store.Ending{Move: "5R", Index: 2, At: t0}); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.EndRated(ctx, "nope", store.Ending{Move: "5R", Index: 2, At: t0}); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("no game = %v, want ErrNotFound", err)
 	}
 	casual := Sample("c")
 	casual.Mode, casual.Status = "online", ""
 	MustCreate(t, g, casual)
-	if _, err := s.EndRated(Ctx, "c", store.Ending{Index: 2, Move: "5R", Score0: 1, At: t0}); !errors.Is(err, store.ErrUnrated) {
+	if _, err := s.EndRated(ctx, "c", store.Ending{Index: 2, Move: "5R", Score0: 1, At: t0}); !errors.Is(err, store.ErrUnrated) {
 		t.Errorf("a casual game = %v, want ErrUnrated", err)
 	}
 	if got := MustGet(t, g, "r1"); len(got.Moves) != 2 || got.RatingChange != nil {
 		t.Errorf("refused endings changed the game: %+v", got)
 	}
-	if r, _ := s.Ratings(Ctx, "a1"); len(r) != 0 {
+	if r, _ := s.Ratings(ctx, "a1"); len(r) != 0 {
 		t.Errorf("refused endings rated: %+v", r)
 	}
 }
@@ -253,16 +258,16 @@ func testEndRatedOnce(t *testing.T, s store.Accounts, g store.Store) {
 	MustAccount(t, s, "a1", "Nam")
 	MustAccount(t, s, "a2", "Lan")
 	ratedGame(t, g, "r1")
-	rc, err := s.EndRated(Ctx, "r1", store.Ending{Index: 2, Move: "5R", Score0: 1, At: t0})
+	rc, err := s.EndRated(ctx, "r1", store.Ending{Index: 2, Move: "5R", Score0: 1, At: t0})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.EndRated(Ctx, "r1", store.Ending{From: "", To: `{"resigned":0}`, Score0: 0, At: t0.Add(time.Second)})
+	_, err = s.EndRated(ctx, "r1", store.Ending{From: "", To: `{"resigned":0}`, Score0: 0, At: t0.Add(time.Second)})
 	if !errors.Is(err, store.ErrConflict) {
 		t.Errorf("a resignation after the rated end = %v, want ErrConflict", err)
 	}
 	for i, id := range []string{"a1", "a2"} {
-		if r, _ := s.Ratings(Ctx, id); !near(r["blitz"], rc.After[i]) || r["blitz"].Games != 1 {
+		if r, _ := s.Ratings(ctx, id); !near(r["blitz"], rc.After[i]) || r["blitz"].Games != 1 {
 			t.Errorf("Ratings(%s) = %+v, want %+v (rated once)", id, r["blitz"], rc.After[i])
 		}
 	}
@@ -285,7 +290,7 @@ func testDeleteWithdrawsSeeks(t *testing.T, s store.Accounts, g store.Store) {
 	seek := func(id, acct string, pool bool) store.Seek {
 		k := NewSeek(id, now.Add(-time.Minute))
 		k.Account, k.Pool = acct, pool
-		if err := ks.CreateSeek(Ctx, k); err != nil {
+		if err := ks.CreateSeek(ctx, k); err != nil {
 			t.Fatal(err)
 		}
 		return k
@@ -294,13 +299,13 @@ func testDeleteWithdrawsSeeks(t *testing.T, s store.Accounts, g store.Store) {
 	seek("nam-ticket", "a1", true)
 	seek("nam-taken", "a1", false)
 	seek("lan-open", "a2", false)
-	if err := ks.AcceptSeek(Ctx, "nam-taken", "game1", 0, "a2", now, now.Add(10*time.Minute)); err != nil {
+	if err := ks.AcceptSeek(ctx, "nam-taken", "game1", 0, "a2", now, now.Add(10*time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteAccount(Ctx, "a1"); err != nil {
+	if err := s.DeleteAccount(ctx, "a1"); err != nil {
 		t.Fatal(err)
 	}
-	open, err := ks.OpenSeeks(Ctx, now)
+	open, err := ks.OpenSeeks(ctx, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +316,7 @@ func testDeleteWithdrawsSeeks(t *testing.T, s store.Accounts, g store.Store) {
 		}
 		t.Errorf("open seeks after Nam's account was deleted: %q, want only lan-open", ids)
 	}
-	if k, err := ks.Seek(Ctx, "nam-taken"); err != nil || k.Game != "game1" {
+	if k, err := ks.Seek(ctx, "nam-taken"); err != nil || k.Game != "game1" {
 		t.Errorf("Nam's seek accepted before = %+v, %v; want it kept with its game", k, err)
 	}
 }
@@ -320,27 +325,30 @@ func testDeleteAccount(t *testing.T, s store.Accounts, g store.Store) {
 	se := MustAccount(t, s, "a1", "Nam")
 	MustAccount(t, s, "a2", "Lan")
 	ratedGame(t, g, "r1")
-	if _, err := s.EndRated(Ctx, "r1", store.Ending{Index: 2, Move: "5R", Score0: 1, At: t0}); err != nil {
+	if _, err := s.EndRated(ctx, "r1", store.Ending{Index: 2, Move: "5R", Score0: 1, At: t0}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteAccount(Ctx, "a1"); err != nil {
+	if err := s.DeleteAccount(ctx, "a1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.Session(Ctx, se.Key, t0); !errors.Is(err, store.ErrNoAccount) {
+	if _, _, err := s.Session(ctx, se.Key, t0); !errors.Is(err, store.ErrNoAccount) {
 		t.Errorf("a deleted account's session = %v", err)
 	}
-	if _, err := s.AccountByKey(Ctx, "key-Nam"); !errors.Is(err, store.ErrNoAccount) {
+	if _, err := s.AccountByKey(ctx, "key-Nam"); !errors.Is(err, store.ErrNoAccount) {
 		t.Errorf("a deleted account by key = %v", err)
 	}
 	if got := MustGet(t, g, "r1"); got.Players != [2]string{"", "Lan"} || len(got.Moves) != 3 {
 		t.Errorf("the game after the deletion: players %q, moves %q", got.Players, got.Moves)
 	}
-	if err := s.DeleteAccount(Ctx, "a1"); !errors.Is(err, store.ErrNoAccount) {
+	if err := s.DeleteAccount(ctx, "a1"); !errors.Is(err, store.ErrNoAccount) {
 		t.Errorf("deleting twice = %v", err)
 	}
 	MustAccount(t, s, "a3", "Nam") // the name is free again
 }
 
+// CheckMigratedV6 checks a store migrated from schema v6 (before
+// accounts): its game "old" has no accounts and is casual, and accounts
+// can be made.
 func CheckMigratedV6(t *testing.T, s store.Store) {
 	t.Helper()
 	if g := MustGet(t, s, "old"); g.Accounts != [2]string{} || g.Rated != "" || g.RatingChange != nil {
@@ -348,7 +356,7 @@ func CheckMigratedV6(t *testing.T, s store.Store) {
 	}
 	a := s.(store.Accounts)
 	MustAccount(t, a, "a1", "Nam")
-	if err := a.SeatAccount(Ctx, "old", 0, "a1"); err != nil {
+	if err := a.SeatAccount(ctx, "old", 0, "a1"); err != nil {
 		t.Fatal(err)
 	}
 	if g := MustGet(t, s, "old"); g.Players[0] != "Nam" {
@@ -365,13 +373,13 @@ func testPosters(t *testing.T, s store.Accounts, g store.Store) {
 	MustAccount(t, s, "a3", "Mai")
 	MustAccount(t, s, "a4", "Hoa")
 	ratedGame(t, g, "r1")
-	if _, err := s.EndRated(Ctx, "r1", store.Ending{Index: 2, Move: "5R", Score0: 1, At: t0.Add(time.Hour)}); err != nil {
+	if _, err := s.EndRated(ctx, "r1", store.Ending{Index: 2, Move: "5R", Score0: 1, At: t0.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteAccount(Ctx, "a4"); err != nil {
+	if err := s.DeleteAccount(ctx, "a4"); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.Posters(Ctx, []string{"a1", "a2", "a3", "a4", "nobody"})
+	got, err := s.Posters(ctx, []string{"a1", "a2", "a3", "a4", "nobody"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,7 +387,7 @@ func testPosters(t *testing.T, s store.Accounts, g store.Store) {
 		t.Fatalf("Posters = %+v, want Nam, Lan and Mai", got)
 	}
 	for _, id := range []string{"a1", "a2", "a3"} {
-		want, err := s.Ratings(Ctx, id)
+		want, err := s.Ratings(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -396,7 +404,7 @@ func testPosters(t *testing.T, s store.Accounts, g store.Store) {
 	if len(got["a1"].Ratings) != 1 || len(got["a3"].Ratings) != 0 {
 		t.Errorf("Posters: a1's ratings %+v (want blitz), a3's %+v (want none)", got["a1"].Ratings, got["a3"].Ratings)
 	}
-	if none, err := s.Posters(Ctx, nil); err != nil || len(none) != 0 {
+	if none, err := s.Posters(ctx, nil); err != nil || len(none) != 0 {
 		t.Errorf("Posters(none) = %v, %v", none, err)
 	}
 }

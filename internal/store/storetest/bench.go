@@ -2,19 +2,22 @@ package storetest
 
 import (
 	"fmt"
-	"oanquan/internal/store"
 	"runtime"
 	"sync/atomic"
 	"testing"
+
+	"oanquan/internal/store"
 )
 
 // BenchGames is the number of games played at once in BenchmarkAppend,
 // each by its own goroutine: the server's target load.
 const BenchGames = 1000
 
+// BenchAppend appends moves to many games at once, one goroutine a game,
+// and reports appends a second (BenchmarkAppend of each store).
 func BenchAppend(b *testing.B, s store.Store) {
 	for i := range BenchGames {
-		if err := s.Create(Ctx, store.Game{ID: fmt.Sprint(i), Mode: "local", Level: "easy", Start: "s"}); err != nil {
+		if err := s.Create(ctx, store.Game{ID: fmt.Sprint(i), Mode: "local", Level: "easy", Start: "s"}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -24,7 +27,7 @@ func BenchAppend(b *testing.B, s store.Store) {
 	b.RunParallel(func(pb *testing.PB) {
 		id := fmt.Sprint(next.Add(1) - 1)
 		for i := 0; pb.Next(); i++ {
-			if err := s.Append(Ctx, id, i, "1R", store.Idle); err != nil {
+			if err := s.Append(ctx, id, i, "1R", store.Idle); err != nil {
 				b.Error(err)
 				return
 			}

@@ -3,10 +3,11 @@ package storetest
 import (
 	"context"
 	"maps"
-	"oanquan/internal/store"
 	"slices"
 	"testing"
 	"time"
+
+	"oanquan/internal/store"
 )
 
 // Blocks: blocks are listed in order, blocking twice is one block,

@@ -3,9 +3,10 @@ package storetest
 import (
 	"context"
 	"math"
-	"oanquan/internal/store"
 	"testing"
 	"time"
+
+	"oanquan/internal/store"
 )
 
 // Buckets: a bucket is full when new, gives its tokens, refuses when

@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"oanquan/internal/store"
 	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"oanquan/internal/store"
 )
 
 // The contract: every Store passes the same tests (WTF Dial runs one suite
@@ -17,6 +18,8 @@ import (
 // Opener makes a new, empty store for one test; it closes it when t ends.
 type Opener func(t *testing.T) store.Full
 
+// Contract is the contract of store.Store, run on a new store from open
+// for each test.
 func Contract(t *testing.T, open Opener) {
 	tests := []struct {
 		name string
@@ -48,7 +51,8 @@ func Contract(t *testing.T, open Opener) {
 	}
 }
 
-var Ctx = context.Background()
+// ctx is the tests' context: none of them is cancelled from outside.
+var ctx = context.Background()
 
 // Sample is a game with every field set. Created is whole microseconds,
 // which every store keeps exactly.
@@ -70,16 +74,18 @@ func Sample(id string) store.Game {
 	}
 }
 
+// MustCreate creates g in s, or fails t.
 func MustCreate(t *testing.T, s store.Store, g store.Game) {
 	t.Helper()
-	if err := s.Create(Ctx, g); err != nil {
+	if err := s.Create(ctx, g); err != nil {
 		t.Fatalf("Create(%q) = %v", g.ID, err)
 	}
 }
 
+// MustGet returns game id from s, or fails t.
 func MustGet(t *testing.T, s store.Store, id string) store.Game {
 	t.Helper()
-	g, err := s.Get(Ctx, id)
+	g, err := s.Get(ctx, id)
 	if err != nil {
 		t.Fatalf("Get(%q) = %v", id, err)
 	}
@@ -124,13 +130,13 @@ func testCreateGet(t *testing.T, s store.Store) {
 		t.Errorf("a game with no moves, seats or variants: %v", err)
 	}
 
-	if err := s.Create(Ctx, Sample("g1")); !errors.Is(err, store.ErrExists) {
+	if err := s.Create(ctx, Sample("g1")); !errors.Is(err, store.ErrExists) {
 		t.Errorf("Create of a taken id = %v, want ErrExists", err)
 	}
 	if err := SameGame(MustGet(t, s, "g1"), want); err != nil {
 		t.Errorf("after a refused Create: %v", err)
 	}
-	if _, err := s.Get(Ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Get(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Get(nope) = %v, want ErrNotFound", err)
 	}
 }
@@ -142,7 +148,7 @@ func testAppend(t *testing.T, s store.Store) {
 	var want []string
 	for i := range 10 {
 		m := fmt.Sprintf("%dR", i%5+1)
-		if err := s.Append(Ctx, "g", i, m, store.Waiting(i%2 == 0)); err != nil {
+		if err := s.Append(ctx, "g", i, m, store.Waiting(i%2 == 0)); err != nil {
 			t.Fatalf("Append(%d) = %v", i, err)
 		}
 		want = append(want, m)
@@ -152,11 +158,11 @@ func testAppend(t *testing.T, s store.Store) {
 		t.Fatalf("after 10 appends: Moves %q Waiting %v, want %q false", got.Moves, got.Waiting, want)
 	}
 	for _, index := range []int{0, 9, 11, 100, -1} {
-		if err := s.Append(Ctx, "g", index, "1L", store.ComputerToMove); !errors.Is(err, store.ErrConflict) {
+		if err := s.Append(ctx, "g", index, "1L", store.ComputerToMove); !errors.Is(err, store.ErrConflict) {
 			t.Errorf("Append at %d with 10 moves saved = %v, want ErrConflict", index, err)
 		}
 	}
-	if err := s.Append(Ctx, "nope", 0, "1L", store.Idle); !errors.Is(err, store.ErrNotFound) {
+	if err := s.Append(ctx, "nope", 0, "1L", store.Idle); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Append to a missing game = %v, want ErrNotFound", err)
 	}
 	got = MustGet(t, s, "g")
@@ -169,7 +175,7 @@ func testTruncate(t *testing.T, s store.Store) {
 	g := Sample("g")
 	g.Moves = []string{"1R", "2R", "3R", "4R", "5R", "1L"}
 	MustCreate(t, s, g)
-	if err := s.Truncate(Ctx, "g", 4, store.Idle); err != nil {
+	if err := s.Truncate(ctx, "g", 4, store.Idle); err != nil {
 		t.Fatalf("Truncate(4) = %v", err)
 	}
 	got := MustGet(t, s, "g")
@@ -177,42 +183,42 @@ func testTruncate(t *testing.T, s store.Store) {
 		t.Errorf("after Truncate(4): %q %v, want %q false", got.Moves, got.Waiting, g.Moves[:4])
 	}
 	for _, n := range []int{5, -1} {
-		if err := s.Truncate(Ctx, "g", n, store.ComputerToMove); !errors.Is(err, store.ErrConflict) {
+		if err := s.Truncate(ctx, "g", n, store.ComputerToMove); !errors.Is(err, store.ErrConflict) {
 			t.Errorf("Truncate(%d) of 4 moves = %v, want ErrConflict", n, err)
 		}
 	}
-	if err := s.Truncate(Ctx, "nope", 0, store.Idle); !errors.Is(err, store.ErrNotFound) {
+	if err := s.Truncate(ctx, "nope", 0, store.Idle); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Truncate of a missing game = %v, want ErrNotFound", err)
 	}
-	if err := s.Append(Ctx, "g", 4, "2L", store.ComputerToMove); err != nil {
+	if err := s.Append(ctx, "g", 4, "2L", store.ComputerToMove); err != nil {
 		t.Errorf("Append(4) after Truncate(4) = %v", err)
 	}
-	if err := s.Truncate(Ctx, "g", 5, store.ComputerToMove); err != nil {
+	if err := s.Truncate(ctx, "g", 5, store.ComputerToMove); err != nil {
 		t.Errorf("Truncate to all the moves = %v", err)
 	}
 	if got := MustGet(t, s, "g").Moves; !slices.Equal(got, []string{"1R", "2R", "3R", "4R", "2L"}) {
 		t.Errorf("Moves = %q", got)
 	}
-	if err := s.Truncate(Ctx, "g", 0, store.Idle); err != nil {
+	if err := s.Truncate(ctx, "g", 0, store.Idle); err != nil {
 		t.Errorf("Truncate(0) = %v", err)
 	}
 	if got := MustGet(t, s, "g").Moves; len(got) != 0 {
 		t.Errorf("after Truncate(0), Moves = %q", got)
 	}
-	if err := s.Append(Ctx, "g", 0, "3L", store.Idle); err != nil {
+	if err := s.Append(ctx, "g", 0, "3L", store.Idle); err != nil {
 		t.Errorf("Append(0) after Truncate(0) = %v", err)
 	}
 }
 
 func testSetLevel(t *testing.T, s store.Store) {
 	MustCreate(t, s, Sample("g"))
-	if err := s.SetLevel(Ctx, "g", "hard", store.Idle); err != nil {
+	if err := s.SetLevel(ctx, "g", "hard", store.Idle); err != nil {
 		t.Fatal(err)
 	}
 	if got := MustGet(t, s, "g"); got.Level != "hard" || got.Waiting != store.Idle {
 		t.Errorf("after SetLevel(hard, Idle): %q %v", got.Level, got.Waiting)
 	}
-	if err := s.SetLevel(Ctx, "nope", "hard", store.Idle); !errors.Is(err, store.ErrNotFound) {
+	if err := s.SetLevel(ctx, "nope", "hard", store.Idle); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("SetLevel of a missing game = %v, want ErrNotFound", err)
 	}
 }
@@ -222,16 +228,16 @@ func testSetLevel(t *testing.T, s store.Store) {
 func testSetStatus(t *testing.T, s store.Store) {
 	g := Sample("g")
 	MustCreate(t, s, g)
-	if err := s.SetStatus(Ctx, "g", g.Status, `{"offer":"draw"}`); err != nil {
+	if err := s.SetStatus(ctx, "g", g.Status, `{"offer":"draw"}`); err != nil {
 		t.Fatalf("SetStatus = %v", err)
 	}
-	if err := s.SetStatus(Ctx, "g", g.Status, `{"offer":"takeback"}`); !errors.Is(err, store.ErrConflict) {
+	if err := s.SetStatus(ctx, "g", g.Status, `{"offer":"takeback"}`); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("SetStatus from a status no longer there = %v, want ErrConflict", err)
 	}
 	if got := MustGet(t, s, "g"); got.Status != `{"offer":"draw"}` {
 		t.Errorf("Status = %q, want the first writer's", got.Status)
 	}
-	if err := s.SetStatus(Ctx, "nope", "", "x"); !errors.Is(err, store.ErrNotFound) {
+	if err := s.SetStatus(ctx, "nope", "", "x"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("SetStatus of a missing game = %v, want ErrNotFound", err)
 	}
 }
@@ -240,18 +246,18 @@ func testClaimSeat(t *testing.T, s store.Store) {
 	g := Sample("g")
 	g.Mode, g.Seats = "online", [2][]byte{}
 	MustCreate(t, s, g)
-	if err := s.ClaimSeat(Ctx, "g", 0, []byte("alice")); err != nil {
+	if err := s.ClaimSeat(ctx, "g", 0, []byte("alice")); err != nil {
 		t.Fatalf("ClaimSeat(0) = %v", err)
 	}
-	if err := s.ClaimSeat(Ctx, "g", 0, []byte("bob")); !errors.Is(err, store.ErrConflict) {
+	if err := s.ClaimSeat(ctx, "g", 0, []byte("bob")); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("ClaimSeat of a taken seat = %v, want ErrConflict", err)
 	}
 	for _, seat := range []int{-1, 2} {
-		if err := s.ClaimSeat(Ctx, "g", seat, []byte("bob")); err == nil {
+		if err := s.ClaimSeat(ctx, "g", seat, []byte("bob")); err == nil {
 			t.Errorf("ClaimSeat(%d) = nil, want an error", seat)
 		}
 	}
-	if err := s.ClaimSeat(Ctx, "nope", 1, []byte("bob")); !errors.Is(err, store.ErrNotFound) {
+	if err := s.ClaimSeat(ctx, "nope", 1, []byte("bob")); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("ClaimSeat in a missing game = %v, want ErrNotFound", err)
 	}
 	got := MustGet(t, s, "g")
@@ -269,7 +275,7 @@ func testClaimSeatRace(t *testing.T, s store.Store) {
 	errs := make([]error, racers)
 	var wg sync.WaitGroup
 	for i := range racers {
-		wg.Go(func() { errs[i] = s.ClaimSeat(Ctx, "g", 1, fmt.Appendf(nil, "racer %d", i)) })
+		wg.Go(func() { errs[i] = s.ClaimSeat(ctx, "g", 1, fmt.Appendf(nil, "racer %d", i)) })
 	}
 	wg.Wait()
 	winner := -1
@@ -300,13 +306,13 @@ func testWaiting(t *testing.T, s store.Store) {
 	// Changes in this order: c, a, d waiting; b, e not.
 	for _, id := range []string{"c", "b", "a", "e", "d"} {
 		time.Sleep(2 * time.Millisecond) // distinct Updated times, even to the microsecond
-		if err := s.SetLevel(Ctx, id, "hard", store.Waiting(id == "a" || id == "c" || id == "d")); err != nil {
+		if err := s.SetLevel(ctx, id, "hard", store.Waiting(id == "a" || id == "c" || id == "d")); err != nil {
 			t.Fatal(err)
 		}
 	}
 	check := func(limit int, want ...string) {
 		t.Helper()
-		got, err := s.Waiting(Ctx, limit)
+		got, err := s.Waiting(ctx, limit)
 		if err != nil || !slices.Equal(got, want) {
 			t.Errorf("Waiting(%d) = %q, %v; want %q", limit, got, err, want)
 		}
@@ -315,10 +321,10 @@ func testWaiting(t *testing.T, s store.Store) {
 	check(2, "c", "a")
 	check(0)
 	time.Sleep(2 * time.Millisecond)
-	if err := s.Append(Ctx, "c", 2, "1R", store.ComputerToMove); err != nil { // c changed last now
+	if err := s.Append(ctx, "c", 2, "1R", store.ComputerToMove); err != nil { // c changed last now
 		t.Fatal(err)
 	}
-	if err := s.Append(Ctx, "a", 2, "1R", store.Idle); err != nil {
+	if err := s.Append(ctx, "a", 2, "1R", store.Idle); err != nil {
 		t.Fatal(err)
 	}
 	check(10, "d", "c")
@@ -327,13 +333,13 @@ func testWaiting(t *testing.T, s store.Store) {
 func testLeases(t *testing.T, s store.Store) {
 	lease := func(owner string, want bool) {
 		t.Helper()
-		if got, err := s.Lease(Ctx, "g", owner, time.Hour); err != nil || got != want {
+		if got, err := s.Lease(ctx, "g", owner, time.Hour); err != nil || got != want {
 			t.Errorf("Lease(g, %s) = %v, %v; want %v", owner, got, err, want)
 		}
 	}
 	release := func(owner string) {
 		t.Helper()
-		if err := s.Release(Ctx, "g", owner); err != nil {
+		if err := s.Release(ctx, "g", owner); err != nil {
 			t.Errorf("Release(g, %s) = %v", owner, err)
 		}
 	}
@@ -346,35 +352,35 @@ func testLeases(t *testing.T, s store.Store) {
 	release("a")
 	lease("b", true)
 	lease("a", false)
-	if ok, err := s.Lease(Ctx, "other", "a", time.Hour); !ok || err != nil {
+	if ok, err := s.Lease(ctx, "other", "a", time.Hour); !ok || err != nil {
 		t.Errorf("Lease of another game = %v, %v; want true", ok, err)
 	}
 }
 
 func testLeaseExpiry(t *testing.T, s store.Store) {
 	MustCreate(t, s, Sample("g"))
-	if ok, err := s.Lease(Ctx, "g", "a", 300*time.Millisecond); !ok || err != nil {
+	if ok, err := s.Lease(ctx, "g", "a", 300*time.Millisecond); !ok || err != nil {
 		t.Fatalf("Lease(a) = %v, %v", ok, err)
 	}
-	if ok, _ := s.Lease(Ctx, "g", "b", time.Hour); ok {
+	if ok, _ := s.Lease(ctx, "g", "b", time.Hour); ok {
 		t.Fatal("Lease(b) = true while a holds it")
 	}
 	time.Sleep(350 * time.Millisecond)
-	if ok, err := s.Lease(Ctx, "g", "b", time.Hour); !ok || err != nil {
+	if ok, err := s.Lease(ctx, "g", "b", time.Hour); !ok || err != nil {
 		t.Errorf("Lease(b) after a's ran out = %v, %v; want true", ok, err)
 	}
-	if ok, _ := s.Lease(Ctx, "g", "a", time.Hour); ok {
+	if ok, _ := s.Lease(ctx, "g", "a", time.Hour); ok {
 		t.Error("Lease(a) = true while b holds it")
 	}
 	// A renewal extends: a short lease renewed for an hour does not run out.
-	if ok, _ := s.Lease(Ctx, "h", "a", 50*time.Millisecond); !ok {
+	if ok, _ := s.Lease(ctx, "h", "a", 50*time.Millisecond); !ok {
 		t.Fatal("Lease(h, a) = false")
 	}
-	if ok, _ := s.Lease(Ctx, "h", "a", time.Hour); !ok {
+	if ok, _ := s.Lease(ctx, "h", "a", time.Hour); !ok {
 		t.Fatal("renewing Lease(h, a) = false")
 	}
 	time.Sleep(100 * time.Millisecond)
-	if ok, _ := s.Lease(Ctx, "h", "b", time.Hour); ok {
+	if ok, _ := s.Lease(ctx, "h", "b", time.Hour); ok {
 		t.Error("Lease(h, b) = true, but a renewed its lease for an hour")
 	}
 }
@@ -396,7 +402,7 @@ func testCopies(t *testing.T, s store.Store) {
 		t.Errorf("after changing a returned value: %v", err)
 	}
 	hash := []byte("hash")
-	if err := s.ClaimSeat(Ctx, "g", 0, hash); err != nil {
+	if err := s.ClaimSeat(ctx, "g", 0, hash); err != nil {
 		t.Fatal(err)
 	}
 	hash[0] = 'x'
@@ -409,7 +415,7 @@ func testCopies(t *testing.T, s store.Store) {
 // nothing.
 func testCanceled(t *testing.T, s store.Store) {
 	MustCreate(t, s, Sample("g"))
-	c, cancel := context.WithCancel(Ctx)
+	c, cancel := context.WithCancel(ctx)
 	cancel()
 	calls := map[string]error{
 		"Create":    s.Create(c, Sample("h")),
@@ -430,10 +436,10 @@ func testCanceled(t *testing.T, s store.Store) {
 	if err := SameGame(MustGet(t, s, "g"), Sample("g")); err != nil {
 		t.Errorf("after canceled calls: %v", err)
 	}
-	if _, err := s.Get(Ctx, "h"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Get(ctx, "h"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a canceled Create made the game: Get = %v", err)
 	}
-	if ok, _ := s.Lease(Ctx, "g", "b", time.Hour); !ok {
+	if ok, _ := s.Lease(ctx, "g", "b", time.Hour); !ok {
 		t.Error("a canceled Lease took the lease")
 	}
 }
@@ -446,10 +452,10 @@ func testUpdated(t *testing.T, s store.Store) {
 		name string
 		f    func() error
 	}{
-		{"Append", func() error { return s.Append(Ctx, "g", 2, "1R", store.Idle) }},
-		{"Truncate", func() error { return s.Truncate(Ctx, "g", 1, store.Idle) }},
-		{"SetLevel", func() error { return s.SetLevel(Ctx, "g", "easy", store.Idle) }},
-		{"ClaimSeat", func() error { return s.ClaimSeat(Ctx, "g", 0, []byte("h")) }},
+		{"Append", func() error { return s.Append(ctx, "g", 2, "1R", store.Idle) }},
+		{"Truncate", func() error { return s.Truncate(ctx, "g", 1, store.Idle) }},
+		{"SetLevel", func() error { return s.SetLevel(ctx, "g", "easy", store.Idle) }},
+		{"ClaimSeat", func() error { return s.ClaimSeat(ctx, "g", 0, []byte("h")) }},
 	}
 	for _, c := range changes {
 		time.Sleep(2 * time.Millisecond)
@@ -473,12 +479,12 @@ func testConcurrentAppends(t *testing.T, s store.Store) {
 	for i := range games {
 		wg.Go(func() {
 			id := fmt.Sprintf("g%d", i)
-			if err := s.Create(Ctx, store.Game{ID: id, Mode: "local", Level: "easy", Start: "s"}); err != nil {
+			if err := s.Create(ctx, store.Game{ID: id, Mode: "local", Level: "easy", Start: "s"}); err != nil {
 				errs <- err
 				return
 			}
 			for j := range moves {
-				if err := s.Append(Ctx, id, j, fmt.Sprintf("%d-%d", i, j), store.Waiting(j%2 == 0)); err != nil {
+				if err := s.Append(ctx, id, j, fmt.Sprintf("%d-%d", i, j), store.Waiting(j%2 == 0)); err != nil {
 					errs <- fmt.Errorf("%s: Append(%d): %w", id, j, err)
 					return
 				}
@@ -513,7 +519,7 @@ func testRacingAppends(t *testing.T, s store.Store) {
 		for r := range racers {
 			wg.Go(func() {
 				m := fmt.Sprintf("%d/%d", i, r)
-				err := s.Append(Ctx, "g", i, m, store.Idle)
+				err := s.Append(ctx, "g", i, m, store.Idle)
 				if err != nil && !errors.Is(err, store.ErrConflict) {
 					t.Errorf("Append(%d) by racer %d = %v", i, r, err)
 				}

@@ -3,11 +3,12 @@ package storetest
 import (
 	"errors"
 	"fmt"
-	"oanquan/internal/store"
 	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"oanquan/internal/store"
 )
 
 // testExpire: each kind of game is deleted when its time is up, and only
@@ -27,17 +28,17 @@ func testExpire(t *testing.T, s store.Store) {
 	game("ended", "online", [2][]byte{[]byte("h"), nil}, "1R", "2L")
 	game("undone", "local", [2][]byte{[]byte("h"), []byte("h")}, "1R", "2L")
 	for _, id := range []string{"ended", "undone"} {
-		if err := s.Finish(Ctx, id, store.Won0); err != nil {
+		if err := s.Finish(ctx, id, store.Won0); err != nil {
 			t.Fatalf("Finish(%q) = %v", id, err)
 		}
 	}
-	if err := s.Finish(Ctx, "ended", store.Won1); err != nil { // again: nothing changes
+	if err := s.Finish(ctx, "ended", store.Won1); err != nil { // again: nothing changes
 		t.Fatalf("Finish again = %v", err)
 	}
-	if err := s.Finish(Ctx, "nope", store.Drawn); !errors.Is(err, store.ErrNotFound) {
+	if err := s.Finish(ctx, "nope", store.Drawn); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Finish of no game = %v, want ErrNotFound", err)
 	}
-	if err := s.Truncate(Ctx, "undone", 1, store.Idle); err != nil {
+	if err := s.Truncate(ctx, "undone", 1, store.Idle); err != nil {
 		t.Fatal(err)
 	}
 	expire := func(e store.Expiry, want ...string) []string {
@@ -45,13 +46,13 @@ func testExpire(t *testing.T, s store.Store) {
 		if e.Limit == 0 {
 			e.Limit = 100
 		}
-		got, err := s.Expire(Ctx, e)
+		got, err := s.Expire(ctx, e)
 		slices.Sort(got)
 		if err != nil || want != nil && !slices.Equal(got, want) {
 			t.Errorf("Expire(%+v) = %v, %v; want %v", e, got, err, want)
 		}
 		for _, id := range got {
-			if _, err := s.Get(Ctx, id); !errors.Is(err, store.ErrNotFound) {
+			if _, err := s.Get(ctx, id); !errors.Is(err, store.ErrNotFound) {
 				t.Errorf("Get(%q) after Expire = %v, want ErrNotFound", id, err)
 			}
 		}
@@ -80,7 +81,7 @@ func testExpireRace(t *testing.T, s store.Store) {
 	for range 4 {
 		wg.Go(func() {
 			for {
-				ids, err := s.Expire(Ctx, store.Expiry{Unfinished: time.Now().Add(time.Hour), Limit: 7})
+				ids, err := s.Expire(ctx, store.Expiry{Unfinished: time.Now().Add(time.Hour), Limit: 7})
 				if err != nil {
 					t.Error(err)
 					return

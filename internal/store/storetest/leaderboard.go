@@ -2,11 +2,12 @@ package storetest
 
 import (
 	"context"
-	"oanquan/internal/rating"
-	"oanquan/internal/store"
 	"strings"
 	"testing"
 	"time"
+
+	"oanquan/internal/rating"
+	"oanquan/internal/store"
 )
 
 // RatingSetter saves account's rating in speed as it would stand after

@@ -2,10 +2,11 @@ package storetest
 
 import (
 	"errors"
-	"oanquan/internal/store"
 	"strings"
 	"testing"
 	"time"
+
+	"oanquan/internal/store"
 )
 
 // Phrases: a seat may say a phrase once per gap and most times in a
@@ -18,7 +19,7 @@ func Phrases(t *testing.T, s store.Full) {
 	const gap, most = 300 * time.Millisecond, 3
 	say := func(game string, seat int, want error) {
 		t.Helper()
-		if err := ph.SayPhrase(Ctx, game, seat, "good_game", gap, most); !errors.Is(err, want) || (want == nil) != (err == nil) {
+		if err := ph.SayPhrase(ctx, game, seat, "good_game", gap, most); !errors.Is(err, want) || (want == nil) != (err == nil) {
 			t.Errorf("SayPhrase(%s, %d) = %v, want %v", game, seat, err, want)
 		}
 	}
@@ -38,7 +39,7 @@ func Phrases(t *testing.T, s store.Full) {
 		seat   int
 		phrase string
 	}{{2, "hello"}, {-1, "hello"}, {0, ""}, {0, "hello world"}, {0, "Hello"}, {0, strings.Repeat("a", 33)}} {
-		if err := ph.SayPhrase(Ctx, "h", c.seat, c.phrase, 0, most); err == nil || errors.Is(err, store.ErrPhraseLimit) {
+		if err := ph.SayPhrase(ctx, "h", c.seat, c.phrase, 0, most); err == nil || errors.Is(err, store.ErrPhraseLimit) {
 			t.Errorf("SayPhrase(seat %d, %q) = %v, want a refusal", c.seat, c.phrase, err)
 		}
 	}

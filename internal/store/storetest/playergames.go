@@ -1,10 +1,11 @@
 package storetest
 
 import (
-	"oanquan/internal/store"
 	"slices"
 	"testing"
 	"time"
+
+	"oanquan/internal/store"
 )
 
 // PlayerGames: an account's games in either seat, newest first,
@@ -23,15 +24,15 @@ func PlayerGames(t *testing.T, s store.Full) {
 		MustCreate(t, s, g)
 	}
 	ps := s.(store.PlayerGames)
-	page, err := ps.GamesOf(Ctx, "a1", base.Add(time.Hour), 2)
+	page, err := ps.GamesOf(ctx, "a1", base.Add(time.Hour), 2)
 	if err != nil || !slices.Equal(page, []string{"g4", "g2"}) {
 		t.Fatalf("GamesOf(a1) first page = %v, %v, want [g4 g2]", page, err)
 	}
-	page, err = ps.GamesOf(Ctx, "a1", base.Add(time.Minute), 2) // before g2's creation
+	page, err = ps.GamesOf(ctx, "a1", base.Add(time.Minute), 2) // before g2's creation
 	if err != nil || !slices.Equal(page, []string{"g1"}) {
 		t.Errorf("GamesOf(a1) second page = %v, %v, want [g1]", page, err)
 	}
-	if page, _ := ps.GamesOf(Ctx, "", base.Add(time.Hour), 10); len(page) != 0 {
+	if page, _ := ps.GamesOf(ctx, "", base.Add(time.Hour), 10); len(page) != 0 {
 		t.Errorf("GamesOf(\"\") = %v, want none", page)
 	}
 }
@@ -56,17 +57,17 @@ func RatedInPlay(t *testing.T, s store.Full) {
 		g.Accounts, g.Rated, g.Created = c.accounts, c.rated, base.Add(time.Duration(i)*time.Minute)
 		MustCreate(t, s, g)
 	}
-	if err := s.Finish(Ctx, "r3", store.Aborted); err != nil {
+	if err := s.Finish(ctx, "r3", store.Aborted); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.(store.Accounts).EndRated(Ctx, "r4", store.Ending{From: "", To: `{"outcome":{"kind":"resign","player":1}}`, Score0: 1, At: base}); err != nil {
+	if _, err := s.(store.Accounts).EndRated(ctx, "r4", store.Ending{From: "", To: `{"outcome":{"kind":"resign","player":1}}`, Score0: 1, At: base}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.(store.PlayerGames).RatedInPlay(Ctx, "a1")
+	got, err := s.(store.PlayerGames).RatedInPlay(ctx, "a1")
 	if err != nil || !slices.Equal(got, []string{"r1", "r2"}) {
 		t.Errorf("RatedInPlay(a1) = %v, %v; want [r1 r2]", got, err)
 	}
-	if got, _ := s.(store.PlayerGames).RatedInPlay(Ctx, ""); len(got) != 0 {
+	if got, _ := s.(store.PlayerGames).RatedInPlay(ctx, ""); len(got) != 0 {
 		t.Errorf("RatedInPlay(\"\") = %v, want none", got)
 	}
 }

@@ -2,11 +2,12 @@ package storetest
 
 import (
 	"fmt"
-	"oanquan/internal/store"
 	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"oanquan/internal/store"
 )
 
 // Profiles: a player's results count its online games against
@@ -28,7 +29,7 @@ func Profiles(t *testing.T, s store.Full) {
 		}
 		MustCreate(t, s, g)
 		if r != store.NoResult {
-			if err := s.Finish(Ctx, id, r); err != nil {
+			if err := s.Finish(ctx, id, r); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -41,10 +42,10 @@ func Profiles(t *testing.T, s store.Full) {
 	online("me", "a1", "a1", store.Won0) // against itself
 	online("pc", "computer", "a1", store.Won1)
 	online("tb", "a3", "a1", store.Won1)                    // taken back below
-	if err := s.Finish(Ctx, "w1", store.Won1); err != nil { // the first result stays
+	if err := s.Finish(ctx, "w1", store.Won1); err != nil { // the first result stays
 		t.Fatal(err)
 	}
-	if err := s.Truncate(Ctx, "tb", 1, store.Idle); err != nil {
+	if err := s.Truncate(ctx, "tb", 1, store.Idle); err != nil {
 		t.Fatal(err)
 	}
 	for id, want := range map[string]store.Result{"w1": store.Won0, "w2": store.Won0, "d1": store.Drawn, "ab": store.Aborted, "on": store.NoResult, "tb": store.NoResult} {
@@ -54,29 +55,29 @@ func Profiles(t *testing.T, s store.Full) {
 	}
 	want := map[string]store.Tally{"a1": {Wins: 1, Draws: 1, Losses: 1}, "a2": {Wins: 1, Losses: 1}, "a3": {}, "none": {}}
 	for id, w := range want {
-		if got, err := pr.Results(Ctx, id); err != nil || got != w {
+		if got, err := pr.Results(ctx, id); err != nil || got != w {
 			t.Errorf("Results(%s) = %+v, %v; want %+v", id, got, err, w)
 		}
 	}
 
 	// A game finished before results were kept: listed, then worked out.
 	online("old", "a3", "a1", store.NoResult)
-	if err := s.Finish(Ctx, "old", store.NoResult); err != nil {
+	if err := s.Finish(ctx, "old", store.NoResult); err != nil {
 		t.Fatal(err)
 	}
-	if ids, err := pr.Unresulted(Ctx, "a1", 10); err != nil || !slices.Equal(ids, []string{"old"}) {
+	if ids, err := pr.Unresulted(ctx, "a1", 10); err != nil || !slices.Equal(ids, []string{"old"}) {
 		t.Errorf("Unresulted(a1) = %v, %v; want [old]", ids, err)
 	}
-	if ids, _ := pr.Unresulted(Ctx, "a2", 10); len(ids) != 0 {
+	if ids, _ := pr.Unresulted(ctx, "a2", 10); len(ids) != 0 {
 		t.Errorf("Unresulted(a2) = %v, want none", ids)
 	}
-	if err := s.Finish(Ctx, "old", store.Won1); err != nil {
+	if err := s.Finish(ctx, "old", store.Won1); err != nil {
 		t.Fatal(err)
 	}
-	if ids, _ := pr.Unresulted(Ctx, "a1", 10); len(ids) != 0 {
+	if ids, _ := pr.Unresulted(ctx, "a1", 10); len(ids) != 0 {
 		t.Errorf("Unresulted(a1) after its result = %v, want none", ids)
 	}
-	if got, _ := pr.Results(Ctx, "a1"); got != (store.Tally{Wins: 2, Draws: 1, Losses: 1}) {
+	if got, _ := pr.Results(ctx, "a1"); got != (store.Tally{Wins: 2, Draws: 1, Losses: 1}) {
 		t.Errorf("Results(a1) after the old game's result = %+v", got)
 	}
 
@@ -86,7 +87,7 @@ func Profiles(t *testing.T, s store.Full) {
 	for i, score := range []float64{0, 1, 0.5} {
 		id := "r" + string(rune('1'+i))
 		ratedGame(t, s, id)
-		rc, err := acc.EndRated(Ctx, id, store.Ending{Index: 2, Move: "5R", Score0: score, At: t0.Add(time.Duration(i) * time.Hour)})
+		rc, err := acc.EndRated(ctx, id, store.Ending{Index: 2, Move: "5R", Score0: score, At: t0.Add(time.Duration(i) * time.Hour)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,10 +96,10 @@ func Profiles(t *testing.T, s store.Full) {
 			t.Errorf("rated game %s: result %d, want %d", id, got, want)
 		}
 	}
-	if got, _ := pr.Results(Ctx, "a2"); got != (store.Tally{Wins: 2, Draws: 1, Losses: 2}) {
+	if got, _ := pr.Results(ctx, "a2"); got != (store.Tally{Wins: 2, Draws: 1, Losses: 2}) {
 		t.Errorf("Results(a2) after rated games = %+v", got)
 	}
-	h, err := pr.RatingHistory(Ctx, "a2", 2)
+	h, err := pr.RatingHistory(ctx, "a2", 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,40 +112,45 @@ func Profiles(t *testing.T, s store.Full) {
 			t.Errorf("history point %d = %+v, want game r%d at %v rated %+v", i, p, i+2, t0.Add(time.Duration(i+1)*time.Hour), rc.After[1])
 		}
 	}
-	if h, _ := pr.RatingHistory(Ctx, "a1", 500); len(h["blitz"]) != 3 || h["blitz"][0].Game != "r1" {
+	if h, _ := pr.RatingHistory(ctx, "a1", 500); len(h["blitz"]) != 3 || h["blitz"][0].Game != "r1" {
 		t.Errorf("RatingHistory(a1, 500) = %+v, want r1, r2, r3", h)
 	}
-	if h, err := pr.RatingHistory(Ctx, "a3", 500); err != nil || len(h) != 0 {
+	if h, err := pr.RatingHistory(ctx, "a3", 500); err != nil || len(h) != 0 {
 		t.Errorf("RatingHistory(a3) = %+v, %v; want none", h, err)
 	}
 }
 
+// CheckMigratedV9 checks a store migrated from schema v9 (before
+// results): its finished game "old" has no result and is listed to be
+// worked out; its result can then be recorded.
 func CheckMigratedV9(t *testing.T, s store.Store) {
 	t.Helper()
 	if g := MustGet(t, s, "old"); g.Result != store.NoResult {
 		t.Errorf("a v9 game read with result %d", g.Result)
 	}
 	pr := s.(store.Profiles)
-	if ids, err := pr.Unresulted(Ctx, "a1", 10); err != nil || !slices.Equal(ids, []string{"old"}) {
+	if ids, err := pr.Unresulted(ctx, "a1", 10); err != nil || !slices.Equal(ids, []string{"old"}) {
 		t.Fatalf("Unresulted = %v, %v; want [old]", ids, err)
 	}
-	if err := s.Finish(Ctx, "old", store.Won0); err != nil {
+	if err := s.Finish(ctx, "old", store.Won0); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := pr.Results(Ctx, "a1"); err != nil || got != (store.Tally{Wins: 1}) {
+	if got, err := pr.Results(ctx, "a1"); err != nil || got != (store.Tally{Wins: 1}) {
 		t.Errorf("Results after migrating = %+v, %v", got, err)
 	}
 	// And v11's phrases.
-	if err := s.(store.Phrases).SayPhrase(Ctx, "old", 0, "hello", time.Second, 20); err != nil {
+	if err := s.(store.Phrases).SayPhrase(ctx, "old", 0, "hello", time.Second, 20); err != nil {
 		t.Errorf("SayPhrase after migrating = %v", err)
 	}
 }
 
+// BenchProfiles reads what a profile shows of a player with 1,000 games
+// among 2,000 (BenchmarkProfiles of each store).
 func BenchProfiles(b *testing.B, s store.Store) {
 	acc, pr := s.(store.Accounts), s.(store.Profiles)
 	for i := range 10 {
 		a, se := newAccount(fmt.Sprint("a", i), fmt.Sprint("P", i))
-		if err := acc.CreateAccount(Ctx, a, se); err != nil {
+		if err := acc.CreateAccount(ctx, a, se); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -163,11 +169,11 @@ func BenchProfiles(b *testing.B, s store.Store) {
 				if rated {
 					g.Rated = "blitz"
 				}
-				err := s.Create(Ctx, g)
+				err := s.Create(ctx, g)
 				if err == nil && rated {
-					_, err = acc.EndRated(Ctx, g.ID, store.Ending{Index: 2, Move: "5R", Score0: float64(i % 3 / 2), At: g.Created})
+					_, err = acc.EndRated(ctx, g.ID, store.Ending{Index: 2, Move: "5R", Score0: float64(i % 3 / 2), At: g.Created})
 				} else if err == nil {
-					err = s.Finish(Ctx, g.ID, store.Result(1+i%4))
+					err = s.Finish(ctx, g.ID, store.Result(1+i%4))
 				}
 				if err != nil {
 					errs <- err
@@ -183,14 +189,14 @@ func BenchProfiles(b *testing.B, s store.Store) {
 	}
 	b.Run("results", func(b *testing.B) {
 		for b.Loop() {
-			if t, err := pr.Results(Ctx, "a0"); err != nil || t.Wins+t.Draws+t.Losses == 0 {
+			if t, err := pr.Results(ctx, "a0"); err != nil || t.Wins+t.Draws+t.Losses == 0 {
 				b.Fatal(t, err)
 			}
 		}
 	})
 	b.Run("history", func(b *testing.B) {
 		for b.Loop() {
-			if h, err := pr.RatingHistory(Ctx, "a0", 500); err != nil || len(h["blitz"]) != 500 {
+			if h, err := pr.RatingHistory(ctx, "a0", 500); err != nil || len(h["blitz"]) != 500 {
 				b.Fatal(len(h["blitz"]), err)
 			}
 		}
@@ -198,7 +204,7 @@ func BenchProfiles(b *testing.B, s store.Store) {
 	b.Run("games", func(b *testing.B) {
 		pg := s.(store.PlayerGames)
 		for b.Loop() {
-			if ids, err := pg.GamesOf(Ctx, "a0", t0.Add(time.Hour), 20); err != nil || len(ids) != 20 {
+			if ids, err := pg.GamesOf(ctx, "a0", t0.Add(time.Hour), 20); err != nil || len(ids) != 20 {
 				b.Fatal(len(ids), err)
 			}
 		}

@@ -2,9 +2,10 @@ package storetest
 
 import (
 	"context"
-	"oanquan/internal/store"
 	"testing"
 	"time"
+
+	"oanquan/internal/store"
 )
 
 // Reports: reports are kept whole, listed newest first since a time

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"oanquan/internal/store"
 	"sync"
 	"testing"
 	"time"
+
+	"oanquan/internal/store"
 )
 
+// Seeks is the contract of store.Seeks: the lobby's seeks, accepted,
+// paired, held, withdrawn and expired, with their races.
 func Seeks(t *testing.T, open Opener) {
 	for _, tt := range []struct {
 		name string
@@ -34,8 +37,10 @@ func Seeks(t *testing.T, open Opener) {
 	}
 }
 
+// SeekT0 is when the seeks of the tests are made.
 var SeekT0 = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 
+// NewSeek returns an open seek id made at created.
 func NewSeek(id string, created time.Time) store.Seek {
 	return store.Seek{ID: id, Key: []byte("0123456789abcdef0123456789abcdef"), Address: "192.0.2.1", Initial: 180, Increment: 2,
 		Rated: true, Min: 1400, Max: 1700, Speed: "blitz", Account: "acct-" + id, Created: created, Expires: created.Add(30 * time.Minute)}
@@ -176,33 +181,37 @@ func testSeekExpire(t *testing.T, s store.Seeks) {
 	}
 }
 
+// CheckMigratedV8 checks a store migrated from schema v8 (before holds):
+// its seek "s1" is open, never held, and may then be held and swept.
 func CheckMigratedV8(t *testing.T, s store.Seeks) {
 	t.Helper()
-	if k, err := s.Seek(Ctx, "s1"); err != nil || !k.Held.IsZero() {
+	if k, err := s.Seek(ctx, "s1"); err != nil || !k.Held.IsZero() {
 		t.Fatalf("the v8 seek after migrating: held until %v, %v", k.Held, err)
 	}
-	if n, err := s.SweepSeeks(Ctx, SeekT0.Add(time.Minute)); err != nil || n != 0 {
+	if n, err := s.SweepSeeks(ctx, SeekT0.Add(time.Minute)); err != nil || n != 0 {
 		t.Errorf("SweepSeeks of a seek never held = %d, %v, want 0", n, err)
 	}
-	if err := s.HoldSeeks(Ctx, []string{"s1"}, "A", SeekT0.Add(time.Second)); err != nil {
+	if err := s.HoldSeeks(ctx, []string{"s1"}, "A", SeekT0.Add(time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := s.SweepSeeks(Ctx, SeekT0.Add(time.Minute)); err != nil || n != 1 {
+	if n, err := s.SweepSeeks(ctx, SeekT0.Add(time.Minute)); err != nil || n != 1 {
 		t.Errorf("SweepSeeks of a lapsed hold = %d, %v, want 1", n, err)
 	}
 }
 
+// CheckMigratedV7 checks a store migrated from schema v7 (before
+// seeks): it keeps its accounts and keeps seeks.
 func CheckMigratedV7(t *testing.T, s store.Store) {
 	t.Helper()
-	if _, err := s.(store.Accounts).AccountByID(Ctx, "a1"); err != nil {
+	if _, err := s.(store.Accounts).AccountByID(ctx, "a1"); err != nil {
 		t.Errorf("the v7 account after migrating: %v", err)
 	}
 	k := NewSeek("s1", SeekT0)
 	k.Account = "a1"
-	if err := s.(store.Seeks).CreateSeek(Ctx, k); err != nil {
+	if err := s.(store.Seeks).CreateSeek(ctx, k); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.(store.Seeks).Seek(Ctx, "s1"); err != nil || got.Account != "a1" {
+	if got, err := s.(store.Seeks).Seek(ctx, "s1"); err != nil || got.Account != "a1" {
 		t.Errorf("Seek after migrating = %+v, %v", got, err)
 	}
 }

@@ -32,6 +32,8 @@ func RatingJSON(r rating.Rating) string {
 	return string(b)
 }
 
+// NonNil returns s, or an empty slice for nil (a JSON column reads
+// [] rather than null).
 func NonNil(s []string) []string {
 	if s == nil {
 		return []string{}

@@ -33,7 +33,7 @@ func (p *DB) Unblock(ctx context.Context, account, other string) error {
 
 // Blocked returns the accounts account blocks.
 func (p *DB) Blocked(ctx context.Context, account string) ([]string, error) {
-	rows, err := p.pool.Query(ctx, `SELECT blocked FROM blocks WHERE account = $1 ORDER BY created, blocked`, account)
+	rows, err := p.pool.Query(ctx, sqldb.Blocked, account)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading blocks: %w", err)
 	}
@@ -51,7 +51,7 @@ func (p *DB) Blocked(ctx context.Context, account string) ([]string, error) {
 
 // BlockedWith returns the accounts account blocks or is blocked by.
 func (p *DB) BlockedWith(ctx context.Context, account string) (map[string]bool, error) {
-	rows, err := p.pool.Query(ctx, `SELECT blocked FROM blocks WHERE account = $1 UNION SELECT account FROM blocks WHERE blocked = $1`, account)
+	rows, err := p.pool.Query(ctx, sqldb.BlockedWith, account)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading blocks: %w", err)
 	}

@@ -12,7 +12,7 @@ import (
 
 // CreateReport saves r.
 func (p *DB) CreateReport(ctx context.Context, r store.Report) error {
-	_, err := p.pool.Exec(ctx, `INSERT INTO reports (`+sqldb.ReportColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+	_, err := p.pool.Exec(ctx, sqldb.InsertReport,
 		r.ID, r.Reporter, r.ReporterName, r.Address, r.Reported, r.ReportedName, r.Reason, r.Game, r.Created)
 	if err != nil {
 		return fmt.Errorf("store: saving a report: %w", err)
@@ -22,7 +22,7 @@ func (p *DB) CreateReport(ctx context.Context, r store.Report) error {
 
 // Reports returns the reports since since, newest first.
 func (p *DB) Reports(ctx context.Context, since time.Time, limit int) ([]store.Report, error) {
-	rows, err := p.pool.Query(ctx, `SELECT `+sqldb.ReportColumns+` FROM reports WHERE created >= $1 ORDER BY created DESC, id LIMIT $2`, since, limit)
+	rows, err := p.pool.Query(ctx, sqldb.Reports, since, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading reports: %w", err)
 	}
@@ -36,6 +36,6 @@ func (p *DB) Reports(ctx context.Context, since time.Time, limit int) ([]store.R
 // CountReports counts account's reports since since.
 func (p *DB) CountReports(ctx context.Context, account string, since time.Time) (int, error) {
 	var n int
-	err := p.pool.QueryRow(ctx, `SELECT count(*) FROM reports WHERE reporter = $1 AND created >= $2`, account, since).Scan(&n)
+	err := p.pool.QueryRow(ctx, sqldb.CountReports, account, since).Scan(&n)
 	return n, err
 }

@@ -23,7 +23,7 @@ func lobbyNotify(n int) string {
 // lobbyNotifyAll announces a change of many seeks (the payload's id "").
 const lobbyNotifyAll = `pg_notify('` + lobbyChannel + `', current_setting('application_name') || ' ')`
 
-const pgSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating, holder, held, poster, wide`
+const pgSeekCols = sqldb.SeekColumns
 
 func scanPgSeek(scan func(...any) error) (store.Seek, error) {
 	var k store.Seek

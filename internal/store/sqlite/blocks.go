@@ -28,12 +28,12 @@ func (s *DB) Unblock(ctx context.Context, account, other string) error {
 
 // Blocked returns the accounts account blocks.
 func (s *DB) Blocked(ctx context.Context, account string) ([]string, error) {
-	return collectIDs(s.rdb.QueryContext(ctx, `SELECT blocked FROM blocks WHERE account = ? ORDER BY created, blocked`, account))
+	return collectIDs(s.rdb.QueryContext(ctx, sqliteBlocked, account))
 }
 
 // BlockedWith returns the accounts account blocks or is blocked by.
 func (s *DB) BlockedWith(ctx context.Context, account string) (map[string]bool, error) {
-	ids, err := collectIDs(s.rdb.QueryContext(ctx, `SELECT blocked FROM blocks WHERE account = ? UNION SELECT account FROM blocks WHERE blocked = ?`, account, account))
+	ids, err := collectIDs(s.rdb.QueryContext(ctx, sqliteBlockedWith, account))
 	return store.SetOf(ids), err
 }
 
@@ -67,3 +67,9 @@ func collectIDs(rows interface {
 	}
 	return out, rows.Err()
 }
+
+// The statements of Blocks on SQLite (sqldb's).
+var (
+	sqliteBlocked     = sqldb.SQLite(sqldb.Blocked)
+	sqliteBlockedWith = sqldb.SQLite(sqldb.BlockedWith)
+)

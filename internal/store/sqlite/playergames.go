@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"oanquan/internal/store/internal/sqldb"
 )
 
 // GamesOf returns account's games created before before, newest first.
 func (s *DB) GamesOf(ctx context.Context, account string, before time.Time, limit int) ([]string, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT id FROM games WHERE (account0 = ?1 OR account1 = ?1) AND created < ?2 ORDER BY created DESC, id LIMIT ?3`,
+	rows, err := s.rdb.QueryContext(ctx, sqliteGamesOf,
 		account, before.UnixNano(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: listing a player's games: %w", err)
@@ -18,10 +20,15 @@ func (s *DB) GamesOf(ctx context.Context, account string, before time.Time, limi
 
 // RatedInPlay returns account's rated games that go on.
 func (s *DB) RatedInPlay(ctx context.Context, account string) ([]string, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT id FROM games WHERE (account0 = ?1 OR account1 = ?1) AND account0 IS NOT NULL AND account1 IS NOT NULL
-		AND rated != '' AND rating_change = '' AND finished IS NULL ORDER BY id`, account)
+	rows, err := s.rdb.QueryContext(ctx, sqliteRatedInPlay, account)
 	if err != nil {
 		return nil, fmt.Errorf("store: listing a player's rated games in play: %w", err)
 	}
 	return collectIDs(rows, nil)
 }
+
+// The statements of PlayerGames on SQLite (sqldb's).
+var (
+	sqliteGamesOf     = sqldb.SQLite(sqldb.GamesOf)
+	sqliteRatedInPlay = sqldb.SQLite(sqldb.RatedInPlay)
+)

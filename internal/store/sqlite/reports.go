@@ -12,7 +12,7 @@ import (
 // CreateReport saves r.
 func (s *DB) CreateReport(ctx context.Context, r store.Report) error {
 	return s.write(ctx, func(w *sqliteWriter) error {
-		_, err := w.exec(`INSERT INTO reports (`+sqldb.ReportColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		_, err := w.exec(sqliteInsertReport,
 			r.ID, r.Reporter, r.ReporterName, r.Address, r.Reported, r.ReportedName, r.Reason, r.Game, r.Created.UnixNano())
 		return err
 	})
@@ -20,7 +20,7 @@ func (s *DB) CreateReport(ctx context.Context, r store.Report) error {
 
 // Reports returns the reports since since, newest first.
 func (s *DB) Reports(ctx context.Context, since time.Time, limit int) ([]store.Report, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT `+sqldb.ReportColumns+` FROM reports WHERE created >= ? ORDER BY created DESC, id LIMIT ?`, since.UnixNano(), limit)
+	rows, err := s.rdb.QueryContext(ctx, sqliteReports, since.UnixNano(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading reports: %w", err)
 	}
@@ -41,6 +41,13 @@ func (s *DB) Reports(ctx context.Context, since time.Time, limit int) ([]store.R
 // CountReports counts account's reports since since.
 func (s *DB) CountReports(ctx context.Context, account string, since time.Time) (int, error) {
 	var n int
-	err := s.rdb.QueryRowContext(ctx, `SELECT count(*) FROM reports WHERE reporter = ? AND created >= ?`, account, since.UnixNano()).Scan(&n)
+	err := s.rdb.QueryRowContext(ctx, sqliteCountReports, account, since.UnixNano()).Scan(&n)
 	return n, err
 }
+
+// The statements of Reports on SQLite (sqldb's).
+var (
+	sqliteInsertReport = sqldb.SQLite(sqldb.InsertReport)
+	sqliteReports      = sqldb.SQLite(sqldb.Reports)
+	sqliteCountReports = sqldb.SQLite(sqldb.CountReports)
+)

@@ -10,7 +10,7 @@ import (
 	"oanquan/internal/store/internal/sqldb"
 )
 
-const sqliteSeekCols = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating, holder, held, poster, wide`
+const sqliteSeekCols = sqldb.SeekColumns
 
 // scanSQLiteSeek reads one row of sqliteSeekCols.
 func scanSQLiteSeek(scan func(...any) error) (store.Seek, error) {

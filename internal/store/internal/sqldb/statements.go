@@ -33,6 +33,34 @@ const Leaderboard = `SELECT r.account, a.username, r.rating, r.rd, r.volatility,
 // ReportColumns are the columns of a report, in Report's order.
 const ReportColumns = `id, reporter, reporter_name, address, reported, reported_name, reason, game, created`
 
+// SeekColumns are the columns of a seek, as the stores scan them.
+const SeekColumns = `id, account, key, address, initial, increment, days, rated, min, max, speed, created, expires, COALESCE(game, ''), seat, acceptor, pool, rating, holder, held, poster, wide`
+
+// The statements of PlayerGames: an account's games created before a
+// time, newest first (the account, the time, the limit), and its rated
+// games in play (the account).
+const (
+	GamesOf     = `SELECT id FROM games WHERE (account0 = $1 OR account1 = $1) AND created < $2 ORDER BY created DESC, id LIMIT $3`
+	RatedInPlay = `SELECT id FROM games WHERE (account0 = $1 OR account1 = $1) AND account0 IS NOT NULL AND account1 IS NOT NULL
+		AND rated != '' AND rating_change = '' AND finished IS NULL ORDER BY id`
+)
+
+// The statements of Reports: a new report (ReportColumns), the reports
+// since a time, newest first (the time, the limit), and the count of an
+// account's reports since a time (the account, the time).
+const (
+	InsertReport = `INSERT INTO reports (` + ReportColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
+	Reports      = `SELECT ` + ReportColumns + ` FROM reports WHERE created >= $1 ORDER BY created DESC, id LIMIT $2`
+	CountReports = `SELECT count(*) FROM reports WHERE reporter = $1 AND created >= $2`
+)
+
+// The reads of Blocks: whom an account blocks, in the order blocked, and
+// whom it blocks or is blocked by (the account).
+const (
+	Blocked     = `SELECT blocked FROM blocks WHERE account = $1 ORDER BY created, blocked`
+	BlockedWith = `SELECT blocked FROM blocks WHERE account = $1 UNION SELECT account FROM blocks WHERE blocked = $1`
+)
+
 // The statements of Accounts.EndRated: the game as EndRating reads it
 // (PostgreSQL adds FOR UPDATE), a seat's rating, the new rating, and its
 // row in the history. Times are the stores' own (nanoseconds in SQLite).

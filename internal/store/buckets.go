@@ -44,7 +44,7 @@ func Filled(tokens float64, updated time.Time, rt BucketRate, now time.Time) flo
 type BucketRow struct {
 	Tokens  float64
 	Updated time.Time
-	Rt      BucketRate
+	Rate    BucketRate
 }
 
 // Take is TakeToken on row (nil: none yet); it returns the row to save
@@ -57,5 +57,5 @@ func Take(row *BucketRow, rt BucketRate, now time.Time, debt bool) (bool, float6
 	if t < 1 && !debt {
 		return false, t, nil
 	}
-	return true, t, &BucketRow{Tokens: t - 1, Updated: now, Rt: rt}
+	return true, t, &BucketRow{Tokens: t - 1, Updated: now, Rate: rt}
 }

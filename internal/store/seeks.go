@@ -78,7 +78,7 @@ type Seeks interface {
 	// k.Address has b.Address open seeks already (ErrSeekLimit), k.Wide
 	// has b.Wide (ErrWideLimit), or the store holds b.All (ErrLobbyFull);
 	// it returns the count that refused (else the address's). The
-	// Counts and the save are one step: of an address's or a network's
+	// SeekCounts and the save are one step: of an address's or a network's
 	// seeks posted at once, through any servers, no more than its bound
 	// are open. (The bound of all may be passed by seeks of other
 	// networks posted at the same moment through other servers: by no
@@ -123,12 +123,12 @@ type Seeks interface {
 	SweepSeeks(ctx context.Context, now time.Time) (int, error)
 }
 
-// Counts are the open seeks CreateSeekWithin counts: of the address, of
+// SeekCounts are the open seeks CreateSeekWithin counts: of the address, of
 // its network, of all.
-type Counts struct{ Address, Wide, All int }
+type SeekCounts struct{ Address, Wide, All int }
 
 // Check refuses k when a count is at its bound, returning that count.
-func (c Counts) Check(k Seek, b Bounds) (int, error) {
+func (c SeekCounts) Check(k Seek, b Bounds) (int, error) {
 	switch {
 	case c.Address >= b.Address:
 		return c.Address, fmt.Errorf("address %q: %w", k.Address, ErrSeekLimit)

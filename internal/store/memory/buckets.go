@@ -47,7 +47,7 @@ func (m *DB) ExpireBuckets(ctx context.Context, now time.Time) (int, error) {
 	defer m.mu.Unlock()
 	n := 0
 	for k, r := range m.buckets {
-		if store.Filled(r.Tokens, r.Updated, r.Rt, now) >= float64(r.Rt.Burst) {
+		if store.Filled(r.Tokens, r.Updated, r.Rate, now) >= float64(r.Rate.Burst) {
 			delete(m.buckets, k)
 			n++
 		}

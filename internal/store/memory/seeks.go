@@ -34,7 +34,7 @@ func (m *DB) CreateSeek(ctx context.Context, k store.Seek) error {
 func (m *DB) CreateSeekWithin(ctx context.Context, k store.Seek, b store.Bounds) (int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var c store.Counts
+	var c store.SeekCounts
 	for _, o := range m.seeksLocked() {
 		if o.Game == "" && o.Expires.After(k.Created) {
 			c.All++

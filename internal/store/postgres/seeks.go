@@ -70,7 +70,7 @@ func (p *DB) CreateSeekWithin(ctx context.Context, k store.Seek, b store.Bounds)
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('seeks of ' || $1, 0))`, lock); err != nil {
 			return err
 		}
-		var c store.Counts
+		var c store.SeekCounts
 		if err := tx.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE address = $1), count(*) FILTER (WHERE wide = $2 AND $2 <> '')
 			FROM seeks WHERE game IS NULL AND expires > $3`, k.Address, k.Wide, k.Created).Scan(&c.All, &c.Address, &c.Wide); err != nil {
 			return err

@@ -35,7 +35,7 @@ func (s *DB) CreateSeek(ctx context.Context, k store.Seek) error {
 func (s *DB) CreateSeekWithin(ctx context.Context, k store.Seek, b store.Bounds) (int, error) {
 	var n int
 	err := s.write(ctx, func(w *sqliteWriter) error {
-		var c store.Counts
+		var c store.SeekCounts
 		if err := w.queryRow(`SELECT count(*), count(*) FILTER (WHERE address = ?1), count(*) FILTER (WHERE wide = ?2 AND ?2 != '')
 			FROM seeks WHERE game IS NULL AND expires > ?3`, k.Address, k.Wide, k.Created.UnixNano()).Scan(&c.All, &c.Address, &c.Wide); err != nil {
 			return err

@@ -11,7 +11,7 @@ import (
 	"oanquan/internal/store"
 )
 
-// memAccounts is what a Memory keeps of accounts, under Memory.mu.
+// memAccounts is what a DB keeps of accounts, under DB.mu.
 type memAccounts struct {
 	accounts map[string]*store.Account           // by id; deleted ones are removed
 	sessions map[string]store.Session            // by string(key)

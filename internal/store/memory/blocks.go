@@ -8,7 +8,7 @@ import (
 	"oanquan/internal/store"
 )
 
-// memoryBlock is one block the Memory store keeps.
+// memoryBlock is one block a DB keeps.
 type memoryBlock struct {
 	account, other string
 	at             time.Time

@@ -53,7 +53,7 @@ func TestSQLiteForeignFile(t *testing.T) {
 		before, _ := os.ReadFile(tt.path)
 		_, err := Open(ctx, tt.path, nil)
 		if err == nil || !strings.Contains(err.Error(), tt.says) || !strings.Contains(err.Error(), "untouched") {
-			t.Errorf("OpenSQLite(%s) = %v, want an error saying %q and untouched", filepath.Base(tt.path), err, tt.says)
+			t.Errorf("Open(%s) = %v, want an error saying %q and untouched", filepath.Base(tt.path), err, tt.says)
 		}
 		if after, _ := os.ReadFile(tt.path); !bytes.Equal(before, after) {
 			t.Errorf("%s was changed by the refused Open", filepath.Base(tt.path))
@@ -108,7 +108,7 @@ func TestSQLiteDamaged(t *testing.T) {
 	}
 	_, err = Open(ctx, path, nil)
 	if err == nil || !strings.Contains(err.Error(), "damaged") || !strings.Contains(err.Error(), "backup") {
-		t.Errorf("OpenSQLite of a damaged file = %v, want an error saying it is damaged", err)
+		t.Errorf("Open of a damaged file = %v, want an error saying it is damaged", err)
 	}
 	if after, _ := os.ReadFile(path); !bytes.Equal(after, data) {
 		t.Error("the damaged file was changed by the refused Open")

@@ -233,7 +233,7 @@ func TestSQLiteNewerSchema(t *testing.T) {
 		if s != nil {
 			s.Close()
 		}
-		t.Errorf("OpenSQLite of a version 99 file = %v, want an error that says it is newer", err)
+		t.Errorf("Open of a version 99 file = %v, want an error that says it is newer", err)
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 
 	"oanquan/ai"
 	"oanquan/ai/endgames"
-	"oanquan/internal/store"
+	"oanquan/internal/store/stores"
 	"oanquan/rules"
 )
 
@@ -217,7 +217,7 @@ func openEndgames(cmd, dir string) (*endgames.Table, error) {
 	case "none":
 		return nil, nil
 	case "":
-		def, err := store.DefaultPath()
+		def, err := stores.DefaultPath()
 		if err != nil {
 			return nil, nil
 		}

@@ -17,7 +17,7 @@ import (
 
 	"oanquan/internal/match/matchtest"
 	"oanquan/internal/server"
-	"oanquan/internal/store"
+	"oanquan/internal/store/memory"
 )
 
 // TestLoadgen runs the load generator for about a second against a server
@@ -139,7 +139,7 @@ func TestLoadgenClock(t *testing.T) {
 // answers at once, with no rate limits.
 func newLoadTestServer(t *testing.T) *server.Server {
 	srv := server.New(server.Config{
-		Store:  store.NewMemory(),
+		Store:  memory.New(),
 		Engine: matchtest.First{},
 		Limits: server.Limits{
 			Creates: server.Rate{PerMinute: math.Inf(1), Burst: 1},

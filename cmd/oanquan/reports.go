@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"oanquan/internal/store"
+
+	"oanquan/internal/store/stores"
 )
 
 // reportLine is one report as `oanquan reports` prints it: one JSON line,
@@ -34,7 +36,7 @@ func runReports(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if fs.NArg() != 0 || *days <= 0 || *limit <= 0 {
 		return usagef("reports: want [--db FILE|URL] [--days N] [--limit N] with N > 0")
 	}
-	st, _, err := store.Open(ctx, *db, nil)
+	st, _, err := stores.Open(ctx, *db, nil)
 	if err != nil {
 		return usagef("%v", err)
 	}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"oanquan/internal/store"
+
+	"oanquan/internal/store/sqlite"
 )
 
 // TestReportsCommand: `oanquan reports --db FILE` lists the reports kept
@@ -18,7 +20,7 @@ import (
 func TestReportsCommand(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "oanquan.db")
-	st, err := store.OpenSQLite(ctx, path, nil)
+	st, err := sqlite.Open(ctx, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

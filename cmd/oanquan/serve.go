@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"oanquan/internal/server"
-	"oanquan/internal/store"
+	"oanquan/internal/store/stores"
 )
 
 // defaultAddr is where the game is served without --addr: this machine
@@ -95,7 +95,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	st, where, err := store.Open(ctx, *db, log)
+	st, where, err := stores.Open(ctx, *db, log)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -175,7 +175,7 @@ func endgamesDir(fs *flag.FlagSet, dir, db string) (string, error) {
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "endgames" })
 	switch {
 	case !given:
-		def, err := store.DefaultPath()
+		def, err := stores.DefaultPath()
 		if err != nil || !sameFile(db, def) {
 			return "", nil
 		}

@@ -25,7 +25,7 @@ import (
 	. "oanquan/e2e/internal/browsertest"
 	"oanquan/internal/account"
 	"oanquan/internal/server"
-	"oanquan/internal/store"
+	"oanquan/internal/store/sqlite"
 	"oanquan/web"
 )
 
@@ -38,7 +38,7 @@ func accountSite(t *testing.T) string {
 	if ChromiumPath() == "" && os.Getenv("CI") != "true" {
 		t.Skip("chromium not found: apt-get install -y chromium")
 	}
-	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

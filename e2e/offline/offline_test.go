@@ -24,7 +24,7 @@ import (
 	"oanquan/ai"
 	. "oanquan/e2e/internal/browsertest"
 	"oanquan/internal/server"
-	"oanquan/internal/store"
+	"oanquan/internal/store/memory"
 	"oanquan/rules"
 	"oanquan/web"
 )
@@ -321,7 +321,7 @@ func TestServiceWorkerUpdate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := store.NewMemory()
+	st := memory.New()
 	v1 := server.New(server.Config{Store: st})
 	v2 := server.New(server.Config{Store: st, Assets: changed})
 	var current atomic.Pointer[server.Server]

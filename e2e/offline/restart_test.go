@@ -13,7 +13,7 @@ import (
 
 	. "oanquan/e2e/internal/browsertest"
 	"oanquan/internal/server"
-	"oanquan/internal/store"
+	"oanquan/internal/store/sqlite"
 )
 
 // TestServerRestart: a game against the computer on a server that keeps
@@ -30,7 +30,7 @@ func TestServerRestart(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	serve := func(ln net.Listener) (stop func()) {
-		st, err := store.OpenSQLite(context.Background(), db, nil)
+		st, err := sqlite.Open(context.Background(), db, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

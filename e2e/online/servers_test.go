@@ -13,8 +13,8 @@ import (
 
 	. "oanquan/e2e/internal/browsertest"
 	"oanquan/internal/server"
-	"oanquan/internal/store"
 	"oanquan/internal/store/pgtest"
+	"oanquan/internal/store/postgres"
 )
 
 // TestOnlineTwoServers: two servers share one PostgreSQL database, as
@@ -30,7 +30,7 @@ func TestOnlineTwoServers(t *testing.T) {
 	var bases [2]string
 	for i := range bases {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		st, err := store.OpenPostgres(ctx, url, nil)
+		st, err := postgres.Open(ctx, url, nil)
 		cancel()
 		if err != nil {
 			t.Fatal(err)

@@ -23,6 +23,8 @@ import (
 	"oanquan/internal/rating"
 	"oanquan/internal/store"
 	"oanquan/internal/store/pgtest"
+	"oanquan/internal/store/postgres"
+	"oanquan/internal/store/sqlite"
 	"oanquan/internal/wire"
 )
 
@@ -38,7 +40,7 @@ var noLimits = Limits{Creates: Rate{PerMinute: 1e6, Burst: 1000}, Hints: Rate{Pe
 // in a SQLite file.
 func accountServer(t *testing.T, lim Limits) (*Server, *httptest.Server) {
 	t.Helper()
-	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,7 +354,7 @@ func TestAccountsCrossSite(t *testing.T) {
 // TestRehash: a password hashed with other parameters than the server's
 // is hashed again at its next sign-in, the sessions kept.
 func TestRehash(t *testing.T) {
-	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -478,7 +480,7 @@ func TestRatedGame(t *testing.T) {
 			url := ""
 			if db == "postgres" {
 				url = pgtest.Start(t)
-				st, err := store.OpenPostgres(context.Background(), url, nil)
+				st, err := postgres.Open(context.Background(), url, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -509,7 +511,7 @@ func TestRatedGame(t *testing.T) {
 			if url != "" {
 				// Another server reads the ended game from the database,
 				// with what it did to the ratings.
-				st, err := store.OpenPostgres(context.Background(), url, nil)
+				st, err := postgres.Open(context.Background(), url, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -766,7 +768,7 @@ func TestDeleteAccountResignsRated(t *testing.T) {
 			if db == "postgres" {
 				url := pgtest.Start(t)
 				open := func() store.Store {
-					st, err := store.OpenPostgres(context.Background(), url, nil)
+					st, err := postgres.Open(context.Background(), url, nil)
 					if err != nil {
 						t.Fatal(err)
 					}

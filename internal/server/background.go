@@ -12,6 +12,7 @@ import (
 	"oanquan/ai"
 	"oanquan/internal/match"
 	"oanquan/internal/store"
+	"oanquan/internal/store/stores"
 	"oanquan/rules"
 )
 
@@ -193,7 +194,7 @@ func (p *storeProbe) check(ctx context.Context, st store.Store, log *slog.Logger
 	}
 	var refusal error
 	if err != nil {
-		reason, ok := store.Unavailable(err)
+		reason, ok := stores.Unavailable(err)
 		switch {
 		case ok:
 		case errors.Is(err, context.DeadlineExceeded):

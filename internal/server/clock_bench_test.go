@@ -10,6 +10,7 @@ import (
 
 	"oanquan/internal/match"
 	"oanquan/internal/store"
+	"oanquan/internal/store/sqlite"
 	"oanquan/internal/wire"
 )
 
@@ -40,7 +41,7 @@ type benchGame struct {
 func benchClockMoves(b *testing.B, where string, tc *match.TimeControl) {
 	var st store.Store
 	if where == "sqlite" {
-		sq, err := store.OpenSQLite(context.Background(), b.TempDir()+"/games.db", nil)
+		sq, err := sqlite.Open(context.Background(), b.TempDir()+"/games.db", nil)
 		if err != nil {
 			b.Fatal(err)
 		}

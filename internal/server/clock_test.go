@@ -15,6 +15,8 @@ import (
 	"oanquan/internal/api"
 	"oanquan/internal/match"
 	"oanquan/internal/store"
+	"oanquan/internal/store/memory"
+	"oanquan/internal/store/sqlite"
 	"oanquan/internal/wire"
 	"oanquan/rules"
 )
@@ -84,7 +86,7 @@ func awaitOutcome(t *testing.T, st store.Store, id, kind string, within time.Dur
 // sweep (which is made to wait an hour), flags it, and the store has it
 // finished. A move after the flag is refused.
 func TestClockFlagNoClient(t *testing.T) {
-	st, err := store.OpenSQLite(context.Background(), t.TempDir()+"/games.db", nil)
+	st, err := sqlite.Open(context.Background(), t.TempDir()+"/games.db", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +147,7 @@ func newTestServer(t *testing.T, s *Server) *httptest.Server {
 // the timer has flagged (its lease is another server's), is refused with
 // time_over and ends the game on time.
 func TestClockMoveTooLate(t *testing.T) {
-	st := store.NewMemory()
+	st := memory.New()
 	s := newServer(t, Config{Store: st, Clocks: Clocks{Lag: -1, SweepEvery: time.Hour}})
 	id, ps := clockedGame(t, s, match.TimeControl{Initial: time.Second})
 	g := playMoves(t, s, id, ps, 2)
@@ -291,7 +293,7 @@ func TestClockFlagPushed(t *testing.T) {
 // back, once the game is over, from a server that never served the game
 // (restarted on the same SQLite file): first moves included.
 func TestClockUsedSaved(t *testing.T) {
-	st, err := store.OpenSQLite(context.Background(), t.TempDir()+"/games.db", nil)
+	st, err := sqlite.Open(context.Background(), t.TempDir()+"/games.db", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +359,7 @@ func FuzzClockOf(f *testing.F) {
 // firing again at once for ever (thousands of errors a minute and half a
 // core, found by loadgen), and the game is not flagged by it.
 func TestClockStaleCopyNoLoop(t *testing.T) {
-	st, err := store.OpenSQLite(context.Background(), t.TempDir()+"/games.db", nil)
+	st, err := sqlite.Open(context.Background(), t.TempDir()+"/games.db", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

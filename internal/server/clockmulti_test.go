@@ -10,7 +10,9 @@ import (
 	"oanquan/internal/api"
 	"oanquan/internal/match"
 	"oanquan/internal/store"
+	"oanquan/internal/store/memory"
 	"oanquan/internal/store/pgtest"
+	"oanquan/internal/store/sqlite"
 	"oanquan/internal/wire"
 )
 
@@ -156,7 +158,7 @@ func TestClockedJoinedAfterRestart(t *testing.T) {
 			st.Close()
 		}
 		var err error
-		st, err = store.OpenSQLite(ctx, path, nil)
+		st, err = sqlite.Open(ctx, path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +186,7 @@ func TestClockedJoinedAfterRestart(t *testing.T) {
 // has what it had, and play goes on with each move's clock saved.
 func TestClockMissingInStore(t *testing.T) {
 	stores := map[string]func(t *testing.T) store.Store{
-		"memory":     func(*testing.T) store.Store { return store.NewMemory() },
+		"memory":     func(*testing.T) store.Store { return memory.New() },
 		"SQLite":     func(t *testing.T) store.Store { return openSQLiteFile(t) },
 		"PostgreSQL": func(t *testing.T) store.Store { return openPostgresURL(t, pgtest.Start(t)) },
 	}
@@ -243,7 +245,7 @@ func TestClockMissingInStore(t *testing.T) {
 // that copy instead of answering from it, and reads the game again with
 // its clock.
 func TestStaleClocklessCopyDropped(t *testing.T) {
-	st := store.NewMemory()
+	st := memory.New()
 	s := newServer(t, Config{Store: st, ID: "b"})
 	tc := match.TimeControl{Initial: 5 * time.Minute}
 	cfg := match.Config{Mode: match.Online, Clock: &tc, Created: time.Now()}

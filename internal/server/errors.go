@@ -11,6 +11,7 @@ import (
 
 	"oanquan/internal/api"
 	"oanquan/internal/store"
+	"oanquan/internal/store/stores"
 )
 
 // The refusals and their statuses are package api's (its one error
@@ -25,7 +26,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.Is(err, store.ErrNotFound) {
 		err = storeNotFound{err}
 	}
-	if reason, ok := store.Unavailable(err); ok && !errors.Is(err, api.ErrUnavailable) {
+	if reason, ok := stores.Unavailable(err); ok && !errors.Is(err, api.ErrUnavailable) {
 		// Not a bug: the store cannot be reached or written now. The
 		// client hears why in a few words and when to try again; the
 		// log gets the error.
@@ -60,7 +61,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 const storeRetry = 5 * time.Second
 
 // unavailable refuses a request because the store cannot be reached or
-// written, for the reason given (store.Unavailable).
+// written, for the reason given (stores.Unavailable).
 func unavailable(reason string) error {
 	return &retryError{retry: storeRetry, err: api.Fail(api.ErrUnavailable, "the games cannot be saved or read just now: %s; try again in %d s", reason, retrySeconds(storeRetry))}
 }

@@ -11,7 +11,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"oanquan/internal/store"
+	"oanquan/internal/store/postgres"
+
+	"oanquan/internal/store/memory"
 	"oanquan/internal/store/pgtest"
 	"oanquan/internal/wire"
 )
@@ -24,7 +26,7 @@ import (
 // server.
 func TestHealthStoreReadOnly(t *testing.T) {
 	url := pgtest.Start(t)
-	st, err := store.OpenPostgres(context.Background(), url, nil)
+	st, err := postgres.Open(context.Background(), url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +101,7 @@ func readOnly(t *testing.T, url string, on bool) {
 
 // countingStore is a memory store whose probe counts its calls.
 type countingStore struct {
-	*store.Memory
+	*memory.DB
 	probes int
 }
 
@@ -109,7 +111,7 @@ func (c *countingStore) Probe(ctx context.Context) error { c.probes++; return ni
 // live, and a request that found the store unavailable makes the next
 // check probe at once.
 func TestHealthProbeCached(t *testing.T) {
-	st := &countingStore{Memory: store.NewMemory()}
+	st := &countingStore{DB: memory.New()}
 	s := newServer(t, Config{Store: st})
 	s.probe.ttl = time.Hour
 	for range 3 {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"oanquan/internal/api"
-	"oanquan/internal/store"
+	"oanquan/internal/store/sqlite"
 )
 
 // TestLeaderboard: GET /api/leaderboard/blitz lists, ranked, the
@@ -18,7 +18,7 @@ import (
 // leave them.
 func TestLeaderboard(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "games.db")
-	st, err := store.OpenSQLite(context.Background(), path, nil)
+	st, err := sqlite.Open(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

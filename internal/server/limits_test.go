@@ -13,6 +13,7 @@ import (
 
 	"oanquan/internal/match"
 	"oanquan/internal/store"
+	"oanquan/internal/store/memory"
 	"oanquan/rules"
 )
 
@@ -86,7 +87,7 @@ func TestClientOf(t *testing.T) {
 // TestGameIDs: a new game's id holds 96 random bits or more; a game saved
 // with an id of the old length (48 bits) is still found.
 func TestGameIDs(t *testing.T) {
-	st := store.NewMemory()
+	st := memory.New()
 	s := newServer(t, Config{Store: st})
 	g := create(t, s, map[string]any{"mode": "local"})
 	if bits := len(g.ID) * 5; bits < 96 || !validID(g.ID) {
@@ -107,7 +108,7 @@ func TestGameIDs(t *testing.T) {
 // no faster than the limit over time. (Counted after the lookup, a refusal
 // would otherwise have given the tokens back.)
 func TestUnknownGamesAtOnce(t *testing.T) {
-	s := newServer(t, Config{Store: slowStore{store.NewMemory()}, Limits: Limits{Creates: Rate{PerMinute: 1e6, Burst: 1000}, Unknown: Rate{PerMinute: 1, Burst: 3}}})
+	s := newServer(t, Config{Store: slowStore{memory.New()}, Limits: Limits{Creates: Rate{PerMinute: 1e6, Burst: 1000}, Unknown: Rate{PerMinute: 1, Burst: 3}}})
 	from := func(id string) response {
 		req := httptest.NewRequest("GET", "/api/games/"+id, nil)
 		req.RemoteAddr = "192.0.2.9:1000"

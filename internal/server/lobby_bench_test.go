@@ -17,7 +17,9 @@ import (
 	"github.com/coder/websocket"
 
 	"oanquan/internal/store"
+
 	"oanquan/internal/store/pgtest"
+	"oanquan/internal/store/postgres"
 )
 
 // BenchmarkLobbyFanout measures how long a seek posted takes to reach
@@ -71,7 +73,7 @@ func BenchmarkLobbyFanoutSignedIn(b *testing.B) {
 func postgresStore(b *testing.B) store.Store {
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
 	defer cancel()
-	st, err := store.OpenPostgres(ctx, pgtest.Start(b), nil)
+	st, err := postgres.Open(ctx, pgtest.Start(b), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -17,6 +17,8 @@ import (
 	"oanquan/internal/api"
 	"oanquan/internal/store"
 	"oanquan/internal/store/pgtest"
+	"oanquan/internal/store/postgres"
+	"oanquan/internal/store/sqlite"
 )
 
 // post posts a seek from b and returns it.
@@ -143,7 +145,7 @@ func TestSeekRace(t *testing.T) {
 
 // openSQLiteFile opens a new SQLite file, closed when t ends.
 func openSQLiteFile(t testing.TB) store.Store {
-	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +155,7 @@ func openSQLiteFile(t testing.TB) store.Store {
 
 // openPostgresURL opens the database at url, closed when t ends.
 func openPostgresURL(t testing.TB, url string) store.Store {
-	st, err := store.OpenPostgres(context.Background(), url, nil)
+	st, err := postgres.Open(context.Background(), url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +322,7 @@ func TestSeekOpenLimitRace(t *testing.T) {
 		st   func(t *testing.T) store.Store
 	}{
 		{"SQLite", func(t *testing.T) store.Store {
-			st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
+			st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -365,7 +367,7 @@ func TestLobbyFloodBounds(t *testing.T) {
 		st   func(t *testing.T) store.Store
 	}{
 		{"SQLite", func(t *testing.T) store.Store {
-			st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
+			st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

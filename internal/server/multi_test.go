@@ -14,6 +14,8 @@ import (
 	"oanquan/internal/api"
 	"oanquan/internal/store"
 	"oanquan/internal/store/pgtest"
+	"oanquan/internal/store/postgres"
+	"oanquan/internal/store/sqlite"
 	"oanquan/internal/wire"
 )
 
@@ -26,7 +28,7 @@ func postgresPair(t testing.TB) (store.Store, store.Store) {
 	defer cancel()
 	var out [2]store.Store
 	for i := range out {
-		st, err := store.OpenPostgres(ctx, url, nil)
+		st, err := postgres.Open(ctx, url, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +153,7 @@ func TestTwoServersOneComputer(t *testing.T) {
 func TestServerOnSQLite(t *testing.T) {
 	path := t.TempDir() + "/games.db"
 	ctx := context.Background()
-	st, err := store.OpenSQLite(ctx, path, nil)
+	st, err := sqlite.Open(ctx, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +183,7 @@ func TestServerOnSQLite(t *testing.T) {
 	s.Close()
 	st.Close()
 
-	st2, err := store.OpenSQLite(ctx, path, nil)
+	st2, err := sqlite.Open(ctx, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"rsc.io/qr"
 
 	"oanquan/internal/api"
-	"oanquan/internal/store"
+	"oanquan/internal/store/memory"
 	"oanquan/internal/wire"
 	"oanquan/notation"
 )
@@ -366,7 +366,7 @@ func TestQRCode(t *testing.T) {
 // server sharing the store says hello here before this server has heard
 // of the join: the hello is still taken for the friend's seat.
 func TestHelloAfterJoinElsewhere(t *testing.T) {
-	st := store.NewMemory()
+	st := memory.New()
 	s := newServer(t, Config{Store: st})
 	ts := httptest.NewServer(s)
 	defer ts.Close()

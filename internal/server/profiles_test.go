@@ -11,7 +11,9 @@ import (
 
 	"oanquan/internal/api"
 	"oanquan/internal/store"
+	"oanquan/internal/store/memory"
 	"oanquan/internal/store/pgtest"
+	"oanquan/internal/store/postgres"
 	"oanquan/internal/wire"
 	"oanquan/notation"
 )
@@ -100,7 +102,7 @@ func testProfile(t *testing.T, db string) {
 	lim.ClientIPHeader = "X-Real-IP"
 	var ts *httptest.Server
 	if db == "postgres" {
-		st, err := store.OpenPostgres(context.Background(), pgtest.Start(t), nil)
+		st, err := postgres.Open(context.Background(), pgtest.Start(t), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -243,7 +245,7 @@ func splitRecords(text string) []string {
 // (finished, with none) has its result worked out when the profile is
 // first read, and counted from then on.
 func TestProfileOldResults(t *testing.T) {
-	st := store.NewMemory()
+	st := memory.New()
 	s, ts := accountServerOn(t, st, noLimits)
 	a, b := ratedPair(t, ts)
 	c := must[api.Created](t, a.call("POST", "/api/games", `{"mode":"online"}`), 201)

@@ -11,7 +11,10 @@ import (
 	"oanquan/internal/api"
 	"oanquan/internal/rating"
 	"oanquan/internal/store"
+	"oanquan/internal/store/memory"
 	"oanquan/internal/store/pgtest"
+	"oanquan/internal/store/postgres"
+	"oanquan/internal/store/sqlite"
 )
 
 // readCounts counts a store's reads of accounts: one by one (AccountByID,
@@ -29,64 +32,64 @@ func (n *readCounts) reset() {
 
 // countedSQLite is a SQLite store that counts its reads (readCounts).
 type countedSQLite struct {
-	*store.SQLite
+	*sqlite.DB
 	n *readCounts
 }
 
 func (c countedSQLite) AccountByID(ctx context.Context, id string) (store.Account, error) {
 	c.n.account.Add(1)
-	return c.SQLite.AccountByID(ctx, id)
+	return c.DB.AccountByID(ctx, id)
 }
 
 func (c countedSQLite) Ratings(ctx context.Context, id string) (map[string]rating.Rating, error) {
 	c.n.ratings.Add(1)
-	return c.SQLite.Ratings(ctx, id)
+	return c.DB.Ratings(ctx, id)
 }
 
 func (c countedSQLite) Posters(ctx context.Context, ids []string) (map[string]store.Poster, error) {
 	c.n.posters.Add(1)
-	return c.SQLite.Posters(ctx, ids)
+	return c.DB.Posters(ctx, ids)
 }
 
 func (c countedSQLite) BlockedWith(ctx context.Context, account string) (map[string]bool, error) {
 	c.n.blockedWith.Add(1)
-	return c.SQLite.BlockedWith(ctx, account)
+	return c.DB.BlockedWith(ctx, account)
 }
 
 func (c countedSQLite) OpenSeeks(ctx context.Context, now time.Time) ([]store.Seek, error) {
 	c.n.open.Add(1)
-	return c.SQLite.OpenSeeks(ctx, now)
+	return c.DB.OpenSeeks(ctx, now)
 }
 
 // countedPostgres is a PostgreSQL store that counts its reads.
 type countedPostgres struct {
-	*store.Postgres
+	*postgres.DB
 	n *readCounts
 }
 
 func (c countedPostgres) AccountByID(ctx context.Context, id string) (store.Account, error) {
 	c.n.account.Add(1)
-	return c.Postgres.AccountByID(ctx, id)
+	return c.DB.AccountByID(ctx, id)
 }
 
 func (c countedPostgres) Ratings(ctx context.Context, id string) (map[string]rating.Rating, error) {
 	c.n.ratings.Add(1)
-	return c.Postgres.Ratings(ctx, id)
+	return c.DB.Ratings(ctx, id)
 }
 
 func (c countedPostgres) Posters(ctx context.Context, ids []string) (map[string]store.Poster, error) {
 	c.n.posters.Add(1)
-	return c.Postgres.Posters(ctx, ids)
+	return c.DB.Posters(ctx, ids)
 }
 
 func (c countedPostgres) BlockedWith(ctx context.Context, account string) (map[string]bool, error) {
 	c.n.blockedWith.Add(1)
-	return c.Postgres.BlockedWith(ctx, account)
+	return c.DB.BlockedWith(ctx, account)
 }
 
 func (c countedPostgres) OpenSeeks(ctx context.Context, now time.Time) ([]store.Seek, error) {
 	c.n.open.Add(1)
-	return c.Postgres.OpenSeeks(ctx, now)
+	return c.DB.OpenSeeks(ctx, now)
 }
 
 // countedStores opens a SQLite file and a fresh PostgreSQL, each
@@ -94,7 +97,7 @@ func (c countedPostgres) OpenSeeks(ctx context.Context, now time.Time) ([]store.
 func countedStores(t *testing.T) map[string]func(t *testing.T) (store.Store, *readCounts) {
 	return map[string]func(t *testing.T) (store.Store, *readCounts){
 		"sqlite": func(t *testing.T) (store.Store, *readCounts) {
-			st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
+			st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +107,7 @@ func countedStores(t *testing.T) map[string]func(t *testing.T) (store.Store, *re
 		},
 		"postgres": func(t *testing.T) (store.Store, *readCounts) {
 			n := &readCounts{}
-			return countedPostgres{openPostgresURL(t, pgtest.Start(t)).(*store.Postgres), n}, n
+			return countedPostgres{openPostgresURL(t, pgtest.Start(t)).(*postgres.DB), n}, n
 		},
 	}
 }
@@ -179,7 +182,7 @@ func TestRefreshReadsOnce(t *testing.T) {
 // then a seek that is listed; it returns how many refreshes the burst
 // cost, until the socket lists that seek, and how long that took.
 func burstRefreshes(t *testing.T, n int, gap time.Duration) (int64, time.Duration) {
-	st := store.NewMemory()
+	st := memory.New()
 	s := newServer(t, Config{Store: st, Limits: noLimits})
 	s.lobby.gap.Store(int64(gap))
 	ts := newTestServer(t, s)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"oanquan/internal/api"
-	"oanquan/internal/store"
+	"oanquan/internal/store/memory"
 	"oanquan/internal/wire"
 )
 
@@ -18,7 +18,7 @@ import (
 // as finished.
 func TestRetention(t *testing.T) {
 	var logged bytes.Buffer
-	s := newServer(t, Config{Store: store.NewMemory(), Log: slog.New(slog.NewTextHandler(&logged, nil))})
+	s := newServer(t, Config{Store: memory.New(), Log: slog.New(slog.NewTextHandler(&logged, nil))})
 	invite := must[api.Created](t, do(t, s, "POST", "/api/games", map[string]any{"mode": "online"}), 201)
 	ended, a, _ := onlineGame(t, s, `{"mode":"online"}`)
 	must[wire.Game](t, a.act(t, s, "POST", "/api/games/"+ended+"/resign", ""), 200)

@@ -15,7 +15,7 @@ import (
 
 	"oanquan/internal/api"
 	"oanquan/internal/match/matchtest"
-	"oanquan/internal/store"
+	"oanquan/internal/store/memory"
 	"oanquan/internal/wire"
 )
 
@@ -66,7 +66,7 @@ func TestStrangerRefused(t *testing.T) {
 // TestSeatsSaved: the store keeps a hash of the secret, never the secret,
 // and a server started again on the store knows the seats.
 func TestSeatsSaved(t *testing.T) {
-	st := store.NewMemory()
+	st := memory.New()
 	s := newServer(t, Config{Store: st})
 	g := create(t, s, map[string]any{"human": 1})
 	secret, _ := secrets.Load(g.ID)
@@ -126,7 +126,7 @@ func TestRateLimited(t *testing.T) {
 // TestMaxLive: beyond MaxLive live games, the least recently used is
 // closed, stays saved and comes back when asked for.
 func TestMaxLive(t *testing.T) {
-	st := store.NewMemory()
+	st := memory.New()
 	s := newServer(t, Config{Store: st, MaxLive: 3})
 	var ids []string
 	for range 5 {
@@ -146,7 +146,7 @@ func TestMaxLive(t *testing.T) {
 // TestResumeWaiting: a server started on a store holding a game that waits
 // for the computer has it move, without anyone asking.
 func TestResumeWaiting(t *testing.T) {
-	st := store.NewMemory()
+	st := memory.New()
 	s := newServer(t, Config{Store: st, Engine: matchtest.NewGate()}) // thinks for ever
 	g := create(t, s, nil)
 	must[wire.Turn](t, do(t, s, "POST", "/api/games/"+g.ID+"/moves", `{"move":"7R"}`), 200)
@@ -248,7 +248,7 @@ func TestWebSocketNotReading(t *testing.T) {
 // games waiting for the computer, so that another server takes them up at
 // once rather than when the leases run out.
 func TestCloseReleasesLeases(t *testing.T) {
-	st := store.NewMemory()
+	st := memory.New()
 	gate := matchtest.NewGate() // thinks until released: never, here
 	s := newServer(t, Config{Store: st, ID: "a", Engine: gate})
 	g := create(t, s, nil)

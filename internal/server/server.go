@@ -53,6 +53,7 @@ import (
 	"oanquan/internal/api"
 	"oanquan/internal/match"
 	"oanquan/internal/store"
+	"oanquan/internal/store/memory"
 	"oanquan/web"
 )
 
@@ -186,7 +187,7 @@ func New(cfg Config) *Server {
 		started:           time.Now(),
 	}
 	if s.store == nil {
-		s.store = store.NewMemory()
+		s.store = memory.New()
 	}
 	embedded := s.cfg.Assets == nil
 	if embedded {

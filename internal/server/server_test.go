@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"oanquan/internal/store"
+
+	"oanquan/internal/store/memory"
 	"oanquan/internal/wire"
 )
 
@@ -116,7 +118,7 @@ func TestCrossOrigin(t *testing.T) {
 // TestPersistence: games are saved as they change, and a new server on
 // the same store takes them up where they were.
 func TestPersistence(t *testing.T) {
-	st := store.NewMemory()
+	st := memory.New()
 	s := newServer(t, Config{Store: st})
 	g := create(t, s, map[string]any{"mode": "local", "level": "medium", "variants": []string{"young-mandarin"}})
 	for _, mv := range []string{"7R", "1L", "9L"} {
@@ -238,7 +240,7 @@ func TestEvictIdle(t *testing.T) {
 // TestComputerFirstSaved: the computer's first move, played as the game
 // is made, is saved after the new game, not overwritten by it.
 func TestComputerFirstSaved(t *testing.T) {
-	st := store.NewMemory()
+	st := memory.New()
 	s := New(Config{Store: st, Engine: first{}})
 	ts := httptest.NewServer(s)
 	defer ts.Close()

@@ -62,7 +62,7 @@ type RatingChange struct {
 
 // Accounts keeps players' accounts, sessions and ratings. The SQLite,
 // Postgres and Memory stores implement it, with the same contract
-// (contract_test.go). Methods that change something are durable when
+// (package storetest). Methods that change something are durable when
 // they return without error; a method that returns an error has changed
 // nothing.
 type Accounts interface {
@@ -121,9 +121,4 @@ type Accounts interface {
 	// ErrUnrated); if e does not fit the game (ErrConflict, ErrNotFound),
 	// nothing is changed.
 	EndRated(ctx context.Context, id string, e Ending) (RatingChange, error)
-}
-
-// rate rates a game between seats a and b, seat 0 scoring score0.
-func rate(a, b rating.Rating, score0 float64, at time.Time) (rating.Rating, rating.Rating, error) {
-	return rating.System{}.Game(a, b, score0, at)
 }

@@ -66,7 +66,7 @@ type Seek struct {
 }
 
 // Seeks keeps the lobby's seeks. The SQLite, Postgres and Memory stores
-// implement it with the same contract (seeks_test.go). Methods that
+// implement it with the same contract (storetest.Seeks). Methods that
 // change something are durable when they return without error. On
 // PostgreSQL every change of a seek is announced to the other servers
 // (Notifier: a Notice with Lobby set).
@@ -78,7 +78,7 @@ type Seeks interface {
 	// k.Address has b.Address open seeks already (ErrSeekLimit), k.Wide
 	// has b.Wide (ErrWideLimit), or the store holds b.All (ErrLobbyFull);
 	// it returns the count that refused (else the address's). The
-	// counts and the save are one step: of an address's or a network's
+	// SeekCounts and the save are one step: of an address's or a network's
 	// seeks posted at once, through any servers, no more than its bound
 	// are open. (The bound of all may be passed by seeks of other
 	// networks posted at the same moment through other servers: by no
@@ -123,25 +123,26 @@ type Seeks interface {
 	SweepSeeks(ctx context.Context, now time.Time) (int, error)
 }
 
-var (
-	_ Seeks = (*Memory)(nil)
-	_ Seeks = (*SQLite)(nil)
-	_ Seeks = (*Postgres)(nil)
-)
-
-// counts are the open seeks CreateSeekWithin counts: of the address, of
+// SeekCounts are the open seeks CreateSeekWithin counts: of the address, of
 // its network, of all.
-type counts struct{ address, wide, all int }
+type SeekCounts struct{ Address, Wide, All int }
 
-// check refuses k when a count is at its bound, returning that count.
-func (c counts) check(k Seek, b Bounds) (int, error) {
+// Check refuses k when a count is at its bound, returning that count.
+func (c SeekCounts) Check(k Seek, b Bounds) (int, error) {
 	switch {
-	case c.address >= b.Address:
-		return c.address, fmt.Errorf("address %q: %w", k.Address, ErrSeekLimit)
-	case b.Wide > 0 && k.Wide != "" && c.wide >= b.Wide:
-		return c.wide, fmt.Errorf("network %q: %w", k.Wide, ErrWideLimit)
-	case b.All > 0 && c.all >= b.All:
-		return c.all, ErrLobbyFull
+	case c.Address >= b.Address:
+		return c.Address, fmt.Errorf("address %q: %w", k.Address, ErrSeekLimit)
+	case b.Wide > 0 && k.Wide != "" && c.Wide >= b.Wide:
+		return c.Wide, fmt.Errorf("network %q: %w", k.Wide, ErrWideLimit)
+	case b.All > 0 && c.All >= b.All:
+		return c.All, ErrLobbyFull
 	}
-	return c.address, nil
+	return c.Address, nil
+}
+
+// LobbyNotifier tells the other servers sharing a store that something
+// of the lobby changed beside a seek's row: the game an accepted seek
+// names now exists (Postgres; the other stores serve one server).
+type LobbyNotifier interface {
+	NotifyLobby(ctx context.Context, id string) error
 }

@@ -1,40 +1,3 @@
-// Package store keeps saved games. A saved game is plain data — the
-// settings a game was created with, the hashes of its seats' secrets and
-// the moves played — from which a live game (package match) can be
-// rebuilt; it holds no goroutines or connections, so a database can hold
-// it as well as memory can.
-//
-//	s := store.NewMemory()
-//	err := s.Create(ctx, store.Game{ID: "k3j9x2", Mode: "ai", Start: notation.Start})
-//	err = s.Append(ctx, "k3j9x2", 0, "7R", store.Waiting) // move 0, computer to move
-//	g, err := s.Get(ctx, "k3j9x2")
-//	if errors.Is(err, store.ErrNotFound) { … }
-//
-// A change is written as a small transaction of its own — a new move row,
-// the moves from some index removed (an undo), a level — and is durable
-// when the call returns: the server answers and broadcasts a move only
-// after Append has returned. Append refuses a move at an index already
-// taken (ErrConflict), so that two servers sharing a database never both
-// play a move at the same ply.
-//
-// Three implementations: Memory (tests, and servers that keep nothing),
-// SQLite (one server, a file) and Postgres (several servers on one
-// database, which tell each other of changes). They pass the same
-// contract tests (contract_test.go). Open picks one from the value of the
-// server's --db flag:
-//
-//	s, where, err := store.Open(ctx, *db, log) // "", "memory", a file or postgres://…
-//	fmt.Fprintln(stderr, "games are kept in", where)
-//	defer s.Close()
-//	if n, ok := s.(store.Notifier); ok { notices := n.Changes(ctx); … }
-//
-// Postgres is also a PresenceBoard, on which the servers post who is
-// connected to them, so that each can count the players and watchers of
-// an online game over all of them.
-//
-// The SQLite and Postgres stores create and migrate their own schema,
-// which is versioned: an older file or database is brought up to date
-// when it is opened.
 package store
 
 import (
@@ -234,9 +197,9 @@ type Expiry struct {
 	Limit                             int // at most this many games a call
 }
 
-// due reports whether e says a game is due, given its mode, seats, number
+// Due reports whether e says a game is due, given its mode, seats, number
 // of moves, last change and end (zero: not finished).
-func (e Expiry) due(mode string, seats [2][]byte, moves int, updated, finished time.Time) bool {
+func (e Expiry) Due(mode string, seats [2][]byte, moves int, updated, finished time.Time) bool {
 	before := func(t, cutoff time.Time) bool { return !cutoff.IsZero() && t.Before(cutoff) }
 	switch {
 	case mode == "online" && (seats[0] == nil || seats[1] == nil) && moves == 0 && before(updated, e.Invitations):
@@ -277,21 +240,13 @@ type Notice struct {
 	Seat   int
 }
 
-// moveClocks returns the clocks read with a game's moves, nil if no move
+// MoveClocks returns the clocks read with a game's moves, nil if no move
 // has one.
-func moveClocks(clocks []string) []string {
+func MoveClocks(clocks []string) []string {
 	for _, c := range clocks {
 		if c != "" {
 			return clocks
 		}
 	}
 	return nil
-}
-
-// nullText is s for a nullable text column, NULL for "".
-func nullText(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
 }

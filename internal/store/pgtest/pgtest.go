@@ -4,7 +4,7 @@
 //
 //	func TestSomething(t *testing.T) {
 //		url := pgtest.Start(t) // postgres://postgres@127.0.0.1:PORT/t_1
-//		s, err := store.OpenPostgres(ctx, url, nil)
+//		s, err := postgres.Open(ctx, url, nil)
 //		…
 //	}
 //

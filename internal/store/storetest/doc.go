@@ -1,0 +1,15 @@
+// Package storetest is the contract every store passes: one suite of
+// tests, run by each store's own tests against its backend (WTF Dial runs
+// one suite on its in-memory and SQLite stores the same way):
+//
+//	func openMemory(t *testing.T) store.Full { return memory.New() }
+//
+//	func TestMemoryContract(t *testing.T) { storetest.Contract(t, openMemory) }
+//	func TestMemoryAccounts(t *testing.T) { storetest.Accounts(t, openMemory) }
+//	func TestMemoryBlocks(t *testing.T)   { storetest.Blocks(t, openMemory(t)) }
+//
+// Contract covers Store (games, moves, clocks, leases, expiry, and races
+// between writers); the others one interface each. The helpers (Sample,
+// MustCreate, NewSeek, CheckMigratedV6, …) are for the stores' own tests
+// of what only they have, such as migrations. Only tests import it.
+package storetest

@@ -100,6 +100,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("%v", err)
 	}
 	defer st.Close()
+	full, ok := server.AsStore(st) // every store of package store is one
+	if !ok {
+		return fmt.Errorf("the store %s lacks a feature the server needs", where)
+	}
 	egDir, err := endgamesDir(fs, *tables, *db) // after the store, which makes the data directory
 	if err != nil {
 		return err
@@ -125,7 +129,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	socketCap := capSockets(*maxSockets, raiseFileLimit(), log)
 	h := server.New(server.Config{
-		Store:       st,
+		Store:       full,
 		Workers:     *workers,
 		MoveTime:    *moveTime,
 		MaxLive:     *maxLive,

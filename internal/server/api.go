@@ -97,7 +97,7 @@ func (h host) creator(ctx context.Context, cfg match.Config) (string, error) {
 		return a.ID, nil
 	case cfg.Rated:
 		return "", err
-	case errors.Is(err, api.ErrSignedOut) || errors.Is(err, errNoAccounts):
+	case errors.Is(err, api.ErrSignedOut):
 		return "", nil
 	}
 	return "", err

@@ -22,20 +22,13 @@ const maxBlocks = 1000
 
 // blocks returns the store's blocks and the caller's account, or refuses.
 func (h host) blocks(ctx context.Context) (store.Blocks, string, error) {
-	b, ok := h.s.store.(store.Blocks)
-	if !ok {
-		return nil, "", api.Fail(api.ErrNotOffline, "this server keeps no blocks")
-	}
 	acct, err := h.caller(ctx, true)
-	return b, acct, err
+	return h.s.store, acct, err
 }
 
 // playerID returns the account id of username name, or ErrNotFound.
 func (h host) playerID(ctx context.Context, name string) (string, error) {
-	k, err := h.keeper()
-	if err != nil {
-		return "", err
-	}
+	k := h.keeper()
 	a, err := k.store.AccountByKey(ctx, account.UsernameKey(name))
 	if errors.Is(err, store.ErrNoAccount) {
 		return "", api.Fail(api.ErrNotFound, "no such player")
@@ -116,15 +109,10 @@ func (h host) Blocks(ctx context.Context) ([]string, error) {
 
 // blockedAmong returns, by account, the accounts that each signed-in
 // socket of socks blocks or is blocked by: one read of the store for
-// them all, at each change of the lobby (none for a store that keeps no
-// blocks). The blocks are read afresh at each change, and a block or
+// them all, at each change of the lobby. The blocks are read afresh at each change, and a block or
 // unblock is one (here, and through the store's notices on every other
 // server), so none is ever listed a seek of a player blocked either way.
 func (s *Server) blockedAmong(ctx context.Context, socks []*lobbySock) (map[string]map[string]bool, error) {
-	b, ok := s.store.(store.Blocks)
-	if !ok {
-		return nil, nil
-	}
 	seen := map[string]bool{}
 	var accounts []string
 	for _, c := range socks {
@@ -136,15 +124,14 @@ func (s *Server) blockedAmong(ctx context.Context, socks []*lobbySock) (map[stri
 	if len(accounts) == 0 {
 		return nil, nil
 	}
-	return b.BlockedAmong(ctx, accounts)
+	return s.store.BlockedAmong(ctx, accounts)
 }
 
 // blockedWith returns the accounts account blocks or is blocked by (none
-// for no account, or a store that keeps no blocks).
+// for no account).
 func (s *Server) blockedWith(ctx context.Context, account string) (map[string]bool, error) {
-	b, ok := s.store.(store.Blocks)
-	if account == "" || !ok {
+	if account == "" {
 		return nil, nil
 	}
-	return b.BlockedWith(ctx, account)
+	return s.store.BlockedWith(ctx, account)
 }

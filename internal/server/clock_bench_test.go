@@ -38,7 +38,7 @@ type benchGame struct {
 }
 
 func benchClockMoves(b *testing.B, where string, tc *match.TimeControl) {
-	var st store.Store
+	var st Store
 	if where == "sqlite" {
 		sq, err := store.OpenSQLite(context.Background(), b.TempDir()+"/games.db", nil)
 		if err != nil {

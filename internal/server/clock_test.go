@@ -47,7 +47,7 @@ func playMoves(t *testing.T, h http.Handler, id string, ps [2]player, n int) wir
 }
 
 // savedOutcome reads game id's status from st.
-func savedOutcome(t *testing.T, st store.Store, id string) (match.Outcome, store.Game) {
+func savedOutcome(t *testing.T, st Store, id string) (match.Outcome, store.Game) {
 	t.Helper()
 	g, err := st.Get(context.Background(), id)
 	if err != nil {
@@ -64,7 +64,7 @@ func savedOutcome(t *testing.T, st store.Store, id string) (match.Outcome, store
 
 // awaitOutcome waits until game id's saved outcome is of kind, and
 // returns when it saw it.
-func awaitOutcome(t *testing.T, st store.Store, id, kind string, within time.Duration) (match.Outcome, time.Time) {
+func awaitOutcome(t *testing.T, st Store, id, kind string, within time.Duration) (match.Outcome, time.Time) {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for {

@@ -7,7 +7,6 @@ import (
 
 	"oanquan/internal/api"
 	"oanquan/internal/rating"
-	"oanquan/internal/store"
 )
 
 // The leaderboards (issue 21): per speed, the top leaderSize accounts
@@ -51,10 +50,7 @@ func (h host) Leaderboard(ctx context.Context, speed string) (api.Leaderboard, e
 	if err := h.allowProfile(); err != nil {
 		return api.Leaderboard{}, err
 	}
-	ls, ok := h.s.store.(store.Leaderboards)
-	if !ok {
-		return api.Leaderboard{}, api.Fail(api.ErrNotOffline, "this server keeps no ratings")
-	}
+	ls := h.s.store
 	sp, err := rating.ParseSpeed(speed)
 	if err != nil {
 		return api.Leaderboard{}, api.Fail(api.ErrNotFound, "no such speed: want bullet, blitz, rapid, classical or correspondence")

@@ -372,9 +372,9 @@ func owing(tokens float64, br store.BucketRate, limit, msg string) error {
 // "report", "records") for r's client, of rate rt, or refuses saying
 // when to come back.
 func (s *Server) allowShared(ctx context.Context, r *http.Request, kind string, rt Rate) error {
-	b, ok := s.store.(store.Buckets)
+	b := s.store
 	br, limited := sharedRate(rt)
-	if !ok || !limited {
+	if !limited {
 		return s.limits.allow(r, kind, rt)
 	}
 	taken, tokens, err := b.TakeToken(ctx, kind+" "+s.limits.client(r), br, time.Now(), false)
@@ -387,9 +387,9 @@ func (s *Server) allowShared(ctx context.Context, r *http.Request, kind string, 
 // owesShared refuses while the bucket key (of rate rt) has no token left:
 // the debts chargeShared made.
 func (s *Server) owesShared(ctx context.Context, key string, rt Rate, limit, what string) error {
-	b, ok := s.store.(store.Buckets)
+	b := s.store
 	br, limited := sharedRate(rt)
-	if !ok || !limited {
+	if !limited {
 		return s.limits.owes(key, rt, limit, what)
 	}
 	tokens, err := b.Tokens(ctx, key, br, time.Now())
@@ -402,9 +402,9 @@ func (s *Server) owesShared(ctx context.Context, key string, rt Rate, limit, wha
 // chargeShared takes a token from the bucket key (of rate rt), into debt
 // if need be.
 func (s *Server) chargeShared(ctx context.Context, key string, rt Rate) error {
-	b, ok := s.store.(store.Buckets)
+	b := s.store
 	br, limited := sharedRate(rt)
-	if !ok || !limited {
+	if !limited {
 		s.limits.charge(key, rt)
 		return nil
 	}

@@ -155,7 +155,7 @@ func TestClientFromProxyHeader(t *testing.T) {
 
 // slowStore is a store whose reads take 20 ms, as a busy database's: the
 // guesses sent at once are all looked up together.
-type slowStore struct{ store.Store }
+type slowStore struct{ Store }
 
 func (s slowStore) Get(ctx context.Context, id string) (store.Game, error) {
 	time.Sleep(20 * time.Millisecond)

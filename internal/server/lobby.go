@@ -36,15 +36,6 @@ const (
 	maxOpenSeeksWide = 20
 )
 
-// seeks returns the server's store of seeks, or refuses.
-func (h host) seeks() (store.Seeks, error) {
-	k, ok := h.s.store.(store.Seeks)
-	if !ok {
-		return nil, api.Fail(api.ErrNotOffline, "this server keeps no lobby")
-	}
-	return k, nil
-}
-
 // caller returns the caller's account ("" for none), refusing a caller
 // with no session when need.
 func (h host) caller(ctx context.Context, need bool) (string, error) {
@@ -54,7 +45,7 @@ func (h host) caller(ctx context.Context, need bool) (string, error) {
 		return a.ID, nil
 	case need:
 		return "", err
-	case errors.Is(err, api.ErrSignedOut) || errors.Is(err, errNoAccounts):
+	case errors.Is(err, api.ErrSignedOut):
 		return "", nil
 	}
 	return "", err
@@ -69,7 +60,7 @@ func (h host) posted(k store.Seek) bool {
 // ratingIn returns account's rating in speed as it stands now: a new
 // player's for none (or no account).
 func (s *Server) ratingIn(ctx context.Context, account, speed string) (rating.Rating, error) {
-	if account == "" || s.accounts.store == nil {
+	if account == "" {
 		return rating.New(), nil
 	}
 	rs, err := s.accounts.store.Ratings(ctx, account)
@@ -93,11 +84,8 @@ func (s *Server) seekView(ctx context.Context, k store.Seek) (api.SeekView, erro
 }
 
 // posters reads the accounts that posted seeks, and those of more, with
-// their ratings, in one read of the store (none without accounts).
+// their ratings, in one read of the store.
 func (s *Server) posters(ctx context.Context, seeks []store.Seek, more ...string) (map[string]store.Poster, error) {
-	if s.accounts.store == nil {
-		return nil, nil
-	}
 	seen := map[string]bool{"": true}
 	var ids []string
 	add := func(id string) {
@@ -160,10 +148,7 @@ func (h host) PostSeek(ctx context.Context, q api.SeekRequest) (api.SeekPosted, 
 // newSeek saves a new seek of the caller's (pool: a ticket of quick
 // pairing), within the address's limits, and returns it and its secret.
 func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.Seek, string, error) {
-	ks, err := h.seeks()
-	if err != nil {
-		return store.Seek{}, "", err
-	}
+	ks := h.s.store
 	acct, err := h.caller(ctx, q.Rated)
 	if err != nil {
 		return store.Seek{}, "", err
@@ -272,10 +257,7 @@ func lobbyFull(n int) error {
 // costs the store a read of every open seek and of its poster: it is
 // limited per address as the reads of profiles are.
 func (h host) OpenSeeks(ctx context.Context) ([]api.SeekView, error) {
-	ks, err := h.seeks()
-	if err != nil {
-		return nil, err
-	}
+	ks := h.s.store
 	if err := h.allowProfile(); err != nil {
 		return nil, err
 	}
@@ -330,10 +312,7 @@ func inRange(r rating.Rating, k store.Seek) bool {
 
 // Seek returns seek id; to its poster, the game it made once accepted.
 func (h host) Seek(ctx context.Context, id string) (api.SeekView, error) {
-	ks, err := h.seeks()
-	if err != nil {
-		return api.SeekView{}, err
-	}
+	ks := h.s.store
 	k, err := h.seekFor(ctx, ks, id)
 	if err != nil {
 		return api.SeekView{}, err
@@ -400,10 +379,7 @@ func (h host) seekFor(ctx context.Context, ks store.Seeks, id string) (store.See
 
 // CancelSeek removes seek id, if the caller posted it.
 func (h host) CancelSeek(ctx context.Context, id string) error {
-	ks, err := h.seeks()
-	if err != nil {
-		return err
-	}
+	ks := h.s.store
 	k, err := h.seekFor(ctx, ks, id)
 	if err != nil {
 		return err
@@ -436,10 +412,7 @@ func (h host) CancelSeek(ctx context.Context, id string) error {
 // AcceptSeek makes seek id's game, the caller in the seat the poster
 // does not hold, drawn at random.
 func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
-	ks, err := h.seeks()
-	if err != nil {
-		return api.Joined{}, err
-	}
+	ks := h.s.store
 	if err := h.Allow("join"); err != nil {
 		return api.Joined{}, err
 	}

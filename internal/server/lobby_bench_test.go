@@ -68,7 +68,7 @@ func BenchmarkLobbyFanoutSignedIn(b *testing.B) {
 }
 
 // postgresStore opens a store on a new PostgreSQL database.
-func postgresStore(b *testing.B) store.Store {
+func postgresStore(b *testing.B) Store {
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
 	defer cancel()
 	st, err := store.OpenPostgres(ctx, pgtest.Start(b), nil)
@@ -91,7 +91,7 @@ type fanout struct {
 // newFanout serves s on st with n lobby sockets (signed in, each to an
 // account of its own, ten of which block another, if signedIn); all are
 // closed when b ends.
-func newFanout(b *testing.B, st store.Store, n int, signedIn bool) *fanout {
+func newFanout(b *testing.B, st Store, n int, signedIn bool) *fanout {
 	lim := noLimits
 	lim.Sockets = 2 * n
 	lim.Seeks = Rate{PerMinute: math.Inf(1)}

@@ -201,10 +201,7 @@ func (s *Server) lobbyChanged(string) { s.lobby.changed() }
 // run refreshes the sockets after each change and deletes the expired
 // seeks now and then, until the server closes.
 func (l *lobbyHub) run() {
-	ks, ok := l.s.store.(store.Seeks)
-	if !ok {
-		return
-	}
+	ks := l.s.store
 	expire := time.NewTicker(lobbyExpireEvery)
 	defer expire.Stop()
 	pairs := time.NewTicker(l.pairEvery)
@@ -414,10 +411,7 @@ func (l *lobbyHub) paired(id, game string, seat int) {
 // for a seek; a seek still open, or whose game is not made yet, is left
 // to the next notice or refresh.
 func (l *lobbyHub) heard(id string) {
-	ks, ok := l.s.store.(store.Seeks)
-	if !ok {
-		return
-	}
+	ks := l.s.store
 	l.mu.Lock()
 	_, held := l.holders[id]
 	busy := l.hearing[id]
@@ -477,10 +471,7 @@ type lobbyIn struct {
 
 // hold has c hold seek id, if secret is its poster's.
 func (l *lobbyHub) hold(ctx context.Context, c *lobbySock, id, secret string) {
-	ks, ok := l.s.store.(store.Seeks)
-	if !ok {
-		return
-	}
+	ks := l.s.store
 	// A hold that names no seek of the sender's counts as a request
 	// naming what does not exist: each costs a read of the store.
 	lim := l.s.limits
@@ -539,8 +530,8 @@ func (l *lobbyHub) leave(c *lobbySock) {
 		}
 	}
 	l.mu.Unlock()
-	ks, ok := l.s.store.(store.Seeks)
-	if len(orphans) == 0 || !ok || l.s.ctx.Err() != nil {
+	ks := l.s.store
+	if len(orphans) == 0 || l.s.ctx.Err() != nil {
 		return // shutting down: the holds lapse, and another server's (or the next run's) sweep deletes them
 	}
 	grace := l.graceOf()
@@ -587,16 +578,13 @@ func (l *lobbyHub) sweep(ks store.Seeks) {
 
 // lobbySocket serves GET /api/lobby/ws.
 func (s *Server) lobbySocket(w http.ResponseWriter, r *http.Request) error {
-	if _, ok := s.store.(store.Seeks); !ok {
-		return api.Fail(api.ErrNotOffline, "this server keeps no lobby")
-	}
 	if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
 		return api.Fail(api.ErrBadRequest, "this is a WebSocket: connect with a WebSocket client")
 	}
 	se, a, err := host{s: s, r: r}.session(r.Context())
 	switch {
 	case err == nil:
-	case errors.Is(err, api.ErrSignedOut) || errors.Is(err, errNoAccounts):
+	case errors.Is(err, api.ErrSignedOut):
 		se, a = store.Session{}, store.Account{}
 	default:
 		return err

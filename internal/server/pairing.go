@@ -57,15 +57,13 @@ func (h host) JoinPool(ctx context.Context, q api.SeekRequest) (api.Ticket, erro
 	// gets it back: a second click never makes a second ticket, which
 	// could be paired with the first.
 	if b := bearer(h.r); b != "" {
-		if ks, err := h.seeks(); err == nil {
-			open, err := ks.OpenSeeks(ctx, time.Now())
-			if err != nil {
-				return api.Ticket{}, err
-			}
-			for _, k := range open {
-				if k.Pool && h.posted(k) && k.Initial == q.Clock.Initial && k.Increment == q.Clock.Increment && k.Days == q.Clock.Days && k.Rated == q.Rated {
-					return api.Ticket{ID: k.ID, Secret: b, Speed: k.Speed}, nil
-				}
+		open, err := h.s.store.OpenSeeks(ctx, time.Now())
+		if err != nil {
+			return api.Ticket{}, err
+		}
+		for _, k := range open {
+			if k.Pool && h.posted(k) && k.Initial == q.Clock.Initial && k.Increment == q.Clock.Increment && k.Days == q.Clock.Days && k.Rated == q.Rated {
+				return api.Ticket{ID: k.ID, Secret: b, Speed: k.Speed}, nil
 			}
 		}
 	}
@@ -97,10 +95,7 @@ func (h host) JoinPool(ctx context.Context, q api.SeekRequest) (api.Ticket, erro
 // paired k meanwhile, it returns that game's id and k's seat with made
 // false: that request may still be making the game.
 func (s *Server) pair(ctx context.Context, k store.Seek) (id string, seat int, made bool, err error) {
-	ks, ok := s.store.(store.Seeks)
-	if !ok {
-		return "", 0, false, nil
-	}
+	ks := s.store
 	now := time.Now()
 	open, err := ks.OpenSeeks(ctx, now)
 	if err != nil {
@@ -185,7 +180,7 @@ func (s *Server) pairGame(ctx context.Context, id string, a, b store.Seek, seatA
 	seats[seatA], seats[1-seatA] = a.Key, b.Key
 	accounts[seatA], accounts[1-seatA] = a.Account, b.Account
 	if _, err := s.newMatchID(ctx, id, cfg, seats, accounts); err != nil {
-		ks := s.store.(store.Seeks)
+		ks := s.store
 		for _, t := range []string{a.ID, b.ID} {
 			if derr := ks.DeleteSeek(context.WithoutCancel(ctx), t); derr != nil {
 				s.log.Error("deleting a ticket whose game failed", "seek", t, "err", derr)
@@ -204,10 +199,7 @@ func (s *Server) pairGame(ctx context.Context, id string, a, b store.Seek, seatA
 // of the seeks, and the blocks of all their players in one more, not a
 // read of each a ticket.
 func (l *lobbyHub) pairHeld(open []store.Seek) {
-	ks, ok := l.s.store.(store.Seeks)
-	if !ok {
-		return
-	}
+	ks := l.s.store
 	l.mu.Lock()
 	var held []store.Seek
 	for _, k := range open {
@@ -222,19 +214,17 @@ func (l *lobbyHub) pairHeld(open []store.Seek) {
 	ctx, cancel := context.WithTimeout(l.s.ctx, storeTimeout)
 	defer cancel()
 	var blocks map[string]map[string]bool // by account: blocked either way
-	if b, ok := l.s.store.(store.Blocks); ok {
-		var accounts []string
-		for _, k := range held {
-			if k.Account != "" {
-				accounts = append(accounts, k.Account)
-			}
+	var accounts []string
+	for _, k := range held {
+		if k.Account != "" {
+			accounts = append(accounts, k.Account)
 		}
-		if len(accounts) > 0 {
-			var err error
-			if blocks, err = b.BlockedAmong(ctx, accounts); err != nil {
-				l.s.log.Warn("pairing: reading blocks", "err", err)
-				return
-			}
+	}
+	if len(accounts) > 0 {
+		var err error
+		if blocks, err = ks.BlockedAmong(ctx, accounts); err != nil {
+			l.s.log.Warn("pairing: reading blocks", "err", err)
+			return
 		}
 	}
 	now := time.Now()

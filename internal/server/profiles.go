@@ -71,10 +71,7 @@ func (s *Server) fillResults(ctx context.Context, pr store.Profiles, acct string
 
 // results returns account acct's results.
 func (s *Server) results(ctx context.Context, acct string) (api.Results, error) {
-	pr, ok := s.store.(store.Profiles)
-	if !ok {
-		return api.Results{}, nil
-	}
+	pr := s.store
 	if err := s.fillResults(ctx, pr, acct); err != nil {
 		return api.Results{}, err
 	}
@@ -94,10 +91,7 @@ func (h host) History(ctx context.Context, name string) (api.History, error) {
 	if err := h.allowProfile(); err != nil {
 		return api.History{}, err
 	}
-	pr, ok := h.s.store.(store.Profiles)
-	if !ok {
-		return api.History{}, api.Fail(api.ErrNotOffline, "this server keeps no histories")
-	}
+	pr := h.s.store
 	acct, err := h.playerID(ctx, name)
 	if err != nil {
 		return api.History{}, err
@@ -157,15 +151,8 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	h := host{s: s, r: r, w: w}
-	k, err := h.keeper()
-	if err != nil {
-		return err
-	}
-	pg, okGames := s.store.(store.PlayerGames)
-	pr, okProfiles := s.store.(store.Profiles)
-	if !okGames || !okProfiles {
-		return api.Fail(api.ErrNotOffline, "this server keeps no players' games")
-	}
+	k := h.keeper()
+	pg, pr := s.store, s.store
 	ctx := r.Context()
 	a, err := k.store.AccountByKey(ctx, account.UsernameKey(r.PathValue("id")))
 	if errors.Is(err, store.ErrNoAccount) {

@@ -91,9 +91,9 @@ func (c countedPostgres) OpenSeeks(ctx context.Context, now time.Time) ([]store.
 
 // countedStores opens a SQLite file and a fresh PostgreSQL, each
 // counting its reads.
-func countedStores(t *testing.T) map[string]func(t *testing.T) (store.Store, *readCounts) {
-	return map[string]func(t *testing.T) (store.Store, *readCounts){
-		"sqlite": func(t *testing.T) (store.Store, *readCounts) {
+func countedStores(t *testing.T) map[string]func(t *testing.T) (Store, *readCounts) {
+	return map[string]func(t *testing.T) (Store, *readCounts){
+		"sqlite": func(t *testing.T) (Store, *readCounts) {
 			st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -102,7 +102,7 @@ func countedStores(t *testing.T) map[string]func(t *testing.T) (store.Store, *re
 			n := &readCounts{}
 			return countedSQLite{st, n}, n
 		},
-		"postgres": func(t *testing.T) (store.Store, *readCounts) {
+		"postgres": func(t *testing.T) (Store, *readCounts) {
 			n := &readCounts{}
 			return countedPostgres{openPostgresURL(t, pgtest.Start(t)).(*store.Postgres), n}, n
 		},

@@ -59,7 +59,7 @@ import (
 // Config is what a Server is made with. The zero Config serves the
 // embedded page, keeps games in memory and plays with package ai.
 type Config struct {
-	Store  store.Store  // saved games; nil: in memory. The server does not close it.
+	Store  Store        // saved games; nil: in memory. The server does not close it.
 	Assets fs.FS        // the static files; nil: web.FS()
 	Engine match.Engine // the computer player; nil: package ai
 	// Workers is how many searches (the computer's moves, hints) run at
@@ -127,7 +127,7 @@ const leaseTTL = 30 * time.Second
 // Close it when done. It is safe for concurrent use.
 type Server struct {
 	cfg    Config
-	store  store.Store
+	store  Store
 	log    *slog.Logger
 	pool   *match.Pool
 	limits *limiter

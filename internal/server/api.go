@@ -77,7 +77,8 @@ func (h host) Create(ctx context.Context, cfg match.Config, seats []rules.Player
 		return nil, "", err
 	}
 	secret := newSecret()
-	m, err := h.s.newMatch(ctx, cfg, seats, secret, accountID)
+	hashes, accounts := seatsOf(seats, secret, accountID)
+	m, err := h.s.newMatch(ctx, "", cfg, hashes, accounts)
 	if err != nil {
 		return nil, "", err
 	}
@@ -213,7 +214,7 @@ func (s *Server) rematch(ctx context.Context, g *liveGame) (match.State, error) 
 	if saved, err := s.store.Get(ctx, g.m.ID()); err == nil {
 		accounts = saved.Accounts
 	}
-	m, err := s.newMatchAs(ctx, next, g.hashes(), accounts)
+	m, err := s.newMatch(ctx, "", next, g.hashes(), accounts)
 	if err != nil {
 		return match.State{}, fmt.Errorf("making the rematch: %w", err)
 	}

@@ -52,8 +52,8 @@ func benchClockMoves(b *testing.B, where string, tc *match.TimeControl) {
 	s := newServer(b, Config{Store: st, MaxLive: 2000})
 	newGame := func() *benchGame {
 		g := &benchGame{secrets: [2]string{newSecret(), newSecret()}}
-		m, err := s.newMatchSeats(context.Background(), match.Config{Mode: match.Online, Clock: tc, Created: time.Now()},
-			[2][]byte{hashSecret(g.secrets[0]), hashSecret(g.secrets[1])})
+		m, err := s.newMatch(context.Background(), "", match.Config{Mode: match.Online, Clock: tc, Created: time.Now()},
+			[2][]byte{hashSecret(g.secrets[0]), hashSecret(g.secrets[1])}, [2]string{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -26,8 +26,8 @@ import (
 func clockedGame(t *testing.T, s *Server, tc match.TimeControl) (string, [2]player) {
 	t.Helper()
 	secrets := [2]string{newSecret(), newSecret()}
-	m, err := s.newMatchSeats(context.Background(), match.Config{Mode: match.Online, Clock: &tc, Created: time.Now()},
-		[2][]byte{hashSecret(secrets[0]), hashSecret(secrets[1])})
+	m, err := s.newMatch(context.Background(), "", match.Config{Mode: match.Online, Clock: &tc, Created: time.Now()},
+		[2][]byte{hashSecret(secrets[0]), hashSecret(secrets[1])}, [2]string{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,33 +50,23 @@ func validID(id string) bool {
 	return true
 }
 
-// newMatch saves a new game made from cfg, with seats for the holder of
-// secret, played by the account accountID if not "", and makes it live.
-func (s *Server) newMatch(ctx context.Context, cfg match.Config, seats []rules.Player, secret, accountID string) (*match.Match, error) {
-	var hashes [2][]byte
-	var accounts [2]string
-	for _, p := range seats {
+// seatsOf returns the seats' secrets' hashes and accounts of a game
+// whose seats players are acted for by the holder of secret, played by
+// the account accountID ("" for none): the other seats have none.
+func seatsOf(players []rules.Player, secret, accountID string) (hashes [2][]byte, accounts [2]string) {
+	for _, p := range players {
 		hashes[p] = hashSecret(secret)
 		accounts[p] = accountID
 	}
-	return s.newMatchAs(ctx, cfg, hashes, accounts)
+	return hashes, accounts
 }
 
-// newMatchSeats saves a new game made from cfg, whose seats' secrets have
-// the hashes given, and makes it live.
-func (s *Server) newMatchSeats(ctx context.Context, cfg match.Config, seats [2][]byte) (*match.Match, error) {
-	return s.newMatchAs(ctx, cfg, seats, [2]string{})
-}
-
-// newMatchAs is newMatchSeats, with the accounts that play the seats
-// ("" for none).
-func (s *Server) newMatchAs(ctx context.Context, cfg match.Config, seats [2][]byte, accounts [2]string) (*match.Match, error) {
-	return s.newMatchID(ctx, "", cfg, seats, accounts)
-}
-
-// newMatchID is newMatchAs with the game's id chosen by the caller (a
-// lobby's seek names its game before the game is made); "": a new one.
-func (s *Server) newMatchID(ctx context.Context, id string, cfg match.Config, seats [2][]byte, accounts [2]string) (*match.Match, error) {
+// newMatch saves a new game made from cfg, whose seats' secrets have
+// the hashes seats (nil: a seat not taken yet) and are played by the
+// accounts ("" for none), and makes it live. Its id is id, chosen by
+// the caller when the store named the game before it was made (a
+// pairing: a seek accepted, tickets paired), or a new one for "".
+func (s *Server) newMatch(ctx context.Context, id string, cfg match.Config, seats [2][]byte, accounts [2]string) (*match.Match, error) {
 	if cfg.Start == nil {
 		start := cfg.Rules.Start()
 		cfg.Start = &start

@@ -12,7 +12,6 @@ import (
 	"oanquan/internal/rating"
 	"oanquan/internal/store"
 	"oanquan/internal/wire"
-	"oanquan/rules"
 )
 
 // The lobby (issue 21, docs/API.md "Lobby"): seeks that anyone may
@@ -446,15 +445,7 @@ func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
 	if !inRange(r, k) {
 		return api.Joined{}, api.ErrOutOfRange
 	}
-	settings := api.Settings{Mode: "online", Clock: &api.ClockSetting{Initial: k.Initial, Increment: k.Increment, Days: k.Days},
-		Rated: k.Rated && acct != "" && k.Account != ""}
-	cfg, err := settings.Config()
-	if err != nil {
-		return api.Joined{}, err
-	}
 	poster := rand.IntN(2)
-	cfg.Human = rules.Player(poster)
-	cfg.Seed, cfg.Created = newSeed(), time.Now()
 	gameID, secret := newID(), newSecret()
 	now := time.Now()
 	if err := ks.AcceptSeek(ctx, id, gameID, poster, acct, now, now.Add(seekKeep)); err != nil {
@@ -466,22 +457,13 @@ func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
 		}
 		return api.Joined{}, err
 	}
-	var seats [2][]byte
-	var accounts [2]string
-	seats[poster], seats[1-poster] = k.Key, hashSecret(secret)
-	accounts[poster], accounts[1-poster] = k.Account, acct
-	m, err := h.s.newMatchID(ctx, gameID, cfg, seats, accounts)
+	p := pairing{game: gameID, first: k, seeks: []seekSeat{{id, poster}}}
+	p.seats[poster], p.seats[1-poster] = k.Key, hashSecret(secret)
+	p.accounts[poster], p.accounts[1-poster] = k.Account, acct
+	m, err := h.s.pairedGame(ctx, p)
 	if err != nil {
-		// The seek names a game that was not made: it goes, and its
-		// poster learns it is gone.
-		if derr := ks.DeleteSeek(context.WithoutCancel(ctx), id); derr != nil {
-			h.s.log.Error("deleting a seek whose game failed", "seek", id, "err", derr)
-		}
-		h.s.lobbyChanged(id)
 		return api.Joined{}, err
 	}
-	h.s.log.Info("seek accepted", "seek", id, "id", gameID, "rated", cfg.Rated)
-	h.s.gameMade(ctx, gameID, seekSeat{id, poster})
 	st := m.State()
 	return api.Joined{Game: wire.GameOf(&st), Seat: 1 - poster, Secret: secret}, nil
 }

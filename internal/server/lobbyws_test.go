@@ -352,7 +352,7 @@ func TestLobbyPairedWaitsForGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Seed, cfg.Created = newSeed(), now
-	if _, err := sB.newMatchID(ctx, gameID, cfg, [2][]byte{hashSecret(k.Secret), hashSecret(newSecret())}, [2]string{}); err != nil {
+	if _, err := sB.newMatch(ctx, gameID, cfg, [2][]byte{hashSecret(k.Secret), hashSecret(newSecret())}, [2]string{}); err != nil {
 		t.Fatal(err)
 	}
 	sB.gameMade(ctx, gameID, seekSeat{k.ID, 0})

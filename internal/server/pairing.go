@@ -6,9 +6,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"oanquan/internal/api"
+	"oanquan/internal/match"
 	"oanquan/internal/store"
 	"oanquan/internal/wire"
 	"oanquan/rules"
@@ -72,48 +74,49 @@ func (h host) JoinPool(ctx context.Context, q api.SeekRequest) (api.Ticket, erro
 		return api.Ticket{}, err
 	}
 	t := api.Ticket{ID: k.ID, Secret: secret, Speed: k.Speed}
-	id, seat, made, err := h.s.pair(ctx, k)
-	if err != nil || id == "" || !made {
+	p, err := h.s.pair(ctx, k)
+	if err != nil || p.m == nil {
 		// Not paired; or paired by another request, on this server or
 		// another, which may not have made the game yet: the ticket
 		// says it once held (lobby socket), or GET /api/seeks/{id}.
 		return t, err
 	}
-	g, err := h.s.gameFor(ctx, h.r, id)
-	if err != nil {
-		return t, err
-	}
-	st := g.m.State()
+	st := p.m.State()
 	game := wire.GameOf(&st)
-	t.Game, t.Seat = &game, &seat
+	t.Game, t.Seat = &game, &p.seat
 	return t, nil
 }
 
+// paired is what pairing a ticket came to: the game it is paired in
+// ("" for none) and its poster's seat, and the game's match if this
+// request made it (nil if another request paired it meanwhile: that
+// request may still be making the game).
+type paired struct {
+	game string
+	seat int
+	m    *match.Match
+}
+
 // pair pairs ticket k with the waiting ticket nearest in rating that it
-// may be paired with, if any: it makes their game and returns its id and
-// k's seat ("" for no pairing), and made true. If another request
-// paired k meanwhile, it returns that game's id and k's seat with made
-// false: that request may still be making the game.
-func (s *Server) pair(ctx context.Context, k store.Seek) (id string, seat int, made bool, err error) {
-	ks := s.store
+// may be paired with, if any, and makes their game.
+func (s *Server) pair(ctx context.Context, k store.Seek) (paired, error) {
 	now := time.Now()
-	open, err := ks.OpenSeeks(ctx, now)
+	open, err := s.store.OpenSeeks(ctx, now)
 	if err != nil {
-		return "", 0, false, err
+		return paired{}, err
 	}
 	blocked, err := s.blockedWith(ctx, k.Account)
 	if err != nil {
-		return "", 0, false, err
+		return paired{}, err
 	}
-	return s.pairFrom(ctx, ks, k, open, blocked, now, nil)
+	return s.pairFrom(ctx, k, open, blocked, now, nil)
 }
 
 // pairFrom pairs ticket k with the ticket of open nearest in rating that
 // it may be paired with at now, leaving out those blocked (by account)
 // and those of taken, as pair does. Taken, if not nil, gains the tickets
 // found paired: k and its partner, or a partner paired meanwhile.
-func (s *Server) pairFrom(ctx context.Context, ks store.Seeks, k store.Seek, open []store.Seek, blocked map[string]bool, now time.Time,
-	taken map[string]bool) (id string, seat int, made bool, err error) {
+func (s *Server) pairFrom(ctx context.Context, k store.Seek, open []store.Seek, blocked map[string]bool, now time.Time, taken map[string]bool) (paired, error) {
 	var cands []store.Seek
 	for _, o := range open {
 		if pairable(k, o, now) && !blocked[o.Account] && !taken[o.ID] {
@@ -132,26 +135,30 @@ func (s *Server) pairFrom(ctx context.Context, ks store.Seeks, k store.Seek, ope
 	})
 	for _, o := range cands {
 		seat, id := rand.IntN(2), newID()
-		err := ks.PairSeeks(ctx, k.ID, o.ID, id, seat, now, now.Add(seekKeep))
+		err := s.store.PairSeeks(ctx, k.ID, o.ID, id, seat, now, now.Add(seekKeep))
 		if errors.Is(err, store.ErrConflict) {
 			// o was paired meanwhile, or k was: if k, say so.
-			if saved, err := ks.Seek(ctx, k.ID); err == nil && saved.Game != "" {
+			if saved, err := s.store.Seek(ctx, k.ID); err == nil && saved.Game != "" {
 				mark(taken, k.ID)
-				return saved.Game, saved.Seat, false, nil
+				return paired{game: saved.Game, seat: saved.Seat}, nil
 			}
 			mark(taken, o.ID)
 			continue
 		}
 		if err != nil {
-			return "", 0, false, err
+			return paired{}, err
 		}
 		mark(taken, k.ID, o.ID)
-		if err := s.pairGame(ctx, id, k, o, seat); err != nil {
-			return "", 0, false, err
+		p := pairing{game: id, first: k, seeks: []seekSeat{{k.ID, seat}, {o.ID, 1 - seat}}}
+		p.seats[seat], p.seats[1-seat] = k.Key, o.Key
+		p.accounts[seat], p.accounts[1-seat] = k.Account, o.Account
+		m, err := s.pairedGame(ctx, p)
+		if err != nil {
+			return paired{}, err
 		}
-		return id, seat, true, nil
+		return paired{game: id, seat: seat, m: m}, nil
 	}
-	return "", 0, false, nil
+	return paired{}, nil
 }
 
 // mark adds ids to set, if set is not nil.
@@ -164,34 +171,65 @@ func mark(set map[string]bool, ids ...string) {
 	}
 }
 
-// pairGame makes the game of tickets a and b, just paired: a's poster in
-// seat seatA.
-func (s *Server) pairGame(ctx context.Context, id string, a, b store.Seek, seatA int) error {
-	settings := api.Settings{Mode: "online", Clock: &api.ClockSetting{Initial: a.Initial, Increment: a.Increment, Days: a.Days},
-		Rated: a.Rated && a.Account != "" && b.Account != ""}
+// pairing is what the store has just paired into game: a seek accepted
+// (its poster and the acceptor) or two tickets of quick pairing (next, a
+// tournament's pairing). The game takes first's time control; seats
+// and accounts are by seat (the secrets' hashes, the accounts, "" for
+// none); seeks are the seeks paired, each with its poster's seat, first
+// the first.
+type pairing struct {
+	game     string
+	first    store.Seek
+	seats    [2][]byte
+	accounts [2]string
+	seeks    []seekSeat
+}
+
+// pairedGame makes the game of p and returns it: the one place a
+// pairing becomes a game. It is rated if first is and both seats have
+// accounts; first's poster is its Human. The seeks' sockets are told
+// (gameMade). If the game cannot be made, the seeks go, and their
+// posters learn they are gone.
+func (s *Server) pairedGame(ctx context.Context, p pairing) (*match.Match, error) {
+	k := p.first
+	settings := api.Settings{Mode: "online", Clock: &api.ClockSetting{Initial: k.Initial, Increment: k.Increment, Days: k.Days},
+		Rated: k.Rated && p.accounts[0] != "" && p.accounts[1] != ""}
 	cfg, err := settings.Config()
-	if err != nil {
-		return err
-	}
-	cfg.Human = rules.Player(seatA)
-	cfg.Seed, cfg.Created = newSeed(), time.Now()
-	var seats [2][]byte
-	var accounts [2]string
-	seats[seatA], seats[1-seatA] = a.Key, b.Key
-	accounts[seatA], accounts[1-seatA] = a.Account, b.Account
-	if _, err := s.newMatchID(ctx, id, cfg, seats, accounts); err != nil {
-		ks := s.store
-		for _, t := range []string{a.ID, b.ID} {
-			if derr := ks.DeleteSeek(context.WithoutCancel(ctx), t); derr != nil {
-				s.log.Error("deleting a ticket whose game failed", "seek", t, "err", derr)
-			}
+	if err == nil {
+		cfg.Human = rules.Player(p.seeks[0].seat)
+		cfg.Seed, cfg.Created = newSeed(), time.Now()
+		var m *match.Match
+		if m, err = s.newMatch(ctx, p.game, cfg, p.seats, p.accounts); err == nil {
+			s.logPaired(p, cfg.Rated)
+			s.gameMade(ctx, p.game, p.seeks...)
+			return m, nil
 		}
-		s.lobbyChanged("")
-		return err
 	}
-	s.log.Info("paired", "id", id, "seeks", a.ID+" "+b.ID, "rated", cfg.Rated)
-	s.gameMade(ctx, id, seekSeat{a.ID, seatA}, seekSeat{b.ID, 1 - seatA})
-	return nil
+	// The seeks name a game that was not made: they go.
+	what := "deleting a seek whose game failed"
+	if k.Pool {
+		what = "deleting a ticket whose game failed"
+	}
+	for _, t := range p.seeks {
+		if derr := s.store.DeleteSeek(context.WithoutCancel(ctx), t.seek); derr != nil {
+			s.log.Error(what, "seek", t.seek, "err", derr)
+		}
+	}
+	s.lobbyChanged("")
+	return nil, err
+}
+
+// logPaired logs the game of p made.
+func (s *Server) logPaired(p pairing, rated bool) {
+	if !p.first.Pool {
+		s.log.Info("seek accepted", "seek", p.first.ID, "id", p.game, "rated", rated)
+		return
+	}
+	ids := make([]string, len(p.seeks))
+	for i, t := range p.seeks {
+		ids[i] = t.seek
+	}
+	s.log.Info("paired", "id", p.game, "seeks", strings.Join(ids, " "), "rated", rated)
 }
 
 // pairHeld tries again to pair the waiting tickets held by this
@@ -234,7 +272,7 @@ func (l *lobbyHub) pairHeld(open []store.Seek) {
 			continue
 		}
 		pctx, pcancel := context.WithTimeout(l.s.ctx, storeTimeout)
-		_, _, _, err := l.s.pairFrom(pctx, ks, k, open, blocks[k.Account], now, taken)
+		_, err := l.s.pairFrom(pctx, k, open, blocks[k.Account], now, taken)
 		pcancel()
 		if err != nil {
 			l.s.log.Warn("pairing", "seek", k.ID, "err", err)

@@ -186,13 +186,18 @@ func (s *Server) startLocked(cfg match.Config, seats [2][]byte) (*match.Match, e
 // up to date, and forgets it if it is the live copy of its game; the
 // game stays saved, and the next request (or sweep) loads it afresh.
 func (s *Server) dropLive(m *match.Match) {
+	s.forgetLive(m)
+	go m.Close()
+}
+
+// forgetLive forgets m if it is the live copy of its game.
+func (s *Server) forgetLive(m *match.Match) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if g := s.live[m.ID()]; g != nil && g.m == m {
 		s.lru.Remove(g.elem)
 		delete(s.live, m.ID())
 	}
-	s.mu.Unlock()
-	go m.Close()
 }
 
 // evictOneLocked closes the least recently used live game, preferring

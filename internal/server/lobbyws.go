@@ -6,14 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"oanquan/internal/api"
+	"oanquan/internal/socket"
 	"oanquan/internal/store"
 )
 
@@ -102,13 +100,18 @@ type lobbySock struct {
 
 // setList makes msg the list to send next, replacing one not sent yet.
 func (c *lobbySock) setList(msg []byte) {
-	c.listMu.Lock()
-	c.list = msg
-	c.listMu.Unlock()
+	c.putList(msg)
 	select {
 	case c.listReady <- struct{}{}:
 	default:
 	}
+}
+
+// putList makes msg the list to send next.
+func (c *lobbySock) putList(msg []byte) {
+	c.listMu.Lock()
+	defer c.listMu.Unlock()
+	c.list = msg
 }
 
 // takeList returns the list to send.
@@ -223,10 +226,7 @@ func (l *lobbyHub) run() {
 		case <-l.regrace:
 			lease.Reset(l.graceOf() / 3)
 		case <-pairs.C:
-			l.mu.Lock()
-			waiting := len(l.holders) > 0
-			l.mu.Unlock()
-			if !waiting {
+			if !l.holding() {
 				continue
 			}
 			ctx, cancel := context.WithTimeout(l.s.ctx, storeTimeout)
@@ -296,25 +296,7 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 			ranged = ranged || k.Min != 0 || k.Max != 0
 		}
 	}
-	l.mu.Lock()
-	socks := make([]*lobbySock, 0, len(l.socks))
-	for c := range l.socks {
-		socks = append(socks, c)
-	}
-	held := map[*lobbySock]map[string]bool{}
-	var gone []string // held seeks no longer open
-	for id, hs := range l.holders {
-		for c := range hs {
-			if held[c] == nil {
-				held[c] = map[string]bool{}
-			}
-			held[c][id] = true
-		}
-		if !isOpen[id] {
-			gone = append(gone, id)
-		}
-	}
-	l.mu.Unlock()
+	socks, held, gone := l.snapshot(isOpen)
 	for _, id := range gone {
 		l.settle(ctx, ks, id)
 	}
@@ -356,6 +338,47 @@ func (l *lobbyHub) refresh(ks store.Seeks) {
 	}
 }
 
+// holding reports whether a socket here holds a seek.
+func (l *lobbyHub) holding() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.holders) > 0
+}
+
+// snapshot returns the sockets, the seeks each holds, and the held seeks
+// no longer open (isOpen).
+func (l *lobbyHub) snapshot(isOpen map[string]bool) (socks []*lobbySock, held map[*lobbySock]map[string]bool, gone []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	socks = make([]*lobbySock, 0, len(l.socks))
+	for c := range l.socks {
+		socks = append(socks, c)
+	}
+	held = map[*lobbySock]map[string]bool{}
+	for id, hs := range l.holders {
+		for c := range hs {
+			if held[c] == nil {
+				held[c] = map[string]bool{}
+			}
+			held[c][id] = true
+		}
+		if !isOpen[id] {
+			gone = append(gone, id)
+		}
+	}
+	return socks, held, gone
+}
+
+// takeHolders returns the sockets holding seek id, with its secret, and
+// forgets them: they hold it no more.
+func (l *lobbyHub) takeHolders(id string) map[*lobbySock]string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	hs := l.holders[id]
+	delete(l.holders, id)
+	return hs
+}
+
 // settle tells the sockets holding seek id, no longer open, what became
 // of it: "paired" with its game, or "gone"; they hold it no more.
 func (l *lobbyHub) settle(ctx context.Context, ks store.Seeks, id string) {
@@ -376,10 +399,7 @@ func (l *lobbyHub) settle(ctx context.Context, ks store.Seeks, id string) {
 			return
 		}
 	}
-	l.mu.Lock()
-	hs := l.holders[id]
-	delete(l.holders, id)
-	l.mu.Unlock()
+	hs := l.takeHolders(id)
 	for c, secret := range hs {
 		var msg []byte
 		if err == nil && k.Game != "" {
@@ -395,10 +415,7 @@ func (l *lobbyHub) settle(ctx context.Context, ks store.Seeks, id string) {
 // seat, and forgets them: apart from the lists, so that a slow or
 // failing refresh never withholds a game.
 func (l *lobbyHub) paired(id, game string, seat int) {
-	l.mu.Lock()
-	hs := l.holders[id]
-	delete(l.holders, id)
-	l.mu.Unlock()
+	hs := l.takeHolders(id)
 	for c, secret := range hs {
 		msg, _ := json.Marshal(lobbyPaired{Type: "paired", Seek: id, Game: game, Seat: seat, Secret: secret})
 		c.send(msg)
@@ -412,22 +429,11 @@ func (l *lobbyHub) paired(id, game string, seat int) {
 // to the next notice or refresh.
 func (l *lobbyHub) heard(id string) {
 	ks := l.s.store
-	l.mu.Lock()
-	_, held := l.holders[id]
-	busy := l.hearing[id]
-	if held && !busy {
-		l.hearing[id] = true
-	}
-	l.mu.Unlock()
-	if !held || busy {
+	if !l.startHearing(id) {
 		return
 	}
 	go func() {
-		defer func() {
-			l.mu.Lock()
-			delete(l.hearing, id)
-			l.mu.Unlock()
-		}()
+		defer l.doneHearing(id)
 		ctx, cancel := context.WithTimeout(l.s.ctx, storeTimeout)
 		defer cancel()
 		k, err := ks.Seek(ctx, id)
@@ -443,6 +449,25 @@ func (l *lobbyHub) heard(id string) {
 		}
 		l.paired(id, k.Game, k.Seat)
 	}()
+}
+
+// startHearing marks seek id as being read for heard, if a socket here
+// holds it and it is not being read already, and reports whether it did.
+func (l *lobbyHub) startHearing(id string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, held := l.holders[id]; !held || l.hearing[id] {
+		return false
+	}
+	l.hearing[id] = true
+	return true
+}
+
+// doneHearing marks seek id as read.
+func (l *lobbyHub) doneHearing(id string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.hearing, id)
 }
 
 // lobbyPaired tells a poster's socket that its seek made a game.
@@ -501,24 +526,34 @@ func (l *lobbyHub) hold(ctx context.Context, c *lobbySock, id, secret string) {
 	if err := ks.HoldSeeks(ctx, []string{id}, l.name, time.Now().Add(l.graceOf())); err != nil {
 		l.s.log.Warn("holding a seek", "seek", id, "err", err)
 	}
-	l.mu.Lock()
-	if l.holders[id] == nil {
-		l.holders[id] = map[*lobbySock]string{}
-	}
-	l.holders[id][c] = secret
-	l.mu.Unlock()
+	l.addHolder(id, c, secret)
 	msg, _ := json.Marshal(lobbyNote{Type: "held", Seek: id})
 	c.send(msg)
 	l.changed() // accepted meanwhile: settle says so; and the list leaves it out
 }
 
-// leave forgets c; the hold of each seek it alone held here runs a
-// grace from now (unless a socket, here or on another server, holds it
-// again by then), and is swept when it lapses.
-func (l *lobbyHub) leave(c *lobbySock) {
+// addHolder records that c holds seek id, with its secret.
+func (l *lobbyHub) addHolder(id string, c *lobbySock, secret string) {
 	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.holders[id] == nil {
+		l.holders[id] = map[*lobbySock]string{}
+	}
+	l.holders[id][c] = secret
+}
+
+// join counts c among the lobby's sockets.
+func (l *lobbyHub) join(c *lobbySock) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.socks[c] = struct{}{}
+}
+
+// forget forgets c, and returns the seeks it alone held here.
+func (l *lobbyHub) forget(c *lobbySock) (orphans []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	delete(l.socks, c)
-	var orphans []string
 	for id, hs := range l.holders {
 		if _, ok := hs[c]; !ok {
 			continue
@@ -529,7 +564,14 @@ func (l *lobbyHub) leave(c *lobbySock) {
 			orphans = append(orphans, id)
 		}
 	}
-	l.mu.Unlock()
+	return orphans
+}
+
+// leave forgets c; the hold of each seek it alone held here runs a
+// grace from now (unless a socket, here or on another server, holds it
+// again by then), and is swept when it lapses.
+func (l *lobbyHub) leave(c *lobbySock) {
+	orphans := l.forget(c)
 	ks := l.s.store
 	if len(orphans) == 0 || l.s.ctx.Err() != nil {
 		return // shutting down: the holds lapse, and another server's (or the next run's) sweep deletes them
@@ -549,17 +591,23 @@ func (l *lobbyHub) leave(c *lobbySock) {
 
 // renew extends the holds of the seeks held here to a grace from now.
 func (l *lobbyHub) renew(ks store.Seeks) {
-	l.mu.Lock()
-	ids := make([]string, 0, len(l.holders))
-	for id := range l.holders {
-		ids = append(ids, id)
-	}
-	l.mu.Unlock()
+	ids := l.heldIDs()
 	ctx, cancel := context.WithTimeout(l.s.ctx, storeTimeout)
 	defer cancel()
 	if err := ks.HoldSeeks(ctx, ids, l.name, time.Now().Add(l.graceOf())); err != nil {
 		l.s.log.Warn("renewing the holds of seeks", "err", err)
 	}
+}
+
+// heldIDs returns the ids of the seeks held here.
+func (l *lobbyHub) heldIDs() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ids := make([]string, 0, len(l.holders))
+	for id := range l.holders {
+		ids = append(ids, id)
+	}
+	return ids
 }
 
 // sweep deletes the open seeks whose holds lapsed: their posters left,
@@ -576,11 +624,14 @@ func (l *lobbyHub) sweep(ks store.Seeks) {
 	}
 }
 
-// lobbySocket serves GET /api/lobby/ws.
+// lobbySocket serves GET /api/lobby/ws: the lobby's handler of a
+// WebSocket client.
 func (s *Server) lobbySocket(w http.ResponseWriter, r *http.Request) error {
-	if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
-		return api.Fail(api.ErrBadRequest, "this is a WebSocket: connect with a WebSocket client")
+	conn, err := s.admitSocket(r)
+	if err != nil {
+		return err
 	}
+	defer conn.End()
 	se, a, err := host{s: s, r: r}.session(r.Context())
 	switch {
 	case err == nil:
@@ -589,101 +640,75 @@ func (s *Server) lobbySocket(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return err
 	}
-	done, err := s.addSocketOf(r) // the caps, before the upgrade
-	if err != nil {
-		return err
-	}
-	defer done()
-	if err := s.addSocket(); err != nil {
-		return err
-	}
-	defer s.sockets.Done()
-	rc := http.NewResponseController(w)
-	rc.SetReadDeadline(time.Time{})
-	rc.SetWriteDeadline(time.Time{})
-	poster := s.ensurePosterKey(w, r)        // a new key's cookie goes with the upgrade's answer
-	conn, err := websocket.Accept(w, r, nil) // same origin only
-	if err != nil {
+	poster := s.ensurePosterKey(w, r) // a new key's cookie goes with the upgrade's answer
+	if !conn.Accept(w, r) {
 		return nil // Accept has answered
 	}
-	defer conn.CloseNow()
-	conn.SetReadLimit(wsReadLimit)
 	c := &lobbySock{account: a.ID, session: se.Key, client: s.limits.client(r), poster: poster, out: make(chan []byte, lobbyOutbox), done: make(chan struct{}), listReady: make(chan struct{}, 1)}
 	l := s.lobby
-	l.mu.Lock()
-	l.socks[c] = struct{}{}
-	l.mu.Unlock()
+	l.join(c)
 	defer l.leave(c)
 	l.changed() // its first list
+	conn.Receive(func(ctx context.Context, data []byte) { l.receive(ctx, c, data) })
+	l.serve(conn, c)
+	return nil
+}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	read := make(chan struct{})
-	go func() {
-		defer close(read)
-		defer c.drop()
-		for {
-			_, data, err := conn.Read(ctx)
-			if err != nil {
-				return
-			}
-			var m lobbyIn
-			if json.Unmarshal(data, &m) != nil {
-				continue
-			}
-			switch m.Type {
-			case "ping":
-				c.send(pongJSON)
-			case "hold":
-				hctx, hcancel := context.WithTimeout(ctx, storeTimeout)
-				l.hold(hctx, c, m.Seek, m.Secret)
-				hcancel()
-			}
-		}
-	}()
-	defer func() {
-		cancel()
-		conn.CloseNow()
-		<-read
-	}()
-	ping := time.NewTicker(s.wsPing)
-	defer ping.Stop()
-	var recheck <-chan time.Time // a signed-in socket's session, read again now and then
+// receive handles one message of c's client: a ping, or a hold of a
+// seek. Anything else is ignored.
+func (l *lobbyHub) receive(ctx context.Context, c *lobbySock, data []byte) {
+	var m lobbyIn
+	if json.Unmarshal(data, &m) != nil {
+		return
+	}
+	switch m.Type {
+	case "ping":
+		c.send(pongJSON)
+	case "hold":
+		hctx, hcancel := context.WithTimeout(ctx, storeTimeout)
+		defer hcancel()
+		l.hold(hctx, c, m.Seek, m.Secret)
+	}
+}
+
+// serve sends c's client its lists and messages until it leaves, falls
+// behind (1013), its session ends (1013) or the server closes (1001).
+// A signed-in socket reads its session again now and then.
+func (l *lobbyHub) serve(conn *socket.Client, c *lobbySock) {
+	s := l.s
+	var recheck <-chan time.Time
 	if c.account != "" {
 		t := time.NewTicker(s.lobbySessionCheck)
 		defer t.Stop()
 		recheck = t.C
 	}
-	send := func(f func(context.Context) error) bool {
-		wctx, wcancel := context.WithTimeout(ctx, s.wsWrite)
-		defer wcancel()
-		return f(wctx) == nil
-	}
 	for {
 		select {
 		case <-s.ctx.Done():
-			conn.Close(websocket.StatusGoingAway, "the server is shutting down")
-			return nil
+			conn.GoingAway()
+			return
 		case <-c.done:
 			if c.ended.Load() {
-				conn.Close(websocket.StatusTryAgainLater, "your session ended: reconnect")
-				return nil
+				conn.TooSlow("your session ended: reconnect")
+				return
 			}
-			conn.Close(websocket.StatusTryAgainLater, "too slow: reconnect for a fresh list")
-			return nil
+			conn.TooSlow("too slow: reconnect for a fresh list")
+			return
+		case <-conn.Gone():
+			return
 		case <-recheck:
 			s.checkSession(c)
-		case <-ping.C:
-			if !send(conn.Ping) {
-				return nil
+		case <-conn.Pings():
+			if !conn.Ping() {
+				return
 			}
 		case msg := <-c.out:
-			if !send(func(ctx context.Context) error { return conn.Write(ctx, websocket.MessageText, msg) }) {
-				return nil
+			if !conn.Send(msg) {
+				return
 			}
 		case <-c.listReady:
-			if msg := c.takeList(); msg != nil && !send(func(ctx context.Context) error { return conn.Write(ctx, websocket.MessageText, msg) }) {
-				return nil
+			if msg := c.takeList(); msg != nil && !conn.Send(msg) {
+				return
 			}
 		}
 	}

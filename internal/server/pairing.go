@@ -238,14 +238,7 @@ func (s *Server) logPaired(p pairing, rated bool) {
 // read of each a ticket.
 func (l *lobbyHub) pairHeld(open []store.Seek) {
 	ks := l.s.store
-	l.mu.Lock()
-	var held []store.Seek
-	for _, k := range open {
-		if k.Pool && len(l.holders[k.ID]) > 0 {
-			held = append(held, k)
-		}
-	}
-	l.mu.Unlock()
+	held := l.heldTickets(open)
 	if len(held) == 0 {
 		return
 	}
@@ -279,4 +272,17 @@ func (l *lobbyHub) pairHeld(open []store.Seek) {
 			return
 		}
 	}
+}
+
+// heldTickets returns the tickets of open that sockets here hold.
+func (l *lobbyHub) heldTickets(open []store.Seek) []store.Seek {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var held []store.Seek
+	for _, k := range open {
+		if k.Pool && len(l.holders[k.ID]) > 0 {
+			held = append(held, k)
+		}
+	}
+	return held
 }

@@ -34,10 +34,16 @@
 //     presence; taken under the match's lock by Sync's load (a seat
 //     given elsewhere), never held while calling the match.
 //
-// presenceSync.mu (the queue of presence posts and reads), the rate
-// limiter's, the WebSocket counts' (socketLimits) and the review cache's
-// are leaves: nothing is taken under them. storeProbe.mu is held across
-// the store's health probe, and only by health checks.
+// The others are leaves, nothing taken under them, each held in a method
+// of its own that does nothing else: presenceSync.mu (the queue of
+// presence posts and reads), the rate limiter's, the WebSocket counts'
+// (socketLimits), the review cache's, lobbyHub.mu (the lobby's sockets,
+// their holds and the seeks being read for a notice), lobbySock.listMu
+// (a lobby socket's next list) and leaderCache.mu (the leaderboards as
+// last read). storeProbe.mu is held across the store's health probe,
+// and only by health checks.
+//
+// The WebSocket client itself (package socket) has no lock.
 package server
 
 import (

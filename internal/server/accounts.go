@@ -177,9 +177,9 @@ func nameKey(name string) string {
 // same work whether the account exists or not. A wrong password is
 // api.ErrCredentials, and counts against the name.
 func (h host) checkPassword(ctx context.Context, k *accountKeeper, name string, a store.Account, password api.Password) error {
-	rt := h.s.limits.cfg.SignInFailures
+	rt := h.s.limits.Config().SignInFailures
 	key := nameKey(name)
-	if err := h.s.owesShared(ctx, key, rt, "sign-in name", "too many wrong passwords for this username"); err != nil {
+	if err := h.s.limits.OwesShared(ctx, key, rt, "sign-in name", "too many wrong passwords for this username"); err != nil {
 		return err
 	}
 	pw := account.Password(password)
@@ -194,7 +194,7 @@ func (h host) checkPassword(ctx context.Context, k *accountKeeper, name string, 
 		}
 	}
 	if !ok {
-		if err := h.s.chargeShared(ctx, key, rt); err != nil {
+		if err := h.s.limits.ChargeShared(ctx, key, rt); err != nil {
 			return err // not counted: no answer that would let the guess go by
 		}
 		return api.ErrCredentials

@@ -53,7 +53,7 @@ type host struct {
 
 // Allow applies the client's rate limit of the kind of request.
 func (h host) Allow(kind string) error {
-	cfg := h.s.limits.cfg
+	cfg := h.s.limits.Config()
 	rate := cfg.Creates // "new game", "join"
 	switch kind {
 	case "hint":
@@ -61,11 +61,11 @@ func (h host) Allow(kind string) error {
 	case "review":
 		rate = cfg.Reviews
 	case "sign-in":
-		return h.s.allowShared(h.r.Context(), h.r, kind, cfg.SignIns)
+		return h.s.limits.AllowShared(h.r.Context(), h.r, kind, cfg.SignIns)
 	case "sign-up":
-		return h.s.allowShared(h.r.Context(), h.r, kind, cfg.SignUps)
+		return h.s.limits.AllowShared(h.r.Context(), h.r, kind, cfg.SignUps)
 	}
-	return h.s.limits.allow(h.r, kind, rate)
+	return h.s.limits.Allow(h.r, kind, rate)
 }
 
 // Create saves a new game, whose seats a new secret acts for, and makes

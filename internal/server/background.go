@@ -62,7 +62,7 @@ func (s *Server) resumeLoop() {
 	defer t.Stop()
 	for {
 		s.resume()
-		s.limits.sweep(time.Now().Add(-10 * time.Minute))
+		s.limits.Sweep(time.Now().Add(-10 * time.Minute))
 		select {
 		case <-s.ctx.Done():
 			return

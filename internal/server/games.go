@@ -226,14 +226,14 @@ func (s *Server) evictOneLocked() {
 // many games that do not exist lately is refused (rate_limited) before
 // the lookup, and each game it names that does not exist counts.
 func (s *Server) gameFor(ctx context.Context, r *http.Request, id string) (*liveGame, error) {
-	client := s.limits.client(r)
-	if err := s.limits.allowGame(client); err != nil {
+	client := s.limits.Client(r)
+	if err := s.limits.AllowGame(client); err != nil {
 		return nil, err
 	}
 	g, err := s.game(ctx, id)
-	if errors.Is(err, api.ErrNotFound) && s.limits.unknownGame(client) {
+	if errors.Is(err, api.ErrNotFound) && s.limits.UnknownGame(client) {
 		// The client, never the ids it tried: an id is the key to a game.
-		s.log.Warn("too many requests for games that do not exist", "client", client, "limit_per_minute", s.limits.cfg.Unknown.PerMinute)
+		s.log.Warn("too many requests for games that do not exist", "client", client, "limit_per_minute", s.limits.Config().Unknown.PerMinute)
 	}
 	return g, err
 }

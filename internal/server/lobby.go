@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"oanquan/internal/api"
+	"oanquan/internal/limits"
 	"oanquan/internal/match"
 	"oanquan/internal/rating"
 	"oanquan/internal/store"
@@ -153,7 +154,7 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 		return store.Seek{}, "", err
 	}
 	now := time.Now()
-	addr := h.s.limits.client(h.r)
+	addr := h.s.limits.Client(h.r)
 	// Counted first so that a full address spends none of its rate;
 	// counted again, with the save, at the end.
 	n, err := ks.CountSeeks(ctx, addr, now)
@@ -164,12 +165,12 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 		return store.Seek{}, "", tooManyOpen(n)
 	}
 	// Over every server sharing the store, as the open ones are.
-	if err := h.s.allowShared(ctx, h.r, "seek", h.s.limits.cfg.Seeks); err != nil {
+	if err := h.s.limits.AllowShared(ctx, h.r, "seek", h.s.limits.Config().Seeks); err != nil {
 		return store.Seek{}, "", err
 	}
 	secret := newSecret()
 	tc := match.TimeControl{Initial: time.Duration(q.Clock.Initial) * time.Second, Increment: time.Duration(q.Clock.Increment) * time.Second, Days: q.Clock.Days}
-	k := store.Seek{Account: acct, Key: hashSecret(secret), Address: addr, Wide: wideOf(addr), Initial: q.Clock.Initial, Increment: q.Clock.Increment,
+	k := store.Seek{Account: acct, Key: hashSecret(secret), Address: addr, Wide: limits.Wide(addr), Initial: q.Clock.Initial, Increment: q.Clock.Increment,
 		Days: q.Clock.Days, Rated: q.Rated, Speed: speedOf(tc).String(), Created: now, Expires: now.Add(seekTTL), Pool: pool,
 		Poster: h.s.ensurePosterKey(h.w, h.r)}
 	if q.Range != nil {
@@ -184,7 +185,7 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 	}
 	for tries := 0; ; tries++ {
 		k.ID = newID()
-		n, err := ks.CreateSeekWithin(ctx, k, store.Bounds{Address: maxOpenSeeks, Wide: maxOpenSeeksWide, All: h.s.limits.cfg.OpenSeeks})
+		n, err := ks.CreateSeekWithin(ctx, k, store.Bounds{Address: maxOpenSeeks, Wide: maxOpenSeeksWide, All: h.s.limits.Config().OpenSeeks})
 		if err == nil {
 			break
 		}
@@ -234,22 +235,22 @@ type seekSeat struct {
 // tooManyOpen refuses a seek of an address with n seeks open, the most
 // it may have.
 func tooManyOpen(n int) error {
-	return &retryError{limit: "open seeks", retry: time.Minute,
-		err: api.Fail(api.ErrRate, "your address has %d seeks open, the most it may: wait for one to be accepted or cancel one", n)}
+	return &limits.RetryError{Limit: "open seeks", Retry: time.Minute,
+		Err: api.Fail(api.ErrRate, "your address has %d seeks open, the most it may: wait for one to be accepted or cancel one", n)}
 }
 
 // tooManyOpenWide refuses a seek of an address whose network (an IPv6
 // /48) has n seeks open, the most it may.
 func tooManyOpenWide(n int) error {
-	return &retryError{limit: "open seeks", retry: time.Minute,
-		err: api.Fail(api.ErrRate, "your network has %d seeks open, the most it may: wait for one to be accepted or cancel one", n)}
+	return &limits.RetryError{Limit: "open seeks", Retry: time.Minute,
+		Err: api.Fail(api.ErrRate, "your network has %d seeks open, the most it may: wait for one to be accepted or cancel one", n)}
 }
 
 // lobbyFull refuses a seek when the store holds n open seeks and
 // tickets, the most it may.
 func lobbyFull(n int) error {
-	return &retryError{limit: "lobby", retry: time.Minute,
-		err: api.Fail(api.ErrUnavailable, "the lobby is full (%d seeks open): try again in a minute", n)}
+	return &limits.RetryError{Limit: "lobby", Retry: time.Minute,
+		Err: api.Fail(api.ErrUnavailable, "the lobby is full (%d seeks open): try again in a minute", n)}
 }
 
 // OpenSeeks returns the open seeks the caller may accept. Each list
@@ -355,8 +356,8 @@ func (h host) Seek(ctx context.Context, id string) (api.SeekView, error) {
 // an open seek expired), counted against the caller's limit of requests
 // naming what does not exist.
 func (h host) seekFor(ctx context.Context, ks store.Seeks, id string) (store.Seek, error) {
-	client := h.s.limits.client(h.r)
-	if err := h.s.limits.allowGame(client); err != nil {
+	client := h.s.limits.Client(h.r)
+	if err := h.s.limits.AllowGame(client); err != nil {
 		return store.Seek{}, err
 	}
 	var k store.Seek
@@ -368,7 +369,7 @@ func (h host) seekFor(ctx context.Context, ks store.Seeks, id string) (store.See
 		err = store.ErrNotFound
 	}
 	if errors.Is(err, store.ErrNotFound) {
-		if h.s.limits.unknownGame(client) {
+		if h.s.limits.UnknownGame(client) {
 			h.s.log.Warn("a client names many seeks or games that do not exist", "client", client)
 		}
 		return store.Seek{}, api.Fail(api.ErrNotFound, "no such seek: it was cancelled, taken or expired")

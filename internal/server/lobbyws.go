@@ -504,7 +504,7 @@ func (l *lobbyHub) hold(ctx context.Context, c *lobbySock, id, secret string) {
 	if !validID(id) {
 		echo = ""
 	}
-	if err := lim.allowGame(c.client); err != nil {
+	if err := lim.AllowGame(c.client); err != nil {
 		msg, _ := json.Marshal(lobbyNote{Type: "error", Seek: echo, Message: err.Error()})
 		c.send(msg)
 		return
@@ -515,7 +515,7 @@ func (l *lobbyHub) hold(ctx context.Context, c *lobbySock, id, secret string) {
 	}
 	if err != nil || subtle.ConstantTimeCompare(hashSecret(secret), k.Key) != 1 {
 		if errors.Is(err, store.ErrNotFound) || err == nil {
-			if lim.unknownGame(c.client) {
+			if lim.UnknownGame(c.client) {
 				l.s.log.Warn("a client names many seeks or games that do not exist", "client", c.client)
 			}
 		}
@@ -644,7 +644,7 @@ func (s *Server) lobbySocket(w http.ResponseWriter, r *http.Request) error {
 	if !conn.Accept(w, r) {
 		return nil // Accept has answered
 	}
-	c := &lobbySock{account: a.ID, session: se.Key, client: s.limits.client(r), poster: poster, out: make(chan []byte, lobbyOutbox), done: make(chan struct{}), listReady: make(chan struct{}, 1)}
+	c := &lobbySock{account: a.ID, session: se.Key, client: s.limits.Client(r), poster: poster, out: make(chan []byte, lobbyOutbox), done: make(chan struct{}), listReady: make(chan struct{}, 1)}
 	l := s.lobby
 	l.join(c)
 	defer l.leave(c)

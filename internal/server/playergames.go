@@ -15,7 +15,7 @@ func (h host) PlayerGames(ctx context.Context, name string, before time.Time, li
 	if err := h.allowProfile(); err != nil {
 		return api.PlayerGames{}, err
 	}
-	if err := h.s.limits.allowGame(h.s.limits.client(h.r)); err != nil {
+	if err := h.s.limits.AllowGame(h.s.limits.Client(h.r)); err != nil {
 		return api.PlayerGames{}, err
 	}
 	acct, err := h.playerID(ctx, name)

@@ -83,7 +83,7 @@ func (s *Server) results(ctx context.Context, acct string) (api.Results, error) 
 // profiles, histories and games, blocks and leaderboards (each a query
 // of the store or more).
 func (h host) allowProfile() error {
-	return h.s.limits.allow(h.r, "profile", h.s.limits.cfg.Profiles)
+	return h.s.limits.Allow(h.r, "profile", h.s.limits.Config().Profiles)
 }
 
 // History returns player name's ratings after each rated game.
@@ -147,7 +147,7 @@ const recordsPage = 100
 // Limited per address, over every server sharing the store: each costs
 // the whole of a player's games.
 func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) error {
-	if err := s.allowShared(r.Context(), r, "records", s.limits.cfg.Records); err != nil {
+	if err := s.limits.AllowShared(r.Context(), r, "records", s.limits.Config().Records); err != nil {
 		return err
 	}
 	h := host{s: s, r: r, w: w}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"oanquan/internal/api"
+	"oanquan/internal/limits"
 	"oanquan/internal/store"
 )
 
@@ -42,11 +43,11 @@ func (h host) Report(ctx context.Context, name string, q api.ReportRequest) erro
 	if acct == reported {
 		return &api.FieldError{Field: "name", Reason: "self", Problem: "you cannot report yourself"}
 	}
-	if err := h.s.allowShared(ctx, h.r, "report", reportRate); err != nil {
+	if err := h.s.limits.AllowShared(ctx, h.r, "report", reportRate); err != nil {
 		return err
 	}
 	now := time.Now()
-	r := store.Report{ID: newID(), Reporter: acct, Address: h.s.limits.client(h.r), Reported: reported, ReportedName: name,
+	r := store.Report{ID: newID(), Reporter: acct, Address: h.s.limits.Client(h.r), Reported: reported, ReportedName: name,
 		Reason: q.Reason, Game: q.Game, Created: now}
 	if acct != "" {
 		n, err := rs.CountReports(ctx, acct, now.Add(-reportWindow))
@@ -54,8 +55,8 @@ func (h host) Report(ctx context.Context, name string, q api.ReportRequest) erro
 			return err
 		}
 		if n >= maxReportsPerAccount {
-			return &retryError{limit: "reports", retry: reportWindow / 6,
-				err: api.Fail(api.ErrRate, "your account made %d reports this hour, the most it may", n)}
+			return &limits.RetryError{Limit: "reports", Retry: reportWindow / 6,
+				Err: api.Fail(api.ErrRate, "your account made %d reports this hour, the most it may", n)}
 		}
 		if a, err := h.s.accounts.store.AccountByID(ctx, acct); err == nil {
 			r.ReporterName = a.Username

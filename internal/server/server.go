@@ -37,7 +37,7 @@
 // The others are leaves, nothing taken under them, each held in a method
 // of its own that does nothing else: presenceSync.mu (the queue of
 // presence posts and reads), the rate limiter's, the WebSocket counts'
-// (socketLimits), the review cache's, lobbyHub.mu (the lobby's sockets,
+// (limits.Sockets), the review cache's, lobbyHub.mu (the lobby's sockets,
 // their holds and the seeks being read for a notice), lobbySock.listMu
 // (a lobby socket's next list) and leaderCache.mu (the leaderboards as
 // last read). storeProbe.mu is held across the store's health probe,
@@ -57,6 +57,7 @@ import (
 	"time"
 
 	"oanquan/internal/api"
+	"oanquan/internal/limits"
 	"oanquan/internal/match"
 	"oanquan/internal/store"
 	"oanquan/web"
@@ -136,9 +137,9 @@ type Server struct {
 	store  Store
 	log    *slog.Logger
 	pool   *match.Pool
-	limits *limiter
+	limits *limits.Limiter
 	// socketCaps counts the WebSockets open, by client and in all.
-	socketCaps *socketLimits
+	socketCaps *limits.Sockets
 	metrics    *metrics
 	handler    http.Handler
 	assets     map[string]*asset // static files by path ("/js/app.js")
@@ -213,13 +214,13 @@ func New(cfg Config) *Server {
 	if s.cfg.ID == "" {
 		s.cfg.ID = newID()
 	}
-	s.limits = newLimiter(s.cfg.Limits.orDefault())
+	s.limits = limits.New(s.cfg.Limits.OrDefault(), s.store)
 	s.accounts = newAccountKeeper(s.cfg.Accounts, s.store)
 	s.lobby = newLobbyHub(s)
 	if s.cfg.MaxSockets <= 0 {
 		s.cfg.MaxSockets = DefaultMaxSockets
 	}
-	s.socketCaps = newSocketLimits(s.limits.cfg.Sockets, s.cfg.MaxSockets)
+	s.socketCaps = limits.NewSockets(s.limits.Config().Sockets, s.cfg.MaxSockets)
 	s.presence = newPresenceSync(s.store)
 	s.endgames = openEndgames(s.cfg.Endgames, s.log)
 	s.pool = match.NewPool(s.cfg.Workers, s.endgames.engine(s.cfg.Engine))

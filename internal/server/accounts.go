@@ -254,7 +254,7 @@ func (h host) SignOut(ctx context.Context, everywhere bool) error {
 	if err != nil {
 		return err
 	}
-	h.s.lobby.endSessions(a.ID, func(key []byte) bool { return everywhere || bytes.Equal(key, se.Key) })
+	h.s.lobby.EndSessions(a.ID, func(key []byte) bool { return everywhere || bytes.Equal(key, se.Key) })
 	http.SetCookie(h.w, k.cookies.Deletion(h.r))
 	return nil
 }
@@ -290,7 +290,7 @@ func (h host) ChangePassword(ctx context.Context, old, new api.Password) error {
 	if err := k.store.SetPassword(ctx, a.ID, hash, se.Key); err != nil {
 		return err
 	}
-	h.s.lobby.endSessions(a.ID, func(key []byte) bool { return !bytes.Equal(key, se.Key) }) // the others ended
+	h.s.lobby.EndSessions(a.ID, func(key []byte) bool { return !bytes.Equal(key, se.Key) }) // the others ended
 	h.s.log.Info("password changed", "account", a.ID)
 	return nil
 }
@@ -319,7 +319,7 @@ func (h host) DeleteAccount(ctx context.Context, password api.Password) error {
 	if err := k.store.DeleteAccount(ctx, a.ID); err != nil {
 		return err
 	}
-	h.s.lobby.endSessions(a.ID, func([]byte) bool { return true })
+	h.s.lobby.EndSessions(a.ID, func([]byte) bool { return true })
 	h.s.lobbyChanged("") // its open seeks went with it
 	http.SetCookie(h.w, k.cookies.Deletion(h.r))
 	h.s.log.Info("account deleted", "account", a.ID)

@@ -104,11 +104,11 @@ func (s *Server) follow(notices <-chan store.Notice) {
 			s.heardPhrase(n)
 		case n.Lobby:
 			if n.Seek != "" {
-				s.lobby.heard(n.Seek)
+				s.lobby.Heard(n.Seek)
 			}
-			s.lobby.changed()
+			s.lobby.Changed()
 		case n.Game == "":
-			s.lobby.changed()
+			s.lobby.Changed()
 			// Notices may have been lost: re-read every live game.
 			for _, g := range s.liveGames() {
 				s.resync(g.m.ID())

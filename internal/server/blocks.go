@@ -107,26 +107,6 @@ func (h host) Blocks(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-// blockedAmong returns, by account, the accounts that each signed-in
-// socket of socks blocks or is blocked by: one read of the store for
-// them all, at each change of the lobby. The blocks are read afresh at each change, and a block or
-// unblock is one (here, and through the store's notices on every other
-// server), so none is ever listed a seek of a player blocked either way.
-func (s *Server) blockedAmong(ctx context.Context, socks []*lobbySock) (map[string]map[string]bool, error) {
-	seen := map[string]bool{}
-	var accounts []string
-	for _, c := range socks {
-		if c.account != "" && !seen[c.account] {
-			seen[c.account] = true
-			accounts = append(accounts, c.account)
-		}
-	}
-	if len(accounts) == 0 {
-		return nil, nil
-	}
-	return s.store.BlockedAmong(ctx, accounts)
-}
-
 // blockedWith returns the accounts account blocks or is blocked by (none
 // for no account).
 func (s *Server) blockedWith(ctx context.Context, account string) (map[string]bool, error) {

@@ -3,8 +3,6 @@ package server
 import (
 	"container/list"
 	"context"
-	"crypto/rand"
-	"encoding/base32"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,11 +10,11 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"oanquan/internal/api"
+	"oanquan/internal/ids"
 	"oanquan/internal/match"
 	"oanquan/internal/store"
 	"oanquan/internal/wire"
@@ -27,28 +25,11 @@ import (
 // saveTimeout bounds one save of a game to the store.
 const saveTimeout = 5 * time.Second
 
-// newID returns a random game id: twenty lower-case letters and digits,
-// 96 bits from crypto/rand, beyond guessing. (Ids made before were ten,
-// 48 bits; they are still valid.)
-func newID() string {
-	var b [12]byte
-	rand.Read(b[:])
-	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
-}
+// newID returns a random game id (ids.New).
+func newID() string { return ids.New() }
 
-// validID reports whether id could be a game id, so that nonsense never
-// reaches the store.
-func validID(id string) bool {
-	if id == "" || len(id) > 64 {
-		return false
-	}
-	for _, c := range id {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
+// validID reports whether id could be a game id (ids.Valid).
+func validID(id string) bool { return ids.Valid(id) }
 
 // seatsOf returns the seats' secrets' hashes and accounts of a game
 // whose seats players are acted for by the holder of secret, played by

@@ -9,6 +9,7 @@ import (
 
 	"oanquan/internal/api"
 	"oanquan/internal/limits"
+	"oanquan/internal/lobby"
 	"oanquan/internal/match"
 	"oanquan/internal/rating"
 	"oanquan/internal/store"
@@ -25,10 +26,7 @@ import (
 // The lobby's bounds.
 const (
 	// seekTTL is how long an open seek stays, at most.
-	seekTTL = 30 * time.Minute
-	// seekKeep is how long an accepted seek stays, for its poster to
-	// learn of the game.
-	seekKeep = 10 * time.Minute
+	seekTTL = lobby.SeekTTL
 	// maxOpenSeeks is how many open seeks one address (an IPv6 /64) may
 	// have at once; maxOpenSeeksWide how many one IPv6 /48 may have,
 	// over all its /64s.
@@ -76,60 +74,11 @@ func (s *Server) ratingIn(ctx context.Context, account, speed string) (rating.Ra
 
 // seekView returns k as the lobby shows it.
 func (s *Server) seekView(ctx context.Context, k store.Seek) (api.SeekView, error) {
-	ps, err := s.posters(ctx, []store.Seek{k})
+	ps, err := s.lobby.Posters(ctx, []store.Seek{k})
 	if err != nil {
 		return api.SeekView{}, err
 	}
-	return viewWith(k, ps), nil
-}
-
-// posters reads the accounts that posted seeks, and those of more, with
-// their ratings, in one read of the store.
-func (s *Server) posters(ctx context.Context, seeks []store.Seek, more ...string) (map[string]store.Poster, error) {
-	seen := map[string]bool{"": true}
-	var ids []string
-	add := func(id string) {
-		if !seen[id] {
-			seen[id] = true
-			ids = append(ids, id)
-		}
-	}
-	for _, k := range seeks {
-		add(k.Account)
-	}
-	for _, id := range more {
-		add(id)
-	}
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	return s.accounts.store.Posters(ctx, ids)
-}
-
-// ratingAmong returns account's rating in speed as it stands now, of
-// posters (read by Server.posters): a new player's for none, or for an
-// account not there.
-func ratingAmong(posters map[string]store.Poster, account, speed string) rating.Rating {
-	r, ok := posters[account].Ratings[speed]
-	if account == "" || !ok {
-		return rating.New()
-	}
-	return rating.System{}.AsOf(r, time.Now())
-}
-
-// viewWith returns k as the lobby shows it, its poster's name and rating
-// of posters (read by Server.posters): anonymous if its account is not
-// there (deleted since).
-func viewWith(k store.Seek, posters map[string]store.Poster) api.SeekView {
-	v := api.SeekView{ID: k.ID, Poster: "anonymous", Clock: api.ClockSetting{Initial: k.Initial, Increment: k.Increment, Days: k.Days},
-		Rated: k.Rated, Speed: k.Speed, Created: k.Created.UTC()}
-	if k.Min != 0 || k.Max != 0 {
-		v.Range = &[2]int{k.Min, k.Max}
-	}
-	if p, ok := posters[k.Account]; ok && k.Account != "" {
-		v.Poster, v.Rating = p.Username, ratingOf(ratingAmong(posters, k.Account, k.Speed))
-	}
-	return v
+	return lobby.View(k, ps), nil
 }
 
 // PostSeek saves a new seek of the caller's.
@@ -206,32 +155,6 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 	return k, secret, nil
 }
 
-// gameMade tells the sockets holding the seeks (or tickets) of game,
-// now made, that they are paired: this server's at once, each socket
-// its seat, whatever the lobby's lists are doing; every other server's
-// through the store's notice of each seek (heard). Other servers heard
-// of the seeks' acceptance from the store before the game existed; they
-// hear of it again.
-func (s *Server) gameMade(ctx context.Context, game string, seats ...seekSeat) {
-	for _, k := range seats {
-		s.lobby.paired(k.seek, game, k.seat)
-	}
-	if n, ok := s.store.(store.LobbyNotifier); ok {
-		for _, k := range seats {
-			if err := n.NotifyLobby(context.WithoutCancel(ctx), k.seek); err != nil {
-				s.log.Warn("announcing a seek's game", "seek", k.seek, "err", err)
-			}
-		}
-	}
-	s.lobbyChanged(game)
-}
-
-// seekSeat is a seek (or ticket) of a game made, and its poster's seat.
-type seekSeat struct {
-	seek string
-	seat int
-}
-
 // tooManyOpen refuses a seek of an address with n seeks open, the most
 // it may have.
 func tooManyOpen(n int) error {
@@ -270,7 +193,7 @@ func (h host) OpenSeeks(ctx context.Context) ([]api.SeekView, error) {
 		return nil, err
 	}
 	key := h.s.posterKey(h.r)
-	return h.s.acceptable(ctx, open, acct, func(k store.Seek) bool { return h.posted(k) || samePoster(k, "", key) })
+	return h.s.acceptable(ctx, open, acct, func(k store.Seek) bool { return h.posted(k) || lobby.SamePoster(k, "", key) })
 }
 
 // acceptable returns the seeks of open that account (with mine telling
@@ -289,25 +212,17 @@ func (s *Server) acceptable(ctx context.Context, open []store.Seek, account stri
 		}
 		shown = append(shown, k)
 	}
-	ps, err := s.posters(ctx, shown, account)
+	ps, err := s.lobby.Posters(ctx, shown, account)
 	if err != nil {
 		return nil, err
 	}
 	for _, k := range shown {
-		if !inRange(ratingAmong(ps, account, k.Speed), k) {
+		if !lobby.InRange(lobby.RatingAmong(ps, account, k.Speed), k) {
 			continue
 		}
-		out = append(out, viewWith(k, ps))
+		out = append(out, lobby.View(k, ps))
 	}
 	return out, nil
-}
-
-// inRange reports whether a player rated r may accept k.
-func inRange(r rating.Rating, k store.Seek) bool {
-	if k.Min == 0 && k.Max == 0 {
-		return true
-	}
-	return r.Rating >= float64(k.Min) && r.Rating <= float64(k.Max)
 }
 
 // Seek returns seek id; to its poster, the game it made once accepted.
@@ -430,7 +345,7 @@ func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
 	if err != nil {
 		return api.Joined{}, err
 	}
-	if h.posted(k) || samePoster(k, acct, h.s.ensurePosterKey(h.w, h.r)) {
+	if h.posted(k) || lobby.SamePoster(k, acct, h.s.ensurePosterKey(h.w, h.r)) {
 		return api.Joined{}, api.ErrOwnSeek
 	}
 	switch blocked, err := h.s.blockedWith(ctx, acct); {
@@ -443,13 +358,13 @@ func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
 	if err != nil {
 		return api.Joined{}, err
 	}
-	if !inRange(r, k) {
+	if !lobby.InRange(r, k) {
 		return api.Joined{}, api.ErrOutOfRange
 	}
 	poster := rand.IntN(2)
 	gameID, secret := newID(), newSecret()
 	now := time.Now()
-	if err := ks.AcceptSeek(ctx, id, gameID, poster, acct, now, now.Add(seekKeep)); err != nil {
+	if err := ks.AcceptSeek(ctx, id, gameID, poster, acct, now, now.Add(lobby.SeekKeep)); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return api.Joined{}, api.ErrSeekTaken
 		}
@@ -458,10 +373,10 @@ func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
 		}
 		return api.Joined{}, err
 	}
-	p := pairing{game: gameID, first: k, seeks: []seekSeat{{id, poster}}}
-	p.seats[poster], p.seats[1-poster] = k.Key, hashSecret(secret)
-	p.accounts[poster], p.accounts[1-poster] = k.Account, acct
-	m, err := h.s.pairedGame(ctx, p)
+	p := lobby.Pairing{Game: gameID, First: k, Seeks: []lobby.SeekSeat{{Seek: id, Seat: poster}}}
+	p.Seats[poster], p.Seats[1-poster] = k.Key, hashSecret(secret)
+	p.Accounts[poster], p.Accounts[1-poster] = k.Account, acct
+	m, err := h.s.lobby.PairedGame(ctx, p)
 	if err != nil {
 		return api.Joined{}, err
 	}

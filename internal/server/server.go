@@ -37,10 +37,10 @@
 // The others are leaves, nothing taken under them, each held in a method
 // of its own that does nothing else: presenceSync.mu (the queue of
 // presence posts and reads), the rate limiter's, the WebSocket counts'
-// (limits.Sockets), the review cache's, lobbyHub.mu (the lobby's sockets,
-// their holds and the seeks being read for a notice), lobbySock.listMu
-// (a lobby socket's next list) and leaderCache.mu (the leaderboards as
-// last read). storeProbe.mu is held across the store's health probe,
+// (limits.Sockets), the review cache's, the lobby's (package lobby:
+// Lobby.mu, its sockets, their holds and the seeks being read for a
+// notice; sock.listMu, a lobby socket's next list) and leaderCache.mu
+// (the leaderboards as last read). storeProbe.mu is held across the store's health probe,
 // and only by health checks.
 //
 // The WebSocket client itself (package socket) has no lock.
@@ -58,6 +58,7 @@ import (
 
 	"oanquan/internal/api"
 	"oanquan/internal/limits"
+	"oanquan/internal/lobby"
 	"oanquan/internal/match"
 	"oanquan/internal/store"
 	"oanquan/web"
@@ -152,8 +153,6 @@ type Server struct {
 	wsPing, wsWrite time.Duration
 	// phraseGap is phraseGap; tests shorten it.
 	phraseGap time.Duration
-	// lobbySessionCheck is lobbySessionCheck; tests shorten it.
-	lobbySessionCheck time.Duration
 	// presence shares the presence of online games with the other
 	// servers; nil if the store has no board.
 	presence *presenceSync
@@ -165,8 +164,9 @@ type Server struct {
 	started  time.Time   // when New ran: clocks charge no time before it
 	// accounts keeps players' accounts (accounts.go).
 	accounts *accountKeeper
-	// lobby holds the lobby's WebSockets (lobbyws.go).
-	lobby *lobbyHub
+	// lobby is the lobby: seeks, quick pairing, its WebSockets (package
+	// lobby).
+	lobby *lobby.Lobby
 
 	mu     sync.Mutex
 	live   map[string]*liveGame
@@ -184,13 +184,12 @@ func New(cfg Config) *Server {
 		live:  make(map[string]*liveGame),
 		lru:   list.New(),
 
-		reviews:           newReviewCache(reviewCacheSize),
-		wsPing:            wsPingInterval,
-		wsWrite:           wsWriteTimeout,
-		phraseGap:         phraseGap,
-		lobbySessionCheck: lobbySessionCheck,
-		probe:             storeProbe{ttl: healthTTL},
-		started:           time.Now(),
+		reviews:   newReviewCache(reviewCacheSize),
+		wsPing:    wsPingInterval,
+		wsWrite:   wsWriteTimeout,
+		phraseGap: phraseGap,
+		probe:     storeProbe{ttl: healthTTL},
+		started:   time.Now(),
 	}
 	if s.store == nil {
 		s.store = store.NewMemory()
@@ -216,7 +215,6 @@ func New(cfg Config) *Server {
 	}
 	s.limits = limits.New(s.cfg.Limits.OrDefault(), s.store)
 	s.accounts = newAccountKeeper(s.cfg.Accounts, s.store)
-	s.lobby = newLobbyHub(s)
 	if s.cfg.MaxSockets <= 0 {
 		s.cfg.MaxSockets = DefaultMaxSockets
 	}
@@ -226,6 +224,7 @@ func New(cfg Config) *Server {
 	s.pool = match.NewPool(s.cfg.Workers, s.endgames.engine(s.cfg.Engine))
 	s.metrics = newMetrics(s)
 	s.ctx, s.stop = context.WithCancel(context.Background())
+	s.lobby = lobby.New(lobby.Config{Store: s.store, Games: lobbyGames{s}, Limits: s.limits, Log: s.log, Context: s.ctx})
 	if embedded {
 		s.assets = embeddedAssets()
 	} else {
@@ -243,7 +242,7 @@ func New(cfg Config) *Server {
 	s.goBackground(s.retentionLoop)
 	s.goBackground(s.sessionsLoop)
 	s.goBackground(s.sweepLoop)
-	s.goBackground(s.lobby.run)
+	s.goBackground(s.lobby.Run)
 	if n, ok := s.store.(store.Notifier); ok {
 		// Listening before New returns: no change made after it is missed.
 		notices := n.Changes(s.ctx)

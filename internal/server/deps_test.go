@@ -13,8 +13,8 @@ import (
 // match has no HTTP and no storage, store knows no game packages, the
 // API's operations (api) have no transport and no storage: the engine in
 // the browser runs them too, and net/http or net/url would make it
-// larger. The server's domain packages (lobby, limits, socket, ids) sit
-// below it: it assembles them, they never import it.
+// larger. The server's domain packages (lobby, players, limits, socket,
+// ids) sit below it: it assembles them, they never import it.
 func TestImportPolicy(t *testing.T) {
 	for dir, banned := range map[string][]string{
 		"../match": {"net", "net/http", "database/sql", "oanquan/internal/server", "oanquan/internal/store", "github.com/coder/websocket"},
@@ -28,9 +28,10 @@ func TestImportPolicy(t *testing.T) {
 		// lobby (seeks, quick pairing, its socket, a pairing's game)
 		// reaches games only through its Games, HTTP only through the
 		// socket client, and the store through its narrow Store.
-		"../lobby":  {"oanquan/internal/server", "net/http", "database/sql", "oanquan/internal/offline"},
-		"../ids":    {"oanquan/internal/server", "oanquan/internal/store", "oanquan/internal/match", "net/http", "database/sql"},
-		"../socket": {"oanquan/internal/server", "oanquan/internal/limits", "oanquan/internal/store", "oanquan/internal/api", "oanquan/internal/match", "oanquan/rules", "oanquan/ai", "database/sql"},
+		"../lobby":   {"oanquan/internal/server", "net/http", "database/sql", "oanquan/internal/offline"},
+		"../players": {"oanquan/internal/server", "oanquan/internal/lobby", "net/http", "database/sql", "github.com/coder/websocket"},
+		"../ids":     {"oanquan/internal/server", "oanquan/internal/store", "oanquan/internal/match", "net/http", "database/sql"},
+		"../socket":  {"oanquan/internal/server", "oanquan/internal/limits", "oanquan/internal/store", "oanquan/internal/api", "oanquan/internal/match", "oanquan/rules", "oanquan/ai", "database/sql"},
 	} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil || len(files) == 0 {

@@ -17,6 +17,27 @@
 // api.Routes, bodies, rate limits, the error answers) and their host
 // (live games, the store, the seats' secrets, presence and leases).
 //
+// # Domains
+//
+// The server is the assembly of the back end's domains, each a package
+// below it made with the narrow store it needs (an interface of the
+// store's methods that every store has, checked by the compiler), as
+// lila's modules: package lobby (seeks, quick pairing, the lobby's
+// socket, the one place a pairing becomes a game), package players
+// (blocks, reports, leaderboards), package limits (rate limits, the
+// WebSocket caps), package socket (the one WebSocket client, a small
+// handler per kind) and package ids. Still here, to be split out next
+// as a game package: live games, seats, presence, the clocks'
+// timekeeper, the game's socket handler (gameSocket); and accounts,
+// sessions, profiles and rated games' endings. New domains go beside
+// them: tournaments (an arena's pairings) pair through
+// lobby.Lobby.PairedGame; puzzles beside players, with a store of their
+// own; notifications as a package the lobby's and the game's sockets
+// tell, served as one more kind over package socket. The server's own
+// Store is the full set (Config.Store), so that wrapping a store cannot
+// switch a feature off; only the notices between servers, the presence
+// board and the write probe are optional.
+//
 // # Locks
 //
 // Every lock is taken with defer, in a method that does nothing else
@@ -39,8 +60,8 @@
 // presence posts and reads), the rate limiter's, the WebSocket counts'
 // (limits.Sockets), the review cache's, the lobby's (package lobby:
 // Lobby.mu, its sockets, their holds and the seeks being read for a
-// notice; sock.listMu, a lobby socket's next list) and leaderCache.mu
-// (the leaderboards as last read). storeProbe.mu is held across the store's health probe,
+// notice; sock.listMu, a lobby socket's next list) and players' (its
+// leaderboards as last read). storeProbe.mu is held across the store's health probe,
 // and only by health checks.
 //
 // The WebSocket client itself (package socket) has no lock.
@@ -60,6 +81,7 @@ import (
 	"oanquan/internal/limits"
 	"oanquan/internal/lobby"
 	"oanquan/internal/match"
+	"oanquan/internal/players"
 	"oanquan/internal/store"
 	"oanquan/web"
 )
@@ -160,8 +182,10 @@ type Server struct {
 	probe    storeProbe   // the store's health, probed now and then
 	// endgames are the endgame tables (endgames.go).
 	endgames *endgameTables
-	leaders  leaderCache // the leaderboards as last read (leaderboard.go)
-	started  time.Time   // when New ran: clocks charge no time before it
+	// players keeps blocks, reports and the leaderboards (package
+	// players).
+	players *players.Players
+	started time.Time // when New ran: clocks charge no time before it
 	// accounts keeps players' accounts (accounts.go).
 	accounts *accountKeeper
 	// lobby is the lobby: seeks, quick pairing, its WebSockets (package
@@ -225,6 +249,7 @@ func New(cfg Config) *Server {
 	s.metrics = newMetrics(s)
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	s.lobby = lobby.New(lobby.Config{Store: s.store, Games: lobbyGames{s}, Limits: s.limits, Log: s.log, Context: s.ctx})
+	s.players = players.New(s.store, s.log, s.lobby.Changed)
 	if embedded {
 		s.assets = embeddedAssets()
 	} else {

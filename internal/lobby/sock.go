@@ -244,7 +244,8 @@ func (l *Lobby) Serve(conn *socket.Client, p Player) {
 	c := &sock{account: p.Account, session: p.Session, client: p.Client, poster: p.Poster, out: make(chan []byte, lobbyOutbox), done: make(chan struct{}), listReady: make(chan struct{}, 1)}
 	l.join(c)
 	defer l.leave(c)
-	l.Changed() // its first list
+	defer conn.Finish() // the reader done before c leaves: no hold after it
+	l.Changed()         // its first list
 	conn.Receive(func(ctx context.Context, data []byte) { l.receive(ctx, c, data) })
 	l.serve(conn, c)
 }

@@ -93,7 +93,7 @@ type gameSocket struct {
 // leave forgets the socket on its game, once the client's messages are
 // no longer read (no hello comes after it).
 func (gs *gameSocket) leave() {
-	gs.g.dropConn(gs.wc, gs.c.End())
+	gs.g.dropConn(gs.wc, gs.c.Finish())
 	gs.s.presenceChanged(gs.g)
 }
 

@@ -10,7 +10,7 @@
 //	if err != nil {
 //		return err // before the upgrade: an HTTP answer
 //	}
-//	defer c.End()
+//	defer c.End() // the reader finished, then the places given back
 //	if !c.Accept(w, r) {
 //		return nil // Accept has answered
 //	}
@@ -28,9 +28,13 @@
 //
 // It knows nothing of games, the lobby, HTTP routes or the store.
 //
+// A kind that must forget the client once no message can come (a
+// socket's holds, a seat's presence) calls Finish first, then forgets,
+// and End gives the places back last.
+//
 // A Client has no lock: its reader goroutine and the kind's loop share
-// only the connection (safe for concurrent use), an atomic flag and a
-// sync.Once.
+// only the connection (safe for concurrent use), an atomic flag and
+// sync.Onces.
 package socket
 
 import (
@@ -96,7 +100,8 @@ type Client struct {
 	ping   *time.Ticker
 	read   chan struct{} // closed when the reader has ended; nil: none started
 	left   atomic.Bool   // the page closed the connection: set before ctx ends
-	end    sync.Once
+	finish sync.Once     // Finish's work, once
+	end    sync.Once     // the places given back, once
 }
 
 // Admit checks that r asks for a WebSocket and takes its places
@@ -203,15 +208,15 @@ func (c *Client) TooSlow(reason string) { c.conn.Close(websocket.StatusTryAgainL
 // down.
 func (c *Client) GoingAway() { c.conn.Close(websocket.StatusGoingAway, "the server is shutting down") }
 
-// End ends the client: the connection closed (after a TooSlow or
-// GoingAway, nothing more), the reader waited for, the places given
-// back. It reports whether the client's page closed the connection
-// (left), as opposed to its dropping: the reader's word, once it is done
-// (a write that failed because the page closed the connection comes just
-// after the reader got the page's close frame). Calls after the first
-// only report.
-func (c *Client) End() (left bool) {
-	c.end.Do(func() {
+// Finish ends the connection (after a TooSlow or GoingAway, nothing
+// more) and waits for the reader, so that no message is handled after
+// it returns. It reports whether the client's page closed the
+// connection (left), as opposed to its dropping: the reader's word, once
+// it is done (a write that failed because the page closed the
+// connection comes just after the reader got the page's close frame).
+// Calls after the first only report.
+func (c *Client) Finish() (left bool) {
+	c.finish.Do(func() {
 		c.cancel()
 		if c.conn != nil {
 			c.conn.CloseNow()
@@ -222,11 +227,20 @@ func (c *Client) End() (left bool) {
 		if c.ping != nil {
 			c.ping.Stop()
 		}
+	})
+	return c.left.Load()
+}
+
+// End finishes the client (Finish) and gives back the places Enter
+// took. It is for a defer at once after Admit; calls after the first
+// do nothing more.
+func (c *Client) End() {
+	c.Finish()
+	c.end.Do(func() {
 		for _, f := range c.leave {
 			f()
 		}
 	})
-	return c.left.Load()
 }
 
 // leftPage reports whether a WebSocket that ended with err (from a read)

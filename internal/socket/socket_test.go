@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -33,9 +34,9 @@ func TestAdmitRefuses(t *testing.T) {
 // back the places Enter took.
 func TestClient(t *testing.T) {
 	left := make(chan bool, 1)
-	placed := 0
+	var placed atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, err := Admit(r, Options{Enter: func() (func(), error) { placed++; return func() { placed-- }, nil }})
+		c, err := Admit(r, Options{Enter: func() (func(), error) { placed.Add(1); return func() { placed.Add(-1) }, nil }})
 		if err != nil {
 			http.Error(w, err.Error(), 400)
 			return
@@ -54,7 +55,9 @@ func TestClient(t *testing.T) {
 				done = true
 			}
 		}
-		left <- c.End()
+		l := c.Finish()
+		c.End()
+		left <- l
 	}))
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -78,7 +81,7 @@ func TestClient(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the client did not end")
 	}
-	if placed != 0 {
-		t.Errorf("%d places held after End, want 0", placed)
+	if n := placed.Load(); n != 0 {
+		t.Errorf("%d places held after End, want 0", n)
 	}
 }

@@ -6,11 +6,13 @@ import (
 
 	"oanquan/internal/account"
 	"oanquan/internal/api"
+	"oanquan/internal/players"
 	"oanquan/internal/store"
 )
 
-// Blocks (issue 21, package players): the host's part finds the caller
-// and the player named.
+// The host's part of package players: blocks, reports and the
+// leaderboards, the caller and the player named found here, the
+// client's limits applied.
 
 // playerID returns the account id of username name, or ErrNotFound.
 func (h host) playerID(ctx context.Context, name string) (string, error) {
@@ -67,4 +69,32 @@ func (s *Server) blockedWith(ctx context.Context, account string) (map[string]bo
 		return nil, nil
 	}
 	return s.store.BlockedWith(ctx, account)
+}
+
+// Report saves the caller's report of player name (package players).
+func (h host) Report(ctx context.Context, name string, q api.ReportRequest) error {
+	if q.Game != "" && !validID(q.Game) {
+		return &api.FieldError{Field: "game", Reason: "format", Problem: "not a game's id"}
+	}
+	reported, err := h.playerID(ctx, name)
+	if err != nil {
+		return err
+	}
+	acct, err := h.caller(ctx, false)
+	if err != nil {
+		return err
+	}
+	r := players.Report{Reporter: acct, Address: h.s.limits.Client(h.r), Reported: reported, ReportedName: name, Reason: q.Reason, Game: q.Game}
+	return h.s.players.Report(ctx, r, func() error {
+		return h.s.limits.AllowShared(ctx, h.r, "report", players.ReportRate)
+	})
+}
+
+// Leaderboard returns the top players of speed (package players),
+// within the client's limit of reads of profiles.
+func (h host) Leaderboard(ctx context.Context, speed string) (api.Leaderboard, error) {
+	if err := h.allowProfile(); err != nil {
+		return api.Leaderboard{}, err
+	}
+	return h.s.players.Leaderboard(ctx, speed)
 }

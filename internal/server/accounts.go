@@ -46,7 +46,7 @@ type Accounts struct {
 // accountKeeper is the server's part of accounts: the store's, the
 // hasher (at most one hash a core at once) and the cookies.
 type accountKeeper struct {
-	store   store.Accounts // nil: the store keeps none
+	store   store.Accounts
 	hasher  *account.Hasher
 	cookies account.SessionCookies
 	// verifies counts the passwords checked (each one argon2id run, on
@@ -54,7 +54,7 @@ type accountKeeper struct {
 	verifies atomic.Int64
 }
 
-func newAccountKeeper(cfg Accounts, st store.Store) *accountKeeper {
+func newAccountKeeper(cfg Accounts, st store.Accounts) *accountKeeper {
 	p := cfg.Hashing
 	if p == (account.Params{}) {
 		p = account.DefaultParams
@@ -63,9 +63,7 @@ func newAccountKeeper(cfg Accounts, st store.Store) *accountKeeper {
 	if err != nil {
 		panic("server: argon2id parameters: " + err.Error()) // a fault of the program's settings
 	}
-	k := &accountKeeper{hasher: h, cookies: account.SessionCookies{BehindTLS: cfg.BehindTLS, MaxAge: cfg.SessionAge}}
-	k.store, _ = st.(store.Accounts)
-	return k
+	return &accountKeeper{store: st, hasher: h, cookies: account.SessionCookies{BehindTLS: cfg.BehindTLS, MaxAge: cfg.SessionAge}}
 }
 
 func (k *accountKeeper) sessionAge() time.Duration {
@@ -75,23 +73,12 @@ func (k *accountKeeper) sessionAge() time.Duration {
 	return account.DefaultSessionAge
 }
 
-// errNoAccounts refuses accounts on a store that keeps none.
-var errNoAccounts = api.Fail(api.ErrNotOffline, "this server keeps no accounts")
-
-// keeper returns the server's store of accounts, or refuses.
-func (h host) keeper() (*accountKeeper, error) {
-	if h.s.accounts.store == nil {
-		return nil, errNoAccounts
-	}
-	return h.s.accounts, nil
-}
+// keeper returns the server's accounts.
+func (h host) keeper() *accountKeeper { return h.s.accounts }
 
 // session returns the caller's session and account, or api.ErrSignedOut.
 func (h host) session(ctx context.Context) (store.Session, store.Account, error) {
-	k, err := h.keeper()
-	if err != nil {
-		return store.Session{}, store.Account{}, err
-	}
+	k := h.keeper()
 	tok, err := k.cookies.Token(h.r)
 	if err != nil {
 		return store.Session{}, store.Account{}, api.ErrSignedOut
@@ -109,9 +96,6 @@ func (h host) session(ctx context.Context) (store.Session, store.Account, error)
 // every hour (retentionEvery), so that the tables do not grow for ever.
 func (s *Server) sessionsLoop() {
 	k := s.accounts.store
-	if k == nil {
-		return
-	}
 	wait := time.Minute
 	for {
 		select {
@@ -120,10 +104,8 @@ func (s *Server) sessionsLoop() {
 		case <-time.After(wait):
 		}
 		wait = retentionEvery
-		if b, ok := s.store.(store.Buckets); ok {
-			if _, err := b.ExpireBuckets(s.ctx, time.Now()); err != nil && s.ctx.Err() == nil {
-				s.log.Error("deleting full buckets of limits", "err", err)
-			}
+		if _, err := s.store.ExpireBuckets(s.ctx, time.Now()); err != nil && s.ctx.Err() == nil {
+			s.log.Error("deleting full buckets of limits", "err", err)
 		}
 		for s.ctx.Err() == nil {
 			n, err := k.ExpireSessions(s.ctx, time.Now(), expireBatch)
@@ -149,10 +131,7 @@ func fieldError(err error, field string) error {
 
 // SignUp makes an account and its first session.
 func (h host) SignUp(ctx context.Context, name string, password api.Password) (api.Player, error) {
-	k, err := h.keeper()
-	if err != nil {
-		return api.Player{}, err
-	}
+	k := h.keeper()
 	u, err := account.ParseUsername(name)
 	if err != nil {
 		return api.Player{}, fieldError(err, "username")
@@ -198,9 +177,9 @@ func nameKey(name string) string {
 // same work whether the account exists or not. A wrong password is
 // api.ErrCredentials, and counts against the name.
 func (h host) checkPassword(ctx context.Context, k *accountKeeper, name string, a store.Account, password api.Password) error {
-	rt := h.s.limits.cfg.SignInFailures
+	rt := h.s.limits.Config().SignInFailures
 	key := nameKey(name)
-	if err := h.s.owesShared(ctx, key, rt, "sign-in name", "too many wrong passwords for this username"); err != nil {
+	if err := h.s.limits.OwesShared(ctx, key, rt, "sign-in name", "too many wrong passwords for this username"); err != nil {
 		return err
 	}
 	pw := account.Password(password)
@@ -215,7 +194,7 @@ func (h host) checkPassword(ctx context.Context, k *accountKeeper, name string, 
 		}
 	}
 	if !ok {
-		if err := h.s.chargeShared(ctx, key, rt); err != nil {
+		if err := h.s.limits.ChargeShared(ctx, key, rt); err != nil {
 			return err // not counted: no answer that would let the guess go by
 		}
 		return api.ErrCredentials
@@ -241,10 +220,7 @@ func (k *accountKeeper) rehash(ctx context.Context, a store.Account, pw account.
 
 // SignIn checks a username and password and starts a session.
 func (h host) SignIn(ctx context.Context, name string, password api.Password) (api.Player, error) {
-	k, err := h.keeper()
-	if err != nil {
-		return api.Player{}, err
-	}
+	k := h.keeper()
 	a, err := k.store.AccountByKey(ctx, account.UsernameKey(name))
 	if err != nil && !errors.Is(err, store.ErrNoAccount) {
 		return api.Player{}, err
@@ -278,7 +254,7 @@ func (h host) SignOut(ctx context.Context, everywhere bool) error {
 	if err != nil {
 		return err
 	}
-	h.s.lobby.endSessions(a.ID, func(key []byte) bool { return everywhere || bytes.Equal(key, se.Key) })
+	h.s.lobby.EndSessions(a.ID, func(key []byte) bool { return everywhere || bytes.Equal(key, se.Key) })
 	http.SetCookie(h.w, k.cookies.Deletion(h.r))
 	return nil
 }
@@ -314,7 +290,7 @@ func (h host) ChangePassword(ctx context.Context, old, new api.Password) error {
 	if err := k.store.SetPassword(ctx, a.ID, hash, se.Key); err != nil {
 		return err
 	}
-	h.s.lobby.endSessions(a.ID, func(key []byte) bool { return !bytes.Equal(key, se.Key) }) // the others ended
+	h.s.lobby.EndSessions(a.ID, func(key []byte) bool { return !bytes.Equal(key, se.Key) }) // the others ended
 	h.s.log.Info("password changed", "account", a.ID)
 	return nil
 }
@@ -343,7 +319,7 @@ func (h host) DeleteAccount(ctx context.Context, password api.Password) error {
 	if err := k.store.DeleteAccount(ctx, a.ID); err != nil {
 		return err
 	}
-	h.s.lobby.endSessions(a.ID, func([]byte) bool { return true })
+	h.s.lobby.EndSessions(a.ID, func([]byte) bool { return true })
 	h.s.lobbyChanged("") // its open seeks went with it
 	http.SetCookie(h.w, k.cookies.Deletion(h.r))
 	h.s.log.Info("account deleted", "account", a.ID)
@@ -358,11 +334,7 @@ func (h host) DeleteAccount(ctx context.Context, password api.Password) error {
 // through another server) needs nothing more; any other failure refuses
 // the deletion, with nothing deleted.
 func (s *Server) resignRated(ctx context.Context, accountID string) error {
-	pg, ok := s.store.(store.PlayerGames)
-	if !ok {
-		return nil
-	}
-	ids, err := pg.RatedInPlay(ctx, accountID)
+	ids, err := s.store.RatedInPlay(ctx, accountID)
 	if err != nil {
 		return err
 	}
@@ -410,10 +382,7 @@ func (h host) Player(ctx context.Context, name string) (api.Player, error) {
 	if err := h.allowProfile(); err != nil {
 		return api.Player{}, err
 	}
-	k, err := h.keeper()
-	if err != nil {
-		return api.Player{}, err
-	}
+	k := h.keeper()
 	a, err := k.store.AccountByKey(ctx, account.UsernameKey(name))
 	if errors.Is(err, store.ErrNoAccount) {
 		return api.Player{}, api.Fail(api.ErrNotFound, "no such player")

@@ -48,7 +48,7 @@ func accountServer(t *testing.T, lim Limits) (*Server, *httptest.Server) {
 	return accountServerOn(t, st, lim)
 }
 
-func accountServerOn(t *testing.T, st store.Store, lim Limits) (*Server, *httptest.Server) {
+func accountServerOn(t *testing.T, st Store, lim Limits) (*Server, *httptest.Server) {
 	t.Helper()
 	s := newServer(t, Config{Store: st, Limits: lim, Accounts: Accounts{Hashing: fastHashing}})
 	return s, newTestServer(t, s)
@@ -691,7 +691,7 @@ func TestSignInLimitsAcrossServers(t *testing.T) {
 	lim.ClientIPHeader = "X-Real-IP"
 	sa, sb := postgresPair(t)
 	var ts [2]*httptest.Server
-	for i, st := range []store.Store{sa, sb} {
+	for i, st := range []Store{sa, sb} {
 		ts[i] = newTestServer(t, newServer(t, Config{Store: st, ID: string(rune('a' + i)), Limits: lim, Accounts: Accounts{Hashing: fastHashing}}))
 	}
 	var on [2]*browser
@@ -767,7 +767,7 @@ func TestDeleteAccountResignsRated(t *testing.T) {
 			other := ts
 			if db == "postgres" {
 				url := pgtest.Start(t)
-				open := func() store.Store {
+				open := func() Store {
 					st, err := postgres.Open(context.Background(), url, nil)
 					if err != nil {
 						t.Fatal(err)

@@ -53,7 +53,7 @@ type host struct {
 
 // Allow applies the client's rate limit of the kind of request.
 func (h host) Allow(kind string) error {
-	cfg := h.s.limits.cfg
+	cfg := h.s.limits.Config()
 	rate := cfg.Creates // "new game", "join"
 	switch kind {
 	case "hint":
@@ -61,11 +61,11 @@ func (h host) Allow(kind string) error {
 	case "review":
 		rate = cfg.Reviews
 	case "sign-in":
-		return h.s.allowShared(h.r.Context(), h.r, kind, cfg.SignIns)
+		return h.s.limits.AllowShared(h.r.Context(), h.r, kind, cfg.SignIns)
 	case "sign-up":
-		return h.s.allowShared(h.r.Context(), h.r, kind, cfg.SignUps)
+		return h.s.limits.AllowShared(h.r.Context(), h.r, kind, cfg.SignUps)
 	}
-	return h.s.limits.allow(h.r, kind, rate)
+	return h.s.limits.Allow(h.r, kind, rate)
 }
 
 // Create saves a new game, whose seats a new secret acts for, and makes
@@ -77,7 +77,8 @@ func (h host) Create(ctx context.Context, cfg match.Config, seats []rules.Player
 		return nil, "", err
 	}
 	secret := newSecret()
-	m, err := h.s.newMatch(ctx, cfg, seats, secret, accountID)
+	hashes, accounts := seatsOf(seats, secret, accountID)
+	m, err := h.s.newMatch(ctx, "", cfg, hashes, accounts)
 	if err != nil {
 		return nil, "", err
 	}
@@ -97,7 +98,7 @@ func (h host) creator(ctx context.Context, cfg match.Config) (string, error) {
 		return a.ID, nil
 	case cfg.Rated:
 		return "", err
-	case errors.Is(err, api.ErrSignedOut) || errors.Is(err, errNoAccounts):
+	case errors.Is(err, api.ErrSignedOut):
 		return "", nil
 	}
 	return "", err
@@ -213,7 +214,7 @@ func (s *Server) rematch(ctx context.Context, g *liveGame) (match.State, error) 
 	if saved, err := s.store.Get(ctx, g.m.ID()); err == nil {
 		accounts = saved.Accounts
 	}
-	m, err := s.newMatchAs(ctx, next, g.hashes(), accounts)
+	m, err := s.newMatch(ctx, "", next, g.hashes(), accounts)
 	if err != nil {
 		return match.State{}, fmt.Errorf("making the rematch: %w", err)
 	}

@@ -63,7 +63,7 @@ func (s *Server) resumeLoop() {
 	defer t.Stop()
 	for {
 		s.resume()
-		s.limits.sweep(time.Now().Add(-10 * time.Minute))
+		s.limits.Sweep(time.Now().Add(-10 * time.Minute))
 		select {
 		case <-s.ctx.Done():
 			return
@@ -105,11 +105,11 @@ func (s *Server) follow(notices <-chan store.Notice) {
 			s.heardPhrase(n)
 		case n.Lobby:
 			if n.Seek != "" {
-				s.lobby.heard(n.Seek)
+				s.lobby.Heard(n.Seek)
 			}
-			s.lobby.changed()
+			s.lobby.Changed()
 		case n.Game == "":
-			s.lobby.changed()
+			s.lobby.Changed()
 			// Notices may have been lost: re-read every live game.
 			for _, g := range s.liveGames() {
 				s.resync(g.m.ID())

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"oanquan/internal/match"
-	"oanquan/internal/store"
 	"oanquan/internal/store/sqlite"
 	"oanquan/internal/wire"
 )
@@ -39,7 +38,7 @@ type benchGame struct {
 }
 
 func benchClockMoves(b *testing.B, where string, tc *match.TimeControl) {
-	var st store.Store
+	var st Store
 	if where == "sqlite" {
 		sq, err := sqlite.Open(context.Background(), b.TempDir()+"/games.db", nil)
 		if err != nil {
@@ -53,8 +52,8 @@ func benchClockMoves(b *testing.B, where string, tc *match.TimeControl) {
 	s := newServer(b, Config{Store: st, MaxLive: 2000})
 	newGame := func() *benchGame {
 		g := &benchGame{secrets: [2]string{newSecret(), newSecret()}}
-		m, err := s.newMatchSeats(context.Background(), match.Config{Mode: match.Online, Clock: tc, Created: time.Now()},
-			[2][]byte{hashSecret(g.secrets[0]), hashSecret(g.secrets[1])})
+		m, err := s.newMatch(context.Background(), "", match.Config{Mode: match.Online, Clock: tc, Created: time.Now()},
+			[2][]byte{hashSecret(g.secrets[0]), hashSecret(g.secrets[1])}, [2]string{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -28,8 +28,8 @@ import (
 func clockedGame(t *testing.T, s *Server, tc match.TimeControl) (string, [2]player) {
 	t.Helper()
 	secrets := [2]string{newSecret(), newSecret()}
-	m, err := s.newMatchSeats(context.Background(), match.Config{Mode: match.Online, Clock: &tc, Created: time.Now()},
-		[2][]byte{hashSecret(secrets[0]), hashSecret(secrets[1])})
+	m, err := s.newMatch(context.Background(), "", match.Config{Mode: match.Online, Clock: &tc, Created: time.Now()},
+		[2][]byte{hashSecret(secrets[0]), hashSecret(secrets[1])}, [2]string{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func playMoves(t *testing.T, h http.Handler, id string, ps [2]player, n int) wir
 }
 
 // savedOutcome reads game id's status from st.
-func savedOutcome(t *testing.T, st store.Store, id string) (match.Outcome, store.Game) {
+func savedOutcome(t *testing.T, st Store, id string) (match.Outcome, store.Game) {
 	t.Helper()
 	g, err := st.Get(context.Background(), id)
 	if err != nil {
@@ -66,7 +66,7 @@ func savedOutcome(t *testing.T, st store.Store, id string) (match.Outcome, store
 
 // awaitOutcome waits until game id's saved outcome is of kind, and
 // returns when it saw it.
-func awaitOutcome(t *testing.T, st store.Store, id, kind string, within time.Duration) (match.Outcome, time.Time) {
+func awaitOutcome(t *testing.T, st Store, id, kind string, within time.Duration) (match.Outcome, time.Time) {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for {

@@ -29,7 +29,7 @@ type clockedHosts struct {
 	t       *testing.T
 	id      string
 	players map[int]player
-	get     func() store.Store // the store, to read what was saved
+	get     func() Store // the store, to read what was saved
 }
 
 // play plays n moves, move i through hosts[i%len(hosts)], and checks the
@@ -126,7 +126,7 @@ func TestClockedTwoServersPostgres(t *testing.T) {
 			a := newServer(t, Config{Store: sa, ID: "a"})
 			b := newServer(t, Config{Store: sb, ID: "b"})
 			id, players := made(t, a, b)
-			c := &clockedHosts{t: t, id: id, players: players, get: func() store.Store { return sa }}
+			c := &clockedHosts{t: t, id: id, players: players, get: func() Store { return sa }}
 			c.play(4, a, b)
 
 			// Server a restarts: a new one on the same database reads the
@@ -150,7 +150,7 @@ func TestClockedTwoServersPostgres(t *testing.T) {
 func TestClockedJoinedAfterRestart(t *testing.T) {
 	path := t.TempDir() + "/games.db"
 	ctx := context.Background()
-	var st store.Store
+	var st Store
 	var s *Server
 	restart := func() *Server {
 		if s != nil {
@@ -170,7 +170,7 @@ func TestClockedJoinedAfterRestart(t *testing.T) {
 	cr := must[api.Created](t, do(t, s, "POST", "/api/games", `{"mode":"online","clock":{"initial":300,"increment":0}}`), 201)
 	restart()
 	j := must[api.Joined](t, player{}.act(t, s, "POST", "/api/games/"+cr.ID+"/join", ""), 200)
-	c := &clockedHosts{t: t, id: cr.ID, get: func() store.Store { return st },
+	c := &clockedHosts{t: t, id: cr.ID, get: func() Store { return st },
 		players: map[int]player{cr.Seat: {cr.Secret, cr.Seat}, j.Seat: {j.Secret, j.Seat}}}
 	for range 3 {
 		c.play(2, s)
@@ -185,10 +185,10 @@ func TestClockedJoinedAfterRestart(t *testing.T) {
 // the clock worked out: the unknown moves took no time, the side to move
 // has what it had, and play goes on with each move's clock saved.
 func TestClockMissingInStore(t *testing.T) {
-	stores := map[string]func(t *testing.T) store.Store{
-		"memory":     func(*testing.T) store.Store { return memory.New() },
-		"SQLite":     func(t *testing.T) store.Store { return openSQLiteFile(t) },
-		"PostgreSQL": func(t *testing.T) store.Store { return openPostgresURL(t, pgtest.Start(t)) },
+	stores := map[string]func(t *testing.T) Store{
+		"memory":     func(*testing.T) Store { return memory.New() },
+		"SQLite":     func(t *testing.T) Store { return openSQLiteFile(t) },
+		"PostgreSQL": func(t *testing.T) Store { return openPostgresURL(t, pgtest.Start(t)) },
 	}
 	for name, open := range stores {
 		t.Run(name, func(t *testing.T) {

@@ -10,15 +10,28 @@ import (
 )
 
 // TestImportPolicy writes down which way imports go (docs/SERVER.md):
-// match has no HTTP and no storage, store knows no game packages, only
-// the server speaks HTTP and WebSocket, and the API's operations (api)
-// have no transport and no storage: the engine in the browser runs them
-// too, and net/http or net/url would make it larger.
+// match has no HTTP and no storage, store knows no game packages, the
+// API's operations (api) have no transport and no storage: the engine in
+// the browser runs them too, and net/http or net/url would make it
+// larger. The server's domain packages (lobby, players, limits, socket,
+// ids) sit below it: it assembles them, they never import it.
 func TestImportPolicy(t *testing.T) {
 	for dir, banned := range map[string][]string{
 		"../match": {"net", "net/http", "database/sql", "oanquan/internal/server", "oanquan/internal/store", "github.com/coder/websocket"},
 		"../api":   {"net", "net/http", "net/url", "database/sql", "oanquan/internal/server", "oanquan/internal/store", "oanquan/internal/offline", "github.com/coder/websocket"},
 		"../store": {"net/http", "oanquan/internal/match", "oanquan/internal/server", "oanquan/rules", "oanquan/ai"},
+		// The domains below the server never import it, nor each other
+		// upwards: limits (rate limits, socket caps) knows no games, no
+		// lobby and no WebSocket; socket (the one WebSocket client) knows
+		// no games, no store and no API.
+		"../limits": {"oanquan/internal/server", "oanquan/internal/socket", "oanquan/internal/match", "oanquan/rules", "oanquan/ai", "github.com/coder/websocket"},
+		// lobby (seeks, quick pairing, its socket, a pairing's game)
+		// reaches games only through its Games, HTTP only through the
+		// socket client, and the store through its narrow Store.
+		"../lobby":   {"oanquan/internal/server", "net/http", "database/sql", "oanquan/internal/offline"},
+		"../players": {"oanquan/internal/server", "oanquan/internal/lobby", "net/http", "database/sql", "github.com/coder/websocket"},
+		"../ids":     {"oanquan/internal/server", "oanquan/internal/store", "oanquan/internal/match", "net/http", "database/sql"},
+		"../socket":  {"oanquan/internal/server", "oanquan/internal/limits", "oanquan/internal/store", "oanquan/internal/api", "oanquan/internal/match", "oanquan/rules", "oanquan/ai", "database/sql"},
 	} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil || len(files) == 0 {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"oanquan/internal/api"
+	"oanquan/internal/limits"
 	"oanquan/internal/store"
 	"oanquan/internal/store/stores"
 )
@@ -36,12 +37,12 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		err = unavailable(reason)
 	}
 	status, body := api.Describe(err)
-	var re *retryError
+	var re *limits.RetryError
 	switch {
 	case errors.As(err, &re):
-		w.Header().Set("Retry-After", strconv.Itoa(retrySeconds(re.retry)))
-		if re.limit != "" {
-			s.metrics.refusals.WithLabelValues(re.limit).Inc()
+		w.Header().Set("Retry-After", strconv.Itoa(limits.RetrySeconds(re.Retry)))
+		if re.Limit != "" {
+			s.metrics.refusals.WithLabelValues(re.Limit).Inc()
 		}
 	case status == http.StatusInternalServerError && r.Context().Err() != nil && errors.Is(err, r.Context().Err()):
 		// The client left before the answer: not the server's fault,
@@ -63,7 +64,7 @@ const storeRetry = 5 * time.Second
 // unavailable refuses a request because the store cannot be reached or
 // written, for the reason given (stores.Unavailable).
 func unavailable(reason string) error {
-	return &retryError{retry: storeRetry, err: api.Fail(api.ErrUnavailable, "the games cannot be saved or read just now: %s; try again in %d s", reason, retrySeconds(storeRetry))}
+	return &limits.RetryError{Retry: storeRetry, Err: api.Fail(api.ErrUnavailable, "the games cannot be saved or read just now: %s; try again in %d s", reason, limits.RetrySeconds(storeRetry))}
 }
 
 // storeNotFound is the store's not-found as the API's: a game the store

@@ -3,8 +3,6 @@ package server
 import (
 	"container/list"
 	"context"
-	"crypto/rand"
-	"encoding/base32"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,11 +10,11 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"oanquan/internal/api"
+	"oanquan/internal/ids"
 	"oanquan/internal/match"
 	"oanquan/internal/store"
 	"oanquan/internal/wire"
@@ -27,56 +25,29 @@ import (
 // saveTimeout bounds one save of a game to the store.
 const saveTimeout = 5 * time.Second
 
-// newID returns a random game id: twenty lower-case letters and digits,
-// 96 bits from crypto/rand, beyond guessing. (Ids made before were ten,
-// 48 bits; they are still valid.)
-func newID() string {
-	var b [12]byte
-	rand.Read(b[:])
-	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
-}
+// newID returns a random game id (ids.New).
+func newID() string { return ids.New() }
 
-// validID reports whether id could be a game id, so that nonsense never
-// reaches the store.
-func validID(id string) bool {
-	if id == "" || len(id) > 64 {
-		return false
-	}
-	for _, c := range id {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
+// validID reports whether id could be a game id (ids.Valid).
+func validID(id string) bool { return ids.Valid(id) }
 
-// newMatch saves a new game made from cfg, with seats for the holder of
-// secret, played by the account accountID if not "", and makes it live.
-func (s *Server) newMatch(ctx context.Context, cfg match.Config, seats []rules.Player, secret, accountID string) (*match.Match, error) {
-	var hashes [2][]byte
-	var accounts [2]string
-	for _, p := range seats {
+// seatsOf returns the seats' secrets' hashes and accounts of a game
+// whose seats players are acted for by the holder of secret, played by
+// the account accountID ("" for none): the other seats have none.
+func seatsOf(players []rules.Player, secret, accountID string) (hashes [2][]byte, accounts [2]string) {
+	for _, p := range players {
 		hashes[p] = hashSecret(secret)
 		accounts[p] = accountID
 	}
-	return s.newMatchAs(ctx, cfg, hashes, accounts)
+	return hashes, accounts
 }
 
-// newMatchSeats saves a new game made from cfg, whose seats' secrets have
-// the hashes given, and makes it live.
-func (s *Server) newMatchSeats(ctx context.Context, cfg match.Config, seats [2][]byte) (*match.Match, error) {
-	return s.newMatchAs(ctx, cfg, seats, [2]string{})
-}
-
-// newMatchAs is newMatchSeats, with the accounts that play the seats
-// ("" for none).
-func (s *Server) newMatchAs(ctx context.Context, cfg match.Config, seats [2][]byte, accounts [2]string) (*match.Match, error) {
-	return s.newMatchID(ctx, "", cfg, seats, accounts)
-}
-
-// newMatchID is newMatchAs with the game's id chosen by the caller (a
-// lobby's seek names its game before the game is made); "": a new one.
-func (s *Server) newMatchID(ctx context.Context, id string, cfg match.Config, seats [2][]byte, accounts [2]string) (*match.Match, error) {
+// newMatch saves a new game made from cfg, whose seats' secrets have
+// the hashes seats (nil: a seat not taken yet) and are played by the
+// accounts ("" for none), and makes it live. Its id is id, chosen by
+// the caller when the store named the game before it was made (a
+// pairing: a seek accepted, tickets paired), or a new one for "".
+func (s *Server) newMatch(ctx context.Context, id string, cfg match.Config, seats [2][]byte, accounts [2]string) (*match.Match, error) {
 	if cfg.Start == nil {
 		start := cfg.Rules.Start()
 		cfg.Start = &start
@@ -196,13 +167,18 @@ func (s *Server) startLocked(cfg match.Config, seats [2][]byte) (*match.Match, e
 // up to date, and forgets it if it is the live copy of its game; the
 // game stays saved, and the next request (or sweep) loads it afresh.
 func (s *Server) dropLive(m *match.Match) {
+	s.forgetLive(m)
+	go m.Close()
+}
+
+// forgetLive forgets m if it is the live copy of its game.
+func (s *Server) forgetLive(m *match.Match) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if g := s.live[m.ID()]; g != nil && g.m == m {
 		s.lru.Remove(g.elem)
 		delete(s.live, m.ID())
 	}
-	s.mu.Unlock()
-	go m.Close()
 }
 
 // evictOneLocked closes the least recently used live game, preferring
@@ -231,14 +207,14 @@ func (s *Server) evictOneLocked() {
 // many games that do not exist lately is refused (rate_limited) before
 // the lookup, and each game it names that does not exist counts.
 func (s *Server) gameFor(ctx context.Context, r *http.Request, id string) (*liveGame, error) {
-	client := s.limits.client(r)
-	if err := s.limits.allowGame(client); err != nil {
+	client := s.limits.Client(r)
+	if err := s.limits.AllowGame(client); err != nil {
 		return nil, err
 	}
 	g, err := s.game(ctx, id)
-	if errors.Is(err, api.ErrNotFound) && s.limits.unknownGame(client) {
+	if errors.Is(err, api.ErrNotFound) && s.limits.UnknownGame(client) {
 		// The client, never the ids it tried: an id is the key to a game.
-		s.log.Warn("too many requests for games that do not exist", "client", client, "limit_per_minute", s.limits.cfg.Unknown.PerMinute)
+		s.log.Warn("too many requests for games that do not exist", "client", client, "limit_per_minute", s.limits.Config().Unknown.PerMinute)
 	}
 	return g, err
 }

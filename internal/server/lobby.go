@@ -8,10 +8,11 @@ import (
 	"time"
 
 	"oanquan/internal/api"
+	"oanquan/internal/limits"
+	"oanquan/internal/lobby"
 	"oanquan/internal/rating"
 	"oanquan/internal/store"
 	"oanquan/internal/wire"
-	"oanquan/rules"
 	"oanquan/timecontrol"
 )
 
@@ -25,25 +26,13 @@ import (
 // The lobby's bounds.
 const (
 	// seekTTL is how long an open seek stays, at most.
-	seekTTL = 30 * time.Minute
-	// seekKeep is how long an accepted seek stays, for its poster to
-	// learn of the game.
-	seekKeep = 10 * time.Minute
+	seekTTL = lobby.SeekTTL
 	// maxOpenSeeks is how many open seeks one address (an IPv6 /64) may
 	// have at once; maxOpenSeeksWide how many one IPv6 /48 may have,
 	// over all its /64s.
 	maxOpenSeeks     = 5
 	maxOpenSeeksWide = 20
 )
-
-// seeks returns the server's store of seeks, or refuses.
-func (h host) seeks() (store.Seeks, error) {
-	k, ok := h.s.store.(store.Seeks)
-	if !ok {
-		return nil, api.Fail(api.ErrNotOffline, "this server keeps no lobby")
-	}
-	return k, nil
-}
 
 // caller returns the caller's account ("" for none), refusing a caller
 // with no session when need.
@@ -54,7 +43,7 @@ func (h host) caller(ctx context.Context, need bool) (string, error) {
 		return a.ID, nil
 	case need:
 		return "", err
-	case errors.Is(err, api.ErrSignedOut) || errors.Is(err, errNoAccounts):
+	case errors.Is(err, api.ErrSignedOut):
 		return "", nil
 	}
 	return "", err
@@ -69,7 +58,7 @@ func (h host) posted(k store.Seek) bool {
 // ratingIn returns account's rating in speed as it stands now: a new
 // player's for none (or no account).
 func (s *Server) ratingIn(ctx context.Context, account, speed string) (rating.Rating, error) {
-	if account == "" || s.accounts.store == nil {
+	if account == "" {
 		return rating.New(), nil
 	}
 	rs, err := s.accounts.store.Ratings(ctx, account)
@@ -85,63 +74,11 @@ func (s *Server) ratingIn(ctx context.Context, account, speed string) (rating.Ra
 
 // seekView returns k as the lobby shows it.
 func (s *Server) seekView(ctx context.Context, k store.Seek) (api.SeekView, error) {
-	ps, err := s.posters(ctx, []store.Seek{k})
+	ps, err := s.lobby.Posters(ctx, []store.Seek{k})
 	if err != nil {
 		return api.SeekView{}, err
 	}
-	return viewWith(k, ps), nil
-}
-
-// posters reads the accounts that posted seeks, and those of more, with
-// their ratings, in one read of the store (none without accounts).
-func (s *Server) posters(ctx context.Context, seeks []store.Seek, more ...string) (map[string]store.Poster, error) {
-	if s.accounts.store == nil {
-		return nil, nil
-	}
-	seen := map[string]bool{"": true}
-	var ids []string
-	add := func(id string) {
-		if !seen[id] {
-			seen[id] = true
-			ids = append(ids, id)
-		}
-	}
-	for _, k := range seeks {
-		add(k.Account)
-	}
-	for _, id := range more {
-		add(id)
-	}
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	return s.accounts.store.Posters(ctx, ids)
-}
-
-// ratingAmong returns account's rating in speed as it stands now, of
-// posters (read by Server.posters): a new player's for none, or for an
-// account not there.
-func ratingAmong(posters map[string]store.Poster, account, speed string) rating.Rating {
-	r, ok := posters[account].Ratings[speed]
-	if account == "" || !ok {
-		return rating.New()
-	}
-	return rating.System{}.AsOf(r, time.Now())
-}
-
-// viewWith returns k as the lobby shows it, its poster's name and rating
-// of posters (read by Server.posters): anonymous if its account is not
-// there (deleted since).
-func viewWith(k store.Seek, posters map[string]store.Poster) api.SeekView {
-	v := api.SeekView{ID: k.ID, Poster: "anonymous", Clock: api.ClockSetting{Initial: k.Initial, Increment: k.Increment, Days: k.Days},
-		Rated: k.Rated, Speed: k.Speed, Created: k.Created.UTC()}
-	if k.Min != 0 || k.Max != 0 {
-		v.Range = &[2]int{k.Min, k.Max}
-	}
-	if p, ok := posters[k.Account]; ok && k.Account != "" {
-		v.Poster, v.Rating = p.Username, ratingOf(ratingAmong(posters, k.Account, k.Speed))
-	}
-	return v
+	return lobby.View(k, ps), nil
 }
 
 // PostSeek saves a new seek of the caller's.
@@ -160,16 +97,13 @@ func (h host) PostSeek(ctx context.Context, q api.SeekRequest) (api.SeekPosted, 
 // newSeek saves a new seek of the caller's (pool: a ticket of quick
 // pairing), within the address's limits, and returns it and its secret.
 func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.Seek, string, error) {
-	ks, err := h.seeks()
-	if err != nil {
-		return store.Seek{}, "", err
-	}
+	ks := h.s.store
 	acct, err := h.caller(ctx, q.Rated)
 	if err != nil {
 		return store.Seek{}, "", err
 	}
 	now := time.Now()
-	addr := h.s.limits.client(h.r)
+	addr := h.s.limits.Client(h.r)
 	// Counted first so that a full address spends none of its rate;
 	// counted again, with the save, at the end.
 	n, err := ks.CountSeeks(ctx, addr, now)
@@ -180,12 +114,12 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 		return store.Seek{}, "", tooManyOpen(n)
 	}
 	// Over every server sharing the store, as the open ones are.
-	if err := h.s.allowShared(ctx, h.r, "seek", h.s.limits.cfg.Seeks); err != nil {
+	if err := h.s.limits.AllowShared(ctx, h.r, "seek", h.s.limits.Config().Seeks); err != nil {
 		return store.Seek{}, "", err
 	}
 	secret := newSecret()
 	tc := timecontrol.Seconds(q.Clock.Initial, q.Clock.Increment, q.Clock.Days)
-	k := store.Seek{Account: acct, Key: hashSecret(secret), Address: addr, Wide: wideOf(addr), Initial: q.Clock.Initial, Increment: q.Clock.Increment,
+	k := store.Seek{Account: acct, Key: hashSecret(secret), Address: addr, Wide: limits.Wide(addr), Initial: q.Clock.Initial, Increment: q.Clock.Increment,
 		Days: q.Clock.Days, Rated: q.Rated, Speed: speedOf(tc).String(), Created: now, Expires: now.Add(seekTTL), Pool: pool,
 		Poster: h.s.ensurePosterKey(h.w, h.r)}
 	if q.Range != nil {
@@ -200,7 +134,7 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 	}
 	for tries := 0; ; tries++ {
 		k.ID = newID()
-		n, err := ks.CreateSeekWithin(ctx, k, store.Bounds{Address: maxOpenSeeks, Wide: maxOpenSeeksWide, All: h.s.limits.cfg.OpenSeeks})
+		n, err := ks.CreateSeekWithin(ctx, k, store.Bounds{Address: maxOpenSeeks, Wide: maxOpenSeeksWide, All: h.s.limits.Config().OpenSeeks})
 		if err == nil {
 			break
 		}
@@ -221,61 +155,32 @@ func (h host) newSeek(ctx context.Context, q api.SeekRequest, pool bool) (store.
 	return k, secret, nil
 }
 
-// gameMade tells the sockets holding the seeks (or tickets) of game,
-// now made, that they are paired: this server's at once, each socket
-// its seat, whatever the lobby's lists are doing; every other server's
-// through the store's notice of each seek (heard). Other servers heard
-// of the seeks' acceptance from the store before the game existed; they
-// hear of it again.
-func (s *Server) gameMade(ctx context.Context, game string, seats ...seekSeat) {
-	for _, k := range seats {
-		s.lobby.paired(k.seek, game, k.seat)
-	}
-	if n, ok := s.store.(store.LobbyNotifier); ok {
-		for _, k := range seats {
-			if err := n.NotifyLobby(context.WithoutCancel(ctx), k.seek); err != nil {
-				s.log.Warn("announcing a seek's game", "seek", k.seek, "err", err)
-			}
-		}
-	}
-	s.lobbyChanged(game)
-}
-
-// seekSeat is a seek (or ticket) of a game made, and its poster's seat.
-type seekSeat struct {
-	seek string
-	seat int
-}
-
 // tooManyOpen refuses a seek of an address with n seeks open, the most
 // it may have.
 func tooManyOpen(n int) error {
-	return &retryError{limit: "open seeks", retry: time.Minute,
-		err: api.Fail(api.ErrRate, "your address has %d seeks open, the most it may: wait for one to be accepted or cancel one", n)}
+	return &limits.RetryError{Limit: "open seeks", Retry: time.Minute,
+		Err: api.Fail(api.ErrRate, "your address has %d seeks open, the most it may: wait for one to be accepted or cancel one", n)}
 }
 
 // tooManyOpenWide refuses a seek of an address whose network (an IPv6
 // /48) has n seeks open, the most it may.
 func tooManyOpenWide(n int) error {
-	return &retryError{limit: "open seeks", retry: time.Minute,
-		err: api.Fail(api.ErrRate, "your network has %d seeks open, the most it may: wait for one to be accepted or cancel one", n)}
+	return &limits.RetryError{Limit: "open seeks", Retry: time.Minute,
+		Err: api.Fail(api.ErrRate, "your network has %d seeks open, the most it may: wait for one to be accepted or cancel one", n)}
 }
 
 // lobbyFull refuses a seek when the store holds n open seeks and
 // tickets, the most it may.
 func lobbyFull(n int) error {
-	return &retryError{limit: "lobby", retry: time.Minute,
-		err: api.Fail(api.ErrUnavailable, "the lobby is full (%d seeks open): try again in a minute", n)}
+	return &limits.RetryError{Limit: "lobby", Retry: time.Minute,
+		Err: api.Fail(api.ErrUnavailable, "the lobby is full (%d seeks open): try again in a minute", n)}
 }
 
 // OpenSeeks returns the open seeks the caller may accept. Each list
 // costs the store a read of every open seek and of its poster: it is
 // limited per address as the reads of profiles are.
 func (h host) OpenSeeks(ctx context.Context) ([]api.SeekView, error) {
-	ks, err := h.seeks()
-	if err != nil {
-		return nil, err
-	}
+	ks := h.s.store
 	if err := h.allowProfile(); err != nil {
 		return nil, err
 	}
@@ -288,7 +193,7 @@ func (h host) OpenSeeks(ctx context.Context) ([]api.SeekView, error) {
 		return nil, err
 	}
 	key := h.s.posterKey(h.r)
-	return h.s.acceptable(ctx, open, acct, func(k store.Seek) bool { return h.posted(k) || samePoster(k, "", key) })
+	return h.s.acceptable(ctx, open, acct, func(k store.Seek) bool { return h.posted(k) || lobby.SamePoster(k, "", key) })
 }
 
 // acceptable returns the seeks of open that account (with mine telling
@@ -307,33 +212,22 @@ func (s *Server) acceptable(ctx context.Context, open []store.Seek, account stri
 		}
 		shown = append(shown, k)
 	}
-	ps, err := s.posters(ctx, shown, account)
+	ps, err := s.lobby.Posters(ctx, shown, account)
 	if err != nil {
 		return nil, err
 	}
 	for _, k := range shown {
-		if !inRange(ratingAmong(ps, account, k.Speed), k) {
+		if !lobby.InRange(lobby.RatingAmong(ps, account, k.Speed), k) {
 			continue
 		}
-		out = append(out, viewWith(k, ps))
+		out = append(out, lobby.View(k, ps))
 	}
 	return out, nil
 }
 
-// inRange reports whether a player rated r may accept k.
-func inRange(r rating.Rating, k store.Seek) bool {
-	if k.Min == 0 && k.Max == 0 {
-		return true
-	}
-	return r.Rating >= float64(k.Min) && r.Rating <= float64(k.Max)
-}
-
 // Seek returns seek id; to its poster, the game it made once accepted.
 func (h host) Seek(ctx context.Context, id string) (api.SeekView, error) {
-	ks, err := h.seeks()
-	if err != nil {
-		return api.SeekView{}, err
-	}
+	ks := h.s.store
 	k, err := h.seekFor(ctx, ks, id)
 	if err != nil {
 		return api.SeekView{}, err
@@ -377,8 +271,8 @@ func (h host) Seek(ctx context.Context, id string) (api.SeekView, error) {
 // an open seek expired), counted against the caller's limit of requests
 // naming what does not exist.
 func (h host) seekFor(ctx context.Context, ks store.Seeks, id string) (store.Seek, error) {
-	client := h.s.limits.client(h.r)
-	if err := h.s.limits.allowGame(client); err != nil {
+	client := h.s.limits.Client(h.r)
+	if err := h.s.limits.AllowGame(client); err != nil {
 		return store.Seek{}, err
 	}
 	var k store.Seek
@@ -390,7 +284,7 @@ func (h host) seekFor(ctx context.Context, ks store.Seeks, id string) (store.See
 		err = store.ErrNotFound
 	}
 	if errors.Is(err, store.ErrNotFound) {
-		if h.s.limits.unknownGame(client) {
+		if h.s.limits.UnknownGame(client) {
 			h.s.log.Warn("a client names many seeks or games that do not exist", "client", client)
 		}
 		return store.Seek{}, api.Fail(api.ErrNotFound, "no such seek: it was cancelled, taken or expired")
@@ -400,10 +294,7 @@ func (h host) seekFor(ctx context.Context, ks store.Seeks, id string) (store.See
 
 // CancelSeek removes seek id, if the caller posted it.
 func (h host) CancelSeek(ctx context.Context, id string) error {
-	ks, err := h.seeks()
-	if err != nil {
-		return err
-	}
+	ks := h.s.store
 	k, err := h.seekFor(ctx, ks, id)
 	if err != nil {
 		return err
@@ -436,10 +327,7 @@ func (h host) CancelSeek(ctx context.Context, id string) error {
 // AcceptSeek makes seek id's game, the caller in the seat the poster
 // does not hold, drawn at random.
 func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
-	ks, err := h.seeks()
-	if err != nil {
-		return api.Joined{}, err
-	}
+	ks := h.s.store
 	if err := h.Allow("join"); err != nil {
 		return api.Joined{}, err
 	}
@@ -457,7 +345,7 @@ func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
 	if err != nil {
 		return api.Joined{}, err
 	}
-	if h.posted(k) || samePoster(k, acct, h.s.ensurePosterKey(h.w, h.r)) {
+	if h.posted(k) || lobby.SamePoster(k, acct, h.s.ensurePosterKey(h.w, h.r)) {
 		return api.Joined{}, api.ErrOwnSeek
 	}
 	switch blocked, err := h.s.blockedWith(ctx, acct); {
@@ -470,21 +358,13 @@ func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
 	if err != nil {
 		return api.Joined{}, err
 	}
-	if !inRange(r, k) {
+	if !lobby.InRange(r, k) {
 		return api.Joined{}, api.ErrOutOfRange
 	}
-	settings := api.Settings{Mode: "online", Clock: &api.ClockSetting{Initial: k.Initial, Increment: k.Increment, Days: k.Days},
-		Rated: k.Rated && acct != "" && k.Account != ""}
-	cfg, err := settings.Config()
-	if err != nil {
-		return api.Joined{}, err
-	}
 	poster := rand.IntN(2)
-	cfg.Human = rules.Player(poster)
-	cfg.Seed, cfg.Created = newSeed(), time.Now()
 	gameID, secret := newID(), newSecret()
 	now := time.Now()
-	if err := ks.AcceptSeek(ctx, id, gameID, poster, acct, now, now.Add(seekKeep)); err != nil {
+	if err := ks.AcceptSeek(ctx, id, gameID, poster, acct, now, now.Add(lobby.SeekKeep)); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return api.Joined{}, api.ErrSeekTaken
 		}
@@ -493,22 +373,13 @@ func (h host) AcceptSeek(ctx context.Context, id string) (api.Joined, error) {
 		}
 		return api.Joined{}, err
 	}
-	var seats [2][]byte
-	var accounts [2]string
-	seats[poster], seats[1-poster] = k.Key, hashSecret(secret)
-	accounts[poster], accounts[1-poster] = k.Account, acct
-	m, err := h.s.newMatchID(ctx, gameID, cfg, seats, accounts)
+	p := lobby.Pairing{Game: gameID, First: k, Seeks: []lobby.SeekSeat{{Seek: id, Seat: poster}}}
+	p.Seats[poster], p.Seats[1-poster] = k.Key, hashSecret(secret)
+	p.Accounts[poster], p.Accounts[1-poster] = k.Account, acct
+	m, err := h.s.lobby.PairedGame(ctx, p)
 	if err != nil {
-		// The seek names a game that was not made: it goes, and its
-		// poster learns it is gone.
-		if derr := ks.DeleteSeek(context.WithoutCancel(ctx), id); derr != nil {
-			h.s.log.Error("deleting a seek whose game failed", "seek", id, "err", derr)
-		}
-		h.s.lobbyChanged(id)
 		return api.Joined{}, err
 	}
-	h.s.log.Info("seek accepted", "seek", id, "id", gameID, "rated", cfg.Rated)
-	h.s.gameMade(ctx, gameID, seekSeat{id, poster})
 	st := m.State()
 	return api.Joined{Game: wire.GameOf(&st), Seat: 1 - poster, Secret: secret}, nil
 }

@@ -16,7 +16,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"oanquan/internal/store"
+	"oanquan/internal/lobby"
 
 	"oanquan/internal/store/pgtest"
 	"oanquan/internal/store/postgres"
@@ -49,28 +49,25 @@ func BenchmarkLobbyFanoutSignedIn(b *testing.B) {
 	signed := newFanout(b, postgresStore(b), n, true)
 	hub := signed.s.lobby
 	b.Run("each", func(b *testing.B) {
-		hub.blocksOf.Store(&blocksReader{func(ctx context.Context, socks []*lobbySock) (map[string]map[string]bool, error) {
+		hub.SetBlocksReader(func(ctx context.Context, accounts []string) (map[string]map[string]bool, error) {
 			out := map[string]map[string]bool{}
-			for _, c := range socks {
-				if _, ok := out[c.account]; ok {
-					continue
-				}
-				blocked, err := signed.s.blockedWith(ctx, c.account)
+			for _, a := range accounts {
+				blocked, err := signed.s.blockedWith(ctx, a)
 				if err != nil {
 					return nil, err
 				}
-				out[c.account] = blocked
+				out[a] = blocked
 			}
 			return out, nil
-		}})
-		defer hub.blocksOf.Store(&blocksReader{signed.s.blockedAmong})
+		})
+		defer hub.SetBlocksReader(nil)
 		signed.run(b)
 	})
 	b.Run("once", signed.run)
 }
 
 // postgresStore opens a store on a new PostgreSQL database.
-func postgresStore(b *testing.B) store.Store {
+func postgresStore(b *testing.B) Store {
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
 	defer cancel()
 	st, err := postgres.Open(ctx, pgtest.Start(b), nil)
@@ -93,7 +90,7 @@ type fanout struct {
 // newFanout serves s on st with n lobby sockets (signed in, each to an
 // account of its own, ten of which block another, if signedIn); all are
 // closed when b ends.
-func newFanout(b *testing.B, st store.Store, n int, signedIn bool) *fanout {
+func newFanout(b *testing.B, st Store, n int, signedIn bool) *fanout {
 	lim := noLimits
 	lim.Sockets = 2 * n
 	lim.Seeks = Rate{PerMinute: math.Inf(1)}
@@ -187,7 +184,7 @@ func (f *fanout) run(b *testing.B) {
 		f.s.store.(interface {
 			DeleteSeek(context.Context, string) error
 		}).DeleteSeek(context.Background(), k.ID) // room under the address's 5 open
-		time.Sleep(refreshGap) // the next change is not held back by this one's refresh
+		time.Sleep(lobby.RefreshGap) // the next change is not held back by this one's refresh
 		b.StartTimer()
 	}
 	b.ReportMetric(median(took), "ms-to-all")

@@ -144,7 +144,7 @@ func TestSeekRace(t *testing.T) {
 }
 
 // openSQLiteFile opens a new SQLite file, closed when t ends.
-func openSQLiteFile(t testing.TB) store.Store {
+func openSQLiteFile(t testing.TB) Store {
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +154,7 @@ func openSQLiteFile(t testing.TB) store.Store {
 }
 
 // openPostgresURL opens the database at url, closed when t ends.
-func openPostgresURL(t testing.TB, url string) store.Store {
+func openPostgresURL(t testing.TB, url string) Store {
 	st, err := postgres.Open(context.Background(), url, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +163,7 @@ func openPostgresURL(t testing.TB, url string) store.Store {
 	return st
 }
 
-func testSeekRace(t *testing.T, st store.Store) {
+func testSeekRace(t *testing.T, st Store) {
 	s, srv := accountServerOn(t, st, noLimits)
 	a := newBrowser(t, srv)
 	k := a.post(`{"clock":{"initial":60,"increment":0}}`)
@@ -294,7 +294,7 @@ func TestSeekLimitsAcrossServers(t *testing.T) {
 	lim.Seeks = Rate{PerMinute: 1e-6, Burst: 3}
 	sa, sb := postgresPair(t)
 	var on [2]*browser
-	for i, st := range []store.Store{sa, sb} {
+	for i, st := range []Store{sa, sb} {
 		on[i] = newBrowser(t, newTestServer(t, newServer(t, Config{Store: st, ID: string(rune('a' + i)), Limits: lim, Accounts: Accounts{Hashing: fastHashing}})))
 	}
 	const body = `{"clock":{"initial":300,"increment":0}}`
@@ -319,9 +319,9 @@ func TestSeekLimitsAcrossServers(t *testing.T) {
 func TestSeekOpenLimitRace(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		st   func(t *testing.T) store.Store
+		st   func(t *testing.T) Store
 	}{
-		{"SQLite", func(t *testing.T) store.Store {
+		{"SQLite", func(t *testing.T) Store {
 			st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -329,7 +329,7 @@ func TestSeekOpenLimitRace(t *testing.T) {
 			t.Cleanup(func() { st.Close() })
 			return st
 		}},
-		{"PostgreSQL", func(t *testing.T) store.Store { return openPostgresURL(t, pgtest.Start(t)) }},
+		{"PostgreSQL", func(t *testing.T) Store { return openPostgresURL(t, pgtest.Start(t)) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lim := noLimits
@@ -364,9 +364,9 @@ func TestSeekOpenLimitRace(t *testing.T) {
 func TestLobbyFloodBounds(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		st   func(t *testing.T) store.Store
+		st   func(t *testing.T) Store
 	}{
-		{"SQLite", func(t *testing.T) store.Store {
+		{"SQLite", func(t *testing.T) Store {
 			st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -374,7 +374,7 @@ func TestLobbyFloodBounds(t *testing.T) {
 			t.Cleanup(func() { st.Close() })
 			return st
 		}},
-		{"PostgreSQL", func(t *testing.T) store.Store { return openPostgresURL(t, pgtest.Start(t)) }},
+		{"PostgreSQL", func(t *testing.T) Store { return openPostgresURL(t, pgtest.Start(t)) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lim := noLimits

@@ -1,12 +1,10 @@
 package server
 
 import (
-	"crypto/subtle"
-	"encoding/base64"
 	"net/http"
 	"time"
 
-	"oanquan/internal/store"
+	"oanquan/internal/ids"
 )
 
 // A lobby user's poster key (issue 21): a random id the browser keeps in
@@ -57,15 +55,5 @@ func (s *Server) ensurePosterKey(w http.ResponseWriter, r *http.Request) []byte 
 	return hashSecret(key)
 }
 
-// samePoster reports whether k was posted by the player whose poster key
-// hashes to poster, or whose account is account.
-func samePoster(k store.Seek, account string, poster []byte) bool {
-	return (account != "" && k.Account == account) ||
-		(len(poster) > 0 && subtle.ConstantTimeCompare(poster, k.Poster) == 1)
-}
-
 // validSecret reports whether v has the form newSecret gives.
-func validSecret(v string) bool {
-	b, err := base64.RawURLEncoding.DecodeString(v)
-	return err == nil && len(b) == secretBytes
-}
+func validSecret(v string) bool { return ids.ValidSecret(v) }

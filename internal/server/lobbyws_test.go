@@ -10,6 +10,7 @@ import (
 	"github.com/coder/websocket"
 
 	"oanquan/internal/api"
+	"oanquan/internal/lobby"
 	"oanquan/internal/store"
 	"oanquan/internal/store/pgtest"
 	"oanquan/internal/wire"
@@ -113,7 +114,7 @@ func TestLobbyPaired(t *testing.T) {
 // reload) keeps it.
 func TestLobbyPosterLeaves(t *testing.T) {
 	s, ts := accountServer(t, noLimits)
-	s.lobby.setGrace(300 * time.Millisecond)
+	s.lobby.SetGrace(300 * time.Millisecond)
 	a, b := newBrowser(t, ts), newBrowser(t, ts)
 	k := a.post(`{"clock":{"initial":300,"increment":0}}`)
 
@@ -124,7 +125,7 @@ func TestLobbyPosterLeaves(t *testing.T) {
 	waitSockets(t, s, 0) // the server has seen it go
 	la = dialLobby(t, a)
 	la.hold(k)
-	time.Sleep(3 * s.lobby.graceOf())
+	time.Sleep(3 * s.lobby.Grace())
 	if !listed(b.seeks(), k.ID) {
 		t.Fatal("a seek held again within the grace was withdrawn")
 	}
@@ -191,9 +192,7 @@ func waitSockets(t testing.TB, s *Server, n int) {
 	t.Helper()
 	deadline := time.Now().Add(guard)
 	for {
-		s.lobby.mu.Lock()
-		got := len(s.lobby.socks)
-		s.lobby.mu.Unlock()
+		got := s.lobby.Sockets()
 		if got == n {
 			return
 		}
@@ -214,8 +213,8 @@ func TestLobbyHoldMovesServer(t *testing.T) {
 	sA, tsA := accountServerOn(t, openPostgresURL(t, url), noLimits)
 	sB, tsB := accountServerOn(t, openPostgresURL(t, url), noLimits)
 	grace := 400 * time.Millisecond
-	sA.lobby.setGrace(grace)
-	sB.lobby.setGrace(grace)
+	sA.lobby.SetGrace(grace)
+	sB.lobby.SetGrace(grace)
 	a, a2, b := newBrowser(t, tsA), newBrowser(t, tsB), newBrowser(t, tsB)
 	k := a.post(`{"clock":{"initial":300,"increment":0}}`)
 	la := dialLobby(t, a)
@@ -246,8 +245,8 @@ func TestLobbyHolderStops(t *testing.T) {
 	sA, tsA := accountServerOn(t, openPostgresURL(t, url), noLimits)
 	sB, tsB := accountServerOn(t, openPostgresURL(t, url), noLimits)
 	grace := 300 * time.Millisecond
-	sA.lobby.setGrace(grace)
-	sB.lobby.setGrace(grace)
+	sA.lobby.SetGrace(grace)
+	sB.lobby.SetGrace(grace)
 	a, b := newBrowser(t, tsA), newBrowser(t, tsB)
 	held := a.post(`{"clock":{"initial":300,"increment":0}}`)
 	never := a.post(`{"clock":{"initial":600,"increment":0}}`)
@@ -327,7 +326,7 @@ func TestLobbyPairedWaitsForGame(t *testing.T) {
 	// B accepts: the seek's row says the game, which B has not made yet.
 	ctx := context.Background()
 	gameID, now := newID(), time.Now()
-	if err := sB.store.(store.Seeks).AcceptSeek(ctx, k.ID, gameID, 0, "", now, now.Add(seekKeep)); err != nil {
+	if err := sB.store.(store.Seeks).AcceptSeek(ctx, k.ID, gameID, 0, "", now, now.Add(lobby.SeekKeep)); err != nil {
 		t.Fatal(err)
 	}
 	// Nor does the seek tell its poster of the game yet.
@@ -352,10 +351,10 @@ func TestLobbyPairedWaitsForGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Seed, cfg.Created = newSeed(), now
-	if _, err := sB.newMatchID(ctx, gameID, cfg, [2][]byte{hashSecret(k.Secret), hashSecret(newSecret())}, [2]string{}); err != nil {
+	if _, err := sB.newMatch(ctx, gameID, cfg, [2][]byte{hashSecret(k.Secret), hashSecret(newSecret())}, [2]string{}); err != nil {
 		t.Fatal(err)
 	}
-	sB.gameMade(ctx, gameID, seekSeat{k.ID, 0})
+	sB.lobby.GameMade(ctx, gameID, lobby.SeekSeat{Seek: k.ID, Seat: 0})
 	deadline := time.After(guard)
 	for {
 		select {
@@ -440,7 +439,7 @@ func TestLobbySessionEnds(t *testing.T) {
 		url := pgtest.Start(t)
 		_, tsA := accountServerOn(t, openPostgresURL(t, url), noLimits)
 		sB := newServer(t, Config{Store: openPostgresURL(t, url), Limits: noLimits, Accounts: Accounts{Hashing: fastHashing}})
-		sB.lobbySessionCheck = 50 * time.Millisecond
+		sB.lobby.SetSessionCheck(50 * time.Millisecond)
 		tsB := newTestServer(t, sB)
 		a := newBrowser(t, tsA)
 		a.signUp("Nam", "gà trống gáy sáng")

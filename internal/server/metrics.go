@@ -50,7 +50,7 @@ func newMetrics(s *Server) *metrics {
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.commits, m.refusals, m.store,
 		gauge("oanquan_live_games", "Games live in memory.", func() int { return len(s.liveGames()) }),
-		gauge("oanquan_websockets", "WebSockets open.", s.socketCaps.count),
+		gauge("oanquan_websockets", "WebSockets open.", s.socketCaps.Count),
 		gauge("oanquan_search_queued", "Searches (the computer's moves, hints, reviews) waiting for a worker.", s.pool.Queued),
 		gauge("oanquan_search_busy_workers", "Search workers running a search.", s.pool.Busy),
 		collectors.NewGoCollector(),

@@ -21,12 +21,12 @@ import (
 
 // postgresPair opens two stores on one new PostgreSQL database, as two
 // servers would.
-func postgresPair(t testing.TB) (store.Store, store.Store) {
+func postgresPair(t testing.TB) (Store, Store) {
 	t.Helper()
 	url := pgtest.Start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
 	defer cancel()
-	var out [2]store.Store
+	var out [2]Store
 	for i := range out {
 		st, err := postgres.Open(ctx, url, nil)
 		if err != nil {
@@ -449,7 +449,7 @@ func medianMS(ds []time.Duration) float64 {
 func TestLateResignTwoServers(t *testing.T) {
 	sa, sb := postgresPair(t)
 	a := newServer(t, Config{Store: sa, ID: "a"})
-	b := newServer(t, Config{Store: struct{ store.Store }{sb}, ID: "b"}) // no store.Notifier
+	b := newServer(t, Config{Store: struct{ Store }{sb}, ID: "b"}) // no store.Notifier
 	c := must[api.Created](t, do(t, a, "POST", "/api/games", `{"mode":"online"}`), 201)
 	pa := player{c.Secret, c.Seat}
 	j := must[api.Joined](t, player{}.act(t, b, "POST", "/api/games/"+c.ID+"/join", ""), 200)

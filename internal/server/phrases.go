@@ -38,11 +38,7 @@ func (s *Server) sayPhrase(g *liveGame, wc *wsConn, phrase string) {
 		refuse(wire.PhraseNotAPlayer)
 		return
 	}
-	ph, ok := s.store.(store.Phrases)
-	if !ok {
-		refuse(wire.PhraseUnavailable)
-		return
-	}
+	ph := s.store
 	ctx, cancel := context.WithTimeout(s.ctx, saveTimeout)
 	defer cancel()
 	err := ph.SayPhrase(ctx, g.m.ID(), seat, phrase, s.phraseGap, phraseMost)

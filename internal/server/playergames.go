@@ -11,24 +11,19 @@ import (
 
 // PlayerGames returns a page of player name's games, newest first.
 func (h host) PlayerGames(ctx context.Context, name string, before time.Time, limit int) (api.PlayerGames, error) {
-	pg, ok := h.s.store.(store.PlayerGames)
-	if !ok {
-		return api.PlayerGames{}, api.Fail(api.ErrNotOffline, "this server keeps no players' games")
-	}
+	pg := h.s.store
 	if err := h.allowProfile(); err != nil {
 		return api.PlayerGames{}, err
 	}
-	if err := h.s.limits.allowGame(h.s.limits.client(h.r)); err != nil {
+	if err := h.s.limits.AllowGame(h.s.limits.Client(h.r)); err != nil {
 		return api.PlayerGames{}, err
 	}
 	acct, err := h.playerID(ctx, name)
 	if err != nil {
 		return api.PlayerGames{}, err
 	}
-	if pr, ok := h.s.store.(store.Profiles); ok {
-		if err := h.s.fillResults(ctx, pr, acct); err != nil {
-			return api.PlayerGames{}, err
-		}
+	if err := h.s.fillResults(ctx, h.s.store, acct); err != nil {
+		return api.PlayerGames{}, err
 	}
 	ids, err := pg.GamesOf(ctx, acct, before, limit)
 	if err != nil {

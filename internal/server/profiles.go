@@ -71,10 +71,7 @@ func (s *Server) fillResults(ctx context.Context, pr store.Profiles, acct string
 
 // results returns account acct's results.
 func (s *Server) results(ctx context.Context, acct string) (api.Results, error) {
-	pr, ok := s.store.(store.Profiles)
-	if !ok {
-		return api.Results{}, nil
-	}
+	pr := s.store
 	if err := s.fillResults(ctx, pr, acct); err != nil {
 		return api.Results{}, err
 	}
@@ -86,7 +83,7 @@ func (s *Server) results(ctx context.Context, acct string) (api.Results, error) 
 // profiles, histories and games, blocks and leaderboards (each a query
 // of the store or more).
 func (h host) allowProfile() error {
-	return h.s.limits.allow(h.r, "profile", h.s.limits.cfg.Profiles)
+	return h.s.limits.Allow(h.r, "profile", h.s.limits.Config().Profiles)
 }
 
 // History returns player name's ratings after each rated game.
@@ -94,10 +91,7 @@ func (h host) History(ctx context.Context, name string) (api.History, error) {
 	if err := h.allowProfile(); err != nil {
 		return api.History{}, err
 	}
-	pr, ok := h.s.store.(store.Profiles)
-	if !ok {
-		return api.History{}, api.Fail(api.ErrNotOffline, "this server keeps no histories")
-	}
+	pr := h.s.store
 	acct, err := h.playerID(ctx, name)
 	if err != nil {
 		return api.History{}, err
@@ -153,19 +147,12 @@ const recordsPage = 100
 // Limited per address, over every server sharing the store: each costs
 // the whole of a player's games.
 func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) error {
-	if err := s.allowShared(r.Context(), r, "records", s.limits.cfg.Records); err != nil {
+	if err := s.limits.AllowShared(r.Context(), r, "records", s.limits.Config().Records); err != nil {
 		return err
 	}
 	h := host{s: s, r: r, w: w}
-	k, err := h.keeper()
-	if err != nil {
-		return err
-	}
-	pg, okGames := s.store.(store.PlayerGames)
-	pr, okProfiles := s.store.(store.Profiles)
-	if !okGames || !okProfiles {
-		return api.Fail(api.ErrNotOffline, "this server keeps no players' games")
-	}
+	k := h.keeper()
+	pg, pr := s.store, s.store
 	ctx := r.Context()
 	a, err := k.store.AccountByKey(ctx, account.UsernameKey(r.PathValue("id")))
 	if errors.Is(err, store.ErrNoAccount) {

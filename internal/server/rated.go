@@ -130,7 +130,7 @@ func (c seated) seatAccount(ctx context.Context) (string, error) {
 	switch {
 	case err != nil && rated:
 		return "", err
-	case err != nil && (errors.Is(err, api.ErrSignedOut) || errors.Is(err, errNoAccounts)):
+	case err != nil && (errors.Is(err, api.ErrSignedOut)):
 		return "", nil
 	case err != nil:
 		return "", err

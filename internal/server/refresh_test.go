@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"oanquan/internal/api"
+	"oanquan/internal/lobby"
 	"oanquan/internal/rating"
 	"oanquan/internal/store"
 	"oanquan/internal/store/memory"
@@ -94,9 +95,9 @@ func (c countedPostgres) OpenSeeks(ctx context.Context, now time.Time) ([]store.
 
 // countedStores opens a SQLite file and a fresh PostgreSQL, each
 // counting its reads.
-func countedStores(t *testing.T) map[string]func(t *testing.T) (store.Store, *readCounts) {
-	return map[string]func(t *testing.T) (store.Store, *readCounts){
-		"sqlite": func(t *testing.T) (store.Store, *readCounts) {
+func countedStores(t *testing.T) map[string]func(t *testing.T) (Store, *readCounts) {
+	return map[string]func(t *testing.T) (Store, *readCounts){
+		"sqlite": func(t *testing.T) (Store, *readCounts) {
 			st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -105,7 +106,7 @@ func countedStores(t *testing.T) map[string]func(t *testing.T) (store.Store, *re
 			n := &readCounts{}
 			return countedSQLite{st, n}, n
 		},
-		"postgres": func(t *testing.T) (store.Store, *readCounts) {
+		"postgres": func(t *testing.T) (Store, *readCounts) {
 			n := &readCounts{}
 			return countedPostgres{openPostgresURL(t, pgtest.Start(t)).(*postgres.DB), n}, n
 		},
@@ -162,7 +163,7 @@ func TestRefreshReadsOnce(t *testing.T) {
 			want(ls)
 			time.Sleep(200 * time.Millisecond) // the refreshes the sockets asked for are done
 			n.reset()
-			s.lobby.changed()
+			s.lobby.Changed()
 			want(la)
 			want(ls)
 			time.Sleep(200 * time.Millisecond)
@@ -184,7 +185,7 @@ func TestRefreshReadsOnce(t *testing.T) {
 func burstRefreshes(t *testing.T, n int, gap time.Duration) (int64, time.Duration) {
 	st := memory.New()
 	s := newServer(t, Config{Store: st, Limits: noLimits})
-	s.lobby.gap.Store(int64(gap))
+	s.lobby.SetGap(gap)
 	ts := newTestServer(t, s)
 	l := dialLobby(t, newBrowser(t, ts))
 	l.until("the first list", func(m lobbyMsg) bool { return m.Type == "seeks" })
@@ -199,7 +200,7 @@ func burstRefreshes(t *testing.T, n int, gap time.Duration) (int64, time.Duratio
 		s.lobbyChanged(k.ID)
 		return k
 	}
-	before := s.lobby.refreshes.Load()
+	before := s.lobby.Refreshes()
 	start := time.Now()
 	for i := range n {
 		seek(i, true)
@@ -209,11 +210,11 @@ func burstRefreshes(t *testing.T, n int, gap time.Duration) (int64, time.Duratio
 	}
 	last := seek(n, false)
 	l.lists(last.ID, true)
-	return s.lobby.refreshes.Load() - before, time.Since(start)
+	return s.lobby.Refreshes() - before, time.Since(start)
 }
 
 // TestRefreshesCoalesce: a burst of 2,000 tickets, each a change of the
-// lobby, costs at most a refresh every refreshGap (and one more), not a
+// lobby, costs at most a refresh every lobby.RefreshGap (and one more), not a
 // refresh a change, and the socket still gets the list after the last
 // change. The same burst with no gap (as before) is logged beside: on a
 // store as fast as Memory, about a refresh a change.
@@ -222,10 +223,10 @@ func TestRefreshesCoalesce(t *testing.T) {
 		t.Skip("a burst of 2,000 tickets over about 2 s, twice")
 	}
 	n0, d0 := burstRefreshes(t, 2000, 0)
-	n, d := burstRefreshes(t, 2000, refreshGap)
-	t.Logf("2,000 tickets: %d refreshes in %v with no gap (before); %d in %v with %v", n0, d0.Round(time.Millisecond), n, d.Round(time.Millisecond), refreshGap)
-	if most := int64(d/refreshGap) + 2; n > most {
-		t.Errorf("2,000 tickets in %v cost %d refreshes, want at most %d (one every %v)", d, n, most, refreshGap)
+	n, d := burstRefreshes(t, 2000, lobby.RefreshGap)
+	t.Logf("2,000 tickets: %d refreshes in %v with no gap (before); %d in %v with %v", n0, d0.Round(time.Millisecond), n, d.Round(time.Millisecond), lobby.RefreshGap)
+	if most := int64(d/lobby.RefreshGap) + 2; n > most {
+		t.Errorf("2,000 tickets in %v cost %d refreshes, want at most %d (one every %v)", d, n, most, lobby.RefreshGap)
 	}
 }
 
@@ -273,7 +274,7 @@ func TestPairHeldReadsOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			n.reset()
-			s.lobby.pairHeld(all)
+			s.lobby.PairHeld(all)
 			// The server's own round (every second) may run meanwhile: one
 			// read of the open seeks more.
 			if o, b := n.open.Load(), n.blockedWith.Load(); o > 1 || b != 0 {

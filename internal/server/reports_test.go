@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"oanquan/internal/api"
+	"oanquan/internal/players"
 	"oanquan/internal/store"
 	"oanquan/internal/store/pgtest"
 )
@@ -65,7 +66,7 @@ func TestReportsPerAddressAcrossServers(t *testing.T) {
 	_, tsB := accountServerOn(t, openPostgresURL(t, url), noLimits)
 	newBrowser(t, tsA).signUp("Lan", "trâu ăn cỏ non")
 	on := [2]*browser{newBrowser(t, tsA), newBrowser(t, tsB)}
-	for i := range reportRate.Burst {
+	for i := range players.ReportRate.Burst {
 		if r := on[i%2].call("POST", "/api/players/Lan/report", `{"reason":"stalling"}`); r.status != 204 {
 			t.Fatalf("report %d: %s", i+1, r)
 		}

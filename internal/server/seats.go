@@ -1,33 +1,20 @@
 package server
 
 import (
-	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/base64"
 	"net/http"
 	"strings"
 
 	"oanquan/internal/api"
+	"oanquan/internal/ids"
 	"oanquan/rules"
 )
 
-// secretBytes is the size of a seat secret: 192 random bits.
-const secretBytes = 24
+// newSecret returns a new seat secret (ids.NewSecret).
+func newSecret() string { return ids.NewSecret() }
 
-// newSecret returns a new seat secret, as the client sends it back.
-func newSecret() string {
-	b := make([]byte, secretBytes)
-	rand.Read(b)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-// hashSecret is what the store keeps of a secret. The secrets are random
-// and long, so a plain hash is enough: there is nothing to guess.
-func hashSecret(secret string) []byte {
-	h := sha256.Sum256([]byte(secret))
-	return h[:]
-}
+// hashSecret is what the store keeps of a secret (ids.Hash).
+func hashSecret(secret string) []byte { return ids.Hash(secret) }
 
 // bearer returns the secret in r's Authorization header, or "".
 func bearer(r *http.Request) string {

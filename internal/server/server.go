@@ -17,6 +17,27 @@
 // api.Routes, bodies, rate limits, the error answers) and their host
 // (live games, the store, the seats' secrets, presence and leases).
 //
+// # Domains
+//
+// The server is the assembly of the back end's domains, each a package
+// below it made with the narrow store it needs (an interface of the
+// store's methods that every store has, checked by the compiler), as
+// lila's modules: package lobby (seeks, quick pairing, the lobby's
+// socket, the one place a pairing becomes a game), package players
+// (blocks, reports, leaderboards), package limits (rate limits, the
+// WebSocket caps), package socket (the one WebSocket client, a small
+// handler per kind) and package ids. Still here, to be split out next
+// as a game package: live games, seats, presence, the clocks'
+// timekeeper, the game's socket handler (gameSocket); and accounts,
+// sessions, profiles and rated games' endings. New domains go beside
+// them: tournaments (an arena's pairings) pair through
+// lobby.Lobby.PairedGame; puzzles beside players, with a store of their
+// own; notifications as a package the lobby's and the game's sockets
+// tell, served as one more kind over package socket. The server's own
+// Store is the full set (Config.Store), so that wrapping a store cannot
+// switch a feature off; only the notices between servers, the presence
+// board and the write probe are optional.
+//
 // # Locks
 //
 // Every lock is taken with defer, in a method that does nothing else
@@ -34,10 +55,16 @@
 //     presence; taken under the match's lock by Sync's load (a seat
 //     given elsewhere), never held while calling the match.
 //
-// presenceSync.mu (the queue of presence posts and reads), the rate
-// limiter's, the WebSocket counts' (socketLimits) and the review cache's
-// are leaves: nothing is taken under them. storeProbe.mu is held across
-// the store's health probe, and only by health checks.
+// The others are leaves, nothing taken under them, each held in a method
+// of its own that does nothing else: presenceSync.mu (the queue of
+// presence posts and reads), the rate limiter's, the WebSocket counts'
+// (limits.Sockets), the review cache's, the lobby's (package lobby:
+// Lobby.mu, its sockets, their holds and the seeks being read for a
+// notice; sock.listMu, a lobby socket's next list) and players' (its
+// leaderboards as last read). storeProbe.mu is held across the store's health probe,
+// and only by health checks.
+//
+// The WebSocket client itself (package socket) has no lock.
 package server
 
 import (
@@ -51,7 +78,10 @@ import (
 	"time"
 
 	"oanquan/internal/api"
+	"oanquan/internal/limits"
+	"oanquan/internal/lobby"
 	"oanquan/internal/match"
+	"oanquan/internal/players"
 	"oanquan/internal/store"
 	"oanquan/internal/store/memory"
 	"oanquan/web"
@@ -60,7 +90,7 @@ import (
 // Config is what a Server is made with. The zero Config serves the
 // embedded page, keeps games in memory and plays with package ai.
 type Config struct {
-	Store  store.Store  // saved games; nil: in memory. The server does not close it.
+	Store  Store        // saved games; nil: in memory. The server does not close it.
 	Assets fs.FS        // the static files; nil: web.FS()
 	Engine match.Engine // the computer player; nil: package ai
 	// Workers is how many searches (the computer's moves, hints) run at
@@ -128,12 +158,12 @@ const leaseTTL = 30 * time.Second
 // Close it when done. It is safe for concurrent use.
 type Server struct {
 	cfg    Config
-	store  store.Store
+	store  Store
 	log    *slog.Logger
 	pool   *match.Pool
-	limits *limiter
+	limits *limits.Limiter
 	// socketCaps counts the WebSockets open, by client and in all.
-	socketCaps *socketLimits
+	socketCaps *limits.Sockets
 	metrics    *metrics
 	handler    http.Handler
 	assets     map[string]*asset // static files by path ("/js/app.js")
@@ -146,8 +176,6 @@ type Server struct {
 	wsPing, wsWrite time.Duration
 	// phraseGap is phraseGap; tests shorten it.
 	phraseGap time.Duration
-	// lobbySessionCheck is lobbySessionCheck; tests shorten it.
-	lobbySessionCheck time.Duration
 	// presence shares the presence of online games with the other
 	// servers; nil if the store has no board.
 	presence *presenceSync
@@ -155,12 +183,15 @@ type Server struct {
 	probe    storeProbe   // the store's health, probed now and then
 	// endgames are the endgame tables (endgames.go).
 	endgames *endgameTables
-	leaders  leaderCache // the leaderboards as last read (leaderboard.go)
-	started  time.Time   // when New ran: clocks charge no time before it
+	// players keeps blocks, reports and the leaderboards (package
+	// players).
+	players *players.Players
+	started time.Time // when New ran: clocks charge no time before it
 	// accounts keeps players' accounts (accounts.go).
 	accounts *accountKeeper
-	// lobby holds the lobby's WebSockets (lobbyws.go).
-	lobby *lobbyHub
+	// lobby is the lobby: seeks, quick pairing, its WebSockets (package
+	// lobby).
+	lobby *lobby.Lobby
 
 	mu     sync.Mutex
 	live   map[string]*liveGame
@@ -178,13 +209,12 @@ func New(cfg Config) *Server {
 		live:  make(map[string]*liveGame),
 		lru:   list.New(),
 
-		reviews:           newReviewCache(reviewCacheSize),
-		wsPing:            wsPingInterval,
-		wsWrite:           wsWriteTimeout,
-		phraseGap:         phraseGap,
-		lobbySessionCheck: lobbySessionCheck,
-		probe:             storeProbe{ttl: healthTTL},
-		started:           time.Now(),
+		reviews:   newReviewCache(reviewCacheSize),
+		wsPing:    wsPingInterval,
+		wsWrite:   wsWriteTimeout,
+		phraseGap: phraseGap,
+		probe:     storeProbe{ttl: healthTTL},
+		started:   time.Now(),
 	}
 	if s.store == nil {
 		s.store = memory.New()
@@ -208,18 +238,19 @@ func New(cfg Config) *Server {
 	if s.cfg.ID == "" {
 		s.cfg.ID = newID()
 	}
-	s.limits = newLimiter(s.cfg.Limits.orDefault())
+	s.limits = limits.New(s.cfg.Limits.OrDefault(), s.store)
 	s.accounts = newAccountKeeper(s.cfg.Accounts, s.store)
-	s.lobby = newLobbyHub(s)
 	if s.cfg.MaxSockets <= 0 {
 		s.cfg.MaxSockets = DefaultMaxSockets
 	}
-	s.socketCaps = newSocketLimits(s.limits.cfg.Sockets, s.cfg.MaxSockets)
+	s.socketCaps = limits.NewSockets(s.limits.Config().Sockets, s.cfg.MaxSockets)
 	s.presence = newPresenceSync(s.store)
 	s.endgames = openEndgames(s.cfg.Endgames, s.log)
 	s.pool = match.NewPool(s.cfg.Workers, s.endgames.engine(s.cfg.Engine))
 	s.metrics = newMetrics(s)
 	s.ctx, s.stop = context.WithCancel(context.Background())
+	s.lobby = lobby.New(lobby.Config{Store: s.store, Games: lobbyGames{s}, Limits: s.limits, Log: s.log, Context: s.ctx})
+	s.players = players.New(s.store, s.log, s.lobby.Changed)
 	if embedded {
 		s.assets = embeddedAssets()
 	} else {
@@ -237,7 +268,7 @@ func New(cfg Config) *Server {
 	s.goBackground(s.retentionLoop)
 	s.goBackground(s.sessionsLoop)
 	s.goBackground(s.sweepLoop)
-	s.goBackground(s.lobby.run)
+	s.goBackground(s.lobby.Run)
 	if n, ok := s.store.(store.Notifier); ok {
 		// Listening before New returns: no change made after it is missed.
 		notices := n.Changes(s.ctx)

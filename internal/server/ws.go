@@ -3,28 +3,17 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
-	"strings"
-	"sync/atomic"
 	"time"
-
-	"github.com/coder/websocket"
 
 	"oanquan/internal/api"
 	"oanquan/internal/match"
+	"oanquan/internal/socket"
 	"oanquan/internal/wire"
 	"oanquan/rules"
 )
-
-// wsWriteTimeout bounds the sending of one WebSocket message, and the
-// wait for the answer to a ping: a client that takes longer is dropped.
-const wsWriteTimeout = 10 * time.Second
-
-// wsPingInterval is how often a quiet WebSocket is pinged, so that a
-// client that vanished without closing is noticed — its player shown
-// as dropped (presence) within 20 s — and its game can go idle.
-const wsPingInterval = 10 * time.Second
 
 // websocket sends a game's updates as JSON messages (docs/API.md): the
 // state at once (after the last turn, when the client says with seen=N
@@ -43,54 +32,82 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
-		return api.Fail(api.ErrBadRequest, "this is a WebSocket: connect with a WebSocket client")
-	}
-	done, err := s.addSocketOf(r) // the caps, before the upgrade
+	c, err := s.admitSocket(r)
 	if err != nil {
 		return err
 	}
-	defer done()
-	if err := s.addSocket(); err != nil {
-		return err
-	}
-	defer s.sockets.Done()
+	defer c.End()
 	sub, err := g.m.SubscribeSeen(seenPly(r))
 	if err != nil {
 		return err
 	}
 	defer sub.Close()
-	// The server's read and write timeouts are for requests; a WebSocket
-	// lives on. Clear the deadlines they set on the connection, which
-	// the hijacked connection would otherwise keep. (Test recorders
-	// cannot: the error is of no consequence.)
-	rc := http.NewResponseController(w)
-	rc.SetReadDeadline(time.Time{})
-	rc.SetWriteDeadline(time.Time{})
-	c, err := websocket.Accept(w, r, nil) // same origin only
-	if err != nil {
+	if !c.Accept(w, r) {
 		return nil // Accept has answered
 	}
-	defer c.CloseNow()
 	// A player's page says hello as soon as it is connected: until it
 	// has had time to, the connection counts for nobody (a player coming
 	// back is never counted, even for a moment, as a watcher); without a
 	// hello by then, it watches.
-	wc := newWSConn()
-	left := false
-	defer func() {
-		g.dropConn(wc, left)
-		s.presenceChanged(g)
-	}()
-	left = s.relay(c, sub, func(seat rules.Player) {
-		g.setConn(wc, int(seat))
-		s.presenceChanged(g)
-	}, func() {
-		if g.watchConn(wc) {
-			s.presenceChanged(g)
-		}
-	}, g, wc)
+	gs := &gameSocket{s: s, g: g, c: c, wc: newWSConn(), sub: sub, pings: make(chan struct{}, 1)}
+	defer gs.leave()
+	c.Receive(gs.receive)
+	gs.relay()
 	return nil
+}
+
+// admitSocket admits a WebSocket of r, before its upgrade: within the
+// caps of its address and of the server, and counted for Close to wait
+// for, unless the server is closed.
+func (s *Server) admitSocket(r *http.Request) (*socket.Client, error) {
+	c, err := socket.Admit(r, socket.Options{Ping: s.wsPing, Write: s.wsWrite, ReadLimit: wsReadLimit, Enter: func() (func(), error) {
+		done, err := s.addSocketOf(r) // the caps, before the upgrade
+		if err != nil {
+			return nil, err
+		}
+		if err := s.addSocket(); err != nil {
+			done()
+			return nil, err
+		}
+		return func() { s.sockets.Done(); done() }, nil
+	}})
+	if errors.Is(err, socket.ErrNotUpgrade) {
+		return nil, api.Fail(api.ErrBadRequest, "%s", err.Error())
+	}
+	return c, err
+}
+
+// gameSocket is the game's handler of a WebSocket client: what its
+// client says (hello, ping, phrase) and what it is sent (the match's
+// updates, phrases, pongs).
+type gameSocket struct {
+	s        *Server
+	g        *liveGame
+	c        *socket.Client
+	wc       *wsConn
+	sub      *match.Subscription
+	pings    chan struct{} // the client's pings, to answer (cap 1)
+	reloaded bool          // the seats were read again for a hello (once a connection; the reader's)
+}
+
+// leave forgets the socket on its game, once the client's messages are
+// no longer read (no hello comes after it).
+func (gs *gameSocket) leave() {
+	gs.g.dropConn(gs.wc, gs.c.Finish())
+	gs.s.presenceChanged(gs.g)
+}
+
+// hello records the socket as playing seat.
+func (gs *gameSocket) hello(seat rules.Player) {
+	gs.g.setConn(gs.wc, int(seat))
+	gs.s.presenceChanged(gs.g)
+}
+
+// watch records the socket as watching, unless it said hello.
+func (gs *gameSocket) watch() {
+	if gs.g.watchConn(gs.wc) {
+		gs.s.presenceChanged(gs.g)
+	}
 }
 
 // wsHelloWait is how long a new WebSocket has to say hello before it
@@ -162,19 +179,6 @@ func (g *liveGame) dropConn(c *wsConn, left bool) {
 	g.dropped[seat] = !left
 }
 
-// leftPage reports whether a WebSocket that ended with err (from a read)
-// was closed by its page, which sends a close frame with 1000 or 1001 —
-// or none (1005), as a browser's close() with no code does — rather than
-// dropped: the connection ended without a close frame (1006), a read
-// failed, or the page said the network went away (any other code).
-func leftPage(err error) bool {
-	switch websocket.CloseStatus(err) {
-	case websocket.StatusNormalClosure, websocket.StatusGoingAway, websocket.StatusNoStatusRcvd:
-		return true
-	}
-	return false
-}
-
 // wsConn is one WebSocket open on a game, for counting who is there and
 // sending it what comes from elsewhere than the game's match: the
 // players' phrases (phrases.go).
@@ -200,7 +204,16 @@ func (c *wsConn) offer(data []byte) {
 var pongJSON = []byte(`{"type":"pong"}`)
 
 // wsReadLimit bounds a client's message: a hello is small.
-const wsReadLimit = 1 << 10
+const wsReadLimit = socket.DefaultReadLimit
+
+// wsWriteTimeout bounds the sending of one WebSocket message, and the
+// wait for the answer to a ping: a client that takes longer is dropped.
+const wsWriteTimeout = socket.DefaultWriteTimeout
+
+// wsPingInterval is how often a quiet WebSocket is pinged, so that a
+// client that vanished without closing is noticed — its player shown
+// as dropped (presence) within 20 s — and its game can go idle.
+const wsPingInterval = socket.DefaultPingInterval
 
 // helloJSON is a message a client may send: a hello, a ping, or a
 // phrase.
@@ -210,143 +223,112 @@ type helloJSON struct {
 	Phrase string `json:"phrase"`
 }
 
-// readHellos reads the client's messages until it leaves, and calls
-// hello with the seat of each valid hello, watch for a hello with no
-// secret or one that acts for no seat, and says each phrase (from wc).
-// It returns when the connection ends, saying whether the page closed
-// it (leftPage).
-func (s *Server) readHellos(ctx context.Context, c *websocket.Conn, g *liveGame, wc *wsConn, hello func(rules.Player), watch func(), pings chan<- struct{}) bool {
-	reloaded := false
-	for {
-		_, data, err := c.Read(ctx)
-		if err != nil {
-			return leftPage(err)
+// receive handles one message of the client's: a hello (hello with
+// its seat, or watch for one with no secret or that acts for no seat),
+// a ping (answered by relay) or a phrase, said from wc. Anything else
+// is ignored.
+func (gs *gameSocket) receive(_ context.Context, data []byte) {
+	var h helloJSON
+	if json.Unmarshal(data, &h) != nil {
+		return // nothing else is expected: ignore it
+	}
+	switch h.Type {
+	case "ping":
+		select {
+		case gs.pings <- struct{}{}:
+		default: // a pong is on its way already: one answers both
 		}
-		var h helloJSON
-		if json.Unmarshal(data, &h) != nil {
-			continue // nothing else is expected: ignore it
-		}
-		if h.Type == "ping" {
-			select {
-			case pings <- struct{}{}:
-			default: // a pong is on its way already: one answers both
-			}
-			continue
-		}
-		if h.Type == "phrase" {
-			s.sayPhrase(g, wc, h.Phrase)
-			continue
-		}
-		if h.Type != "hello" {
-			continue
-		}
-		seats := g.seatsOfSecret(h.Secret)
-		if len(seats) == 0 && h.Secret != "" && !reloaded && g.m.Policy().Online && g.taken() != [2]bool{true, true} {
-			// The friend may have joined through another server just
-			// now, before this one heard of it. Once a connection: a
-			// client sending wrong secrets costs one read.
-			reloaded = true
-			s.reloadSeats(g)
-			seats = g.seatsOfSecret(h.Secret)
-		}
-		if len(seats) > 0 {
-			hello(seats[0])
+	case "phrase":
+		gs.s.sayPhrase(gs.g, gs.wc, h.Phrase)
+	case "hello":
+		if seats := gs.seatsOf(h.Secret); len(seats) > 0 {
+			gs.hello(seats[0])
 		} else {
-			watch()
+			gs.watch()
 		}
 	}
 }
 
-// relay sends the subscription's updates on c until the client leaves,
-// falls behind or stops answering pings, or the server closes. It calls
-// hello with the seat of each valid hello the client sends, and watch
-// for a hello that names no seat or, failing a hello, after
-// wsHelloWait. It reports whether the client's page closed the
-// connection (left), as opposed to its dropping; it returns once the
-// client's messages are no longer read (no hello comes after it). It
-// sends wc's messages too (phrases) as they come.
-func (s *Server) relay(c *websocket.Conn, sub *match.Subscription, hello func(rules.Player), watch func(), g *liveGame, wc *wsConn) (left bool) {
-	// The request's context ends with the hijacked request; the
-	// connection lives until the client leaves or the server closes.
-	// (The reader's context must not be the server's: when it ends, the
-	// connection is dropped without a close message.)
-	c.SetReadLimit(wsReadLimit)
-	ctx, cancel := context.WithCancel(context.Background())
-	var closed atomic.Bool // the page closed the connection: set before ctx is done
-	read := make(chan struct{})
-	pings := make(chan struct{}, 1) // the client's pings, to answer
-	go func() {
-		defer close(read)
-		defer cancel()
-		closed.Store(s.readHellos(ctx, c, g, wc, hello, watch, pings))
-	}()
-	// How it ended is the reader's word, once it is done: a write that
-	// failed because the page closed the connection comes just after the
-	// reader got the page's close frame.
-	defer func() {
-		cancel()
-		c.CloseNow() // (after a Close, nothing more)
-		<-read
-		left = closed.Load()
-	}()
-	ping := time.NewTicker(s.wsPing)
-	defer ping.Stop()
+// seatsOf returns the seats secret acts for. The friend may have joined
+// through another server just now, before this one heard of it: the
+// seats are read again for a secret of no seat, once a connection (a
+// client sending wrong secrets costs one read).
+func (gs *gameSocket) seatsOf(secret string) []rules.Player {
+	g := gs.g
+	seats := g.seatsOfSecret(secret)
+	if len(seats) == 0 && secret != "" && !gs.reloaded && g.m.Policy().Online && g.taken() != [2]bool{true, true} {
+		gs.reloaded = true
+		gs.s.reloadSeats(g)
+		seats = g.seatsOfSecret(secret)
+	}
+	return seats
+}
+
+// tooSlow is the close of a client that does not take what is sent.
+const tooSlow = "too slow: reconnect for a fresh state"
+
+// relay sends the subscription's updates until the client leaves, falls
+// behind or stops answering pings, or the server closes. It counts the
+// socket as watching after wsHelloWait, failing a hello, and sends wc's
+// messages too (phrases) as they come.
+func (gs *gameSocket) relay() {
+	c := gs.c
 	wait := time.NewTimer(wsHelloWait)
 	defer wait.Stop()
-	send := func(f func(context.Context) error) bool {
-		wctx, cancel := context.WithTimeout(ctx, s.wsWrite)
-		defer cancel()
-		return f(wctx) == nil
-	}
-	// A client that does not take what is sent (a ping unanswered, a
-	// write that does not go through in time) is told so, with 1013 and
-	// a close frame, and dropped: it may reconnect for a fresh state.
-	tooSlow := func() {
-		c.Close(websocket.StatusTryAgainLater, "too slow: reconnect for a fresh state")
-	}
 	for {
 		select {
 		case <-wait.C:
-			watch()
-		case <-ping.C:
-			if !send(c.Ping) {
-				tooSlow()
+			gs.watch()
+		case <-c.Pings():
+			if !c.Ping() {
+				c.TooSlow(tooSlow)
 				return
 			}
-		case <-pings:
-			if !send(func(ctx context.Context) error { return c.Write(ctx, websocket.MessageText, pongJSON) }) {
-				tooSlow()
+		case <-gs.pings:
+			if !c.Send(pongJSON) {
+				c.TooSlow(tooSlow)
 				return
 			}
-		case data := <-wc.out:
-			if !send(func(ctx context.Context) error { return c.Write(ctx, websocket.MessageText, data) }) {
-				tooSlow()
+		case data := <-gs.wc.out:
+			if !c.Send(data) {
+				c.TooSlow(tooSlow)
 				return
 			}
-		case u, ok := <-sub.C:
+		case u, ok := <-gs.sub.C:
 			if !ok {
-				if s.ctx.Err() != nil {
-					c.Close(websocket.StatusGoingAway, "the server is shutting down")
+				if gs.s.ctx.Err() != nil {
+					c.GoingAway()
 				} else {
-					tooSlow()
+					c.TooSlow(tooSlow)
 				}
 				return
 			}
-			data, err := json.Marshal(wire.MessageOf(u))
-			if err != nil {
-				panic(err) // the server's own types always marshal
-			}
-			if !send(func(ctx context.Context) error { return c.Write(ctx, websocket.MessageText, data) }) {
-				if ctx.Err() == nil {
-					tooSlow()
-				}
+			if !gs.send(u) {
 				return
 			}
-		case <-s.ctx.Done():
-			c.Close(websocket.StatusGoingAway, "the server is shutting down")
+		case <-gs.s.ctx.Done():
+			c.GoingAway()
 			return
-		case <-ctx.Done(): // the client has gone
+		case <-c.Gone(): // the client has gone
 			return
 		}
 	}
+}
+
+// send sends update u, reporting whether it went; if not, and the client
+// has not gone, it is closed as too slow.
+func (gs *gameSocket) send(u match.Update) bool {
+	data, err := json.Marshal(wire.MessageOf(u))
+	if err != nil {
+		panic(err) // the server's own types always marshal
+	}
+	if gs.c.Send(data) {
+		return true
+	}
+	select {
+	case <-gs.c.Gone():
+	default:
+		gs.c.TooSlow(tooSlow)
+	}
+	return false
 }

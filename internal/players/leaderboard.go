@@ -1,4 +1,4 @@
-package server
+package players
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 
 	"oanquan/internal/api"
 	"oanquan/internal/rating"
-	"oanquan/internal/store"
 )
 
 // The leaderboards (issue 21): per speed, the top leaderSize accounts
@@ -46,27 +45,21 @@ func (c *leaderCache) put(speed string, b api.Leaderboard, now time.Time) {
 	c.board[speed], c.at[speed] = b, now
 }
 
-// Leaderboard returns the top players of speed.
-func (h host) Leaderboard(ctx context.Context, speed string) (api.Leaderboard, error) {
-	if err := h.allowProfile(); err != nil {
-		return api.Leaderboard{}, err
-	}
-	ls, ok := h.s.store.(store.Leaderboards)
-	if !ok {
-		return api.Leaderboard{}, api.Fail(api.ErrNotOffline, "this server keeps no ratings")
-	}
+// Leaderboard returns the top players of speed ("bullet" … "correspondence"),
+// from memory if read within leaderFresh.
+func (p *Players) Leaderboard(ctx context.Context, speed string) (api.Leaderboard, error) {
 	sp, err := rating.ParseSpeed(speed)
 	if err != nil {
 		return api.Leaderboard{}, api.Fail(api.ErrNotFound, "no such speed: want bullet, blitz, rapid, classical or correspondence")
 	}
 	now := time.Now()
-	if b, ok := h.s.leaders.get(sp.String(), now); ok {
+	if b, ok := p.leaders.get(sp.String(), now); ok {
 		return b, nil
 	}
 	// As saved, RD is as of each player's last game; it grows with time
 	// since (System.AsOf): a few read beyond the board, for those that
 	// grew provisional since to drop out.
-	rows, err := ls.Leaderboard(ctx, sp.String(), now.Add(-leaderActive), rating.ProvisionalRD, leaderSize+leaderSize/2)
+	rows, err := p.store.Leaderboard(ctx, sp.String(), now.Add(-leaderActive), rating.ProvisionalRD, leaderSize+leaderSize/2)
 	if err != nil {
 		return api.Leaderboard{}, err
 	}
@@ -78,6 +71,11 @@ func (h host) Leaderboard(ctx context.Context, speed string) (api.Leaderboard, e
 		}
 		out.Leaders = append(out.Leaders, api.Leader{Rank: len(out.Leaders) + 1, Username: l.Username, Rating: ratingOf(r)})
 	}
-	h.s.leaders.put(sp.String(), out, now)
+	p.leaders.put(sp.String(), out, now)
 	return out, nil
+}
+
+// ratingOf is r as the API shows it.
+func ratingOf(r rating.Rating) *api.Rating {
+	return &api.Rating{Rating: r.Rating, RD: r.RD, Volatility: r.Volatility, Provisional: r.Provisional(), Games: r.Games}
 }

@@ -1,7 +1,6 @@
-package server
+package limits
 
 import (
-	"net/http"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -9,18 +8,14 @@ import (
 	"oanquan/internal/api"
 )
 
-// DefaultMaxSockets is Config.MaxSockets's default: WebSockets open at
-// once on the server, about 30 KiB of memory each.
-const DefaultMaxSockets = 10000
-
 // socketRetry is the Retry-After of a WebSocket refused for a cap: the
 // page reconnects after it.
 const socketRetry = 5 * time.Second
 
-// socketLimits counts the WebSockets open, by client and in all, and
+// Sockets counts the WebSockets open, by client and in all, and
 // refuses one over either cap before the upgrade. When many have closed
 // it hands the memory they used back to the system. Its lock is a leaf.
-type socketLimits struct {
+type Sockets struct {
 	perClient, total int // the caps; 0: none per client
 	// free hands freed memory back to the system (debug.FreeOSMemory);
 	// tests count its calls.
@@ -38,20 +33,22 @@ type socketLimits struct {
 // enough.
 const freeAfter = 1000
 
-func newSocketLimits(perClient, total int) *socketLimits {
-	return &socketLimits{perClient: perClient, total: total, free: debug.FreeOSMemory, open: make(map[string]int)}
+// NewSockets returns the counts of WebSockets with caps perClient (0:
+// none) and total.
+func NewSockets(perClient, total int) *Sockets {
+	return &Sockets{perClient: perClient, total: total, free: debug.FreeOSMemory, open: make(map[string]int)}
 }
 
-// add counts a WebSocket of client, or refuses it: 429 rate_limited over
+// Add counts a WebSocket of client, or refuses it: 429 rate_limited over
 // the client's cap, 503 unavailable over the server's. done uncounts it.
-func (l *socketLimits) add(client string) (done func(), err error) {
+func (l *Sockets) Add(client string) (done func(), err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch {
 	case l.perClient > 0 && l.open[client] >= l.perClient:
-		return nil, &retryError{limit: "sockets per address", retry: socketRetry, err: api.Fail(api.ErrRate, "too many WebSockets open from your address (%d): close some, or try again in %d s", l.perClient, retrySeconds(socketRetry))}
+		return nil, &RetryError{Limit: "sockets per address", Retry: socketRetry, Err: api.Fail(api.ErrRate, "too many WebSockets open from your address (%d): close some, or try again in %d s", l.perClient, RetrySeconds(socketRetry))}
 	case l.n >= l.total:
-		return nil, &retryError{limit: "sockets", retry: socketRetry, err: api.Fail(api.ErrUnavailable, "the server has as many WebSockets open as it takes: try again in %d s", retrySeconds(socketRetry))}
+		return nil, &RetryError{Limit: "sockets", Retry: socketRetry, Err: api.Fail(api.ErrUnavailable, "the server has as many WebSockets open as it takes: try again in %d s", RetrySeconds(socketRetry))}
 	}
 	l.open[client]++
 	l.n++
@@ -60,8 +57,8 @@ func (l *socketLimits) add(client string) (done func(), err error) {
 	return func() { once.Do(func() { l.remove(client) }) }, nil
 }
 
-// count returns how many WebSockets are open.
-func (l *socketLimits) count() int {
+// Count returns how many WebSockets are open.
+func (l *Sockets) Count() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.n
@@ -72,13 +69,13 @@ func (l *socketLimits) count() int {
 // the memory of those closed back to the system, at most every
 // 10 seconds: without it, a flood of sockets that came and went leaves
 // the server's resident memory high for minutes.
-func (l *socketLimits) remove(client string) {
+func (l *Sockets) remove(client string) {
 	if l.removeLocked(client) {
 		go l.free() // it runs a garbage collection: not under the lock
 	}
 }
 
-func (l *socketLimits) removeLocked(client string) (free bool) {
+func (l *Sockets) removeLocked(client string) (free bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.open[client]--; l.open[client] <= 0 {
@@ -90,10 +87,4 @@ func (l *socketLimits) removeLocked(client string) (free bool) {
 	}
 	l.peak, l.lastFree = l.n, time.Now()
 	return true
-}
-
-// addSocketOf counts a WebSocket of r's client (limiter.client, an IPv6
-// client by its /64), or refuses it before the upgrade.
-func (s *Server) addSocketOf(r *http.Request) (done func(), err error) {
-	return s.socketCaps.add(s.limits.client(r))
 }

@@ -241,7 +241,7 @@ func TestSQLiteNewerSchema(t *testing.T) {
 // a conflict, or an unexpected error after a write, fails only its own
 // change.
 func TestSQLiteBatch(t *testing.T) {
-	s := openSQLiteTemp(t).(*DB)
+	s := openSQLiteTemp(t, nil).(*DB)
 	for i := range 4 {
 		storetest.MustCreate(t, s, store.Game{ID: fmt.Sprint(i), Mode: "local", Level: "easy", Start: "s", Moves: []string{"1R"}})
 	}
@@ -292,7 +292,7 @@ func TestSQLiteBatch(t *testing.T) {
 // TestSQLiteClosedWhileQueued: Close while callers wait for the writer
 // answers each of them.
 func TestSQLiteClosedWhileQueued(t *testing.T) {
-	s := openSQLiteTemp(t).(*DB)
+	s := openSQLiteTemp(t, nil).(*DB)
 	storetest.MustCreate(t, s, store.Game{ID: "g", Mode: "local", Level: "easy", Start: "s"})
 	var wg sync.WaitGroup
 	for range 20 {

@@ -58,6 +58,21 @@ func nextIs(t *testing.T, ch <-chan store.Notice, presence bool, want, after str
 	}
 }
 
+// waitClosed waits up to guardTime for Changes to close ch, after what
+// should close it, and fails if it sends a notice first or never closes
+// it (a wait that took its end for the close would pass either way).
+func waitClosed(t *testing.T, ch <-chan store.Notice, after string) {
+	t.Helper()
+	select {
+	case n, ok := <-ch:
+		if ok {
+			t.Errorf("after %s, Changes sent %+v; want its channel closed", after, n)
+		}
+	case <-time.After(guardTime):
+		t.Errorf("Changes did not close its channel in %v when %s", guardTime, after)
+	}
+}
+
 // TestPostgresChanges: a change made through one server is heard by
 // another within 100 ms.
 func TestPostgresChanges(t *testing.T) {
@@ -109,9 +124,7 @@ func TestPostgresChanges(t *testing.T) {
 	}
 	marker("a refused Append")
 	cancel()
-	if _, ok := receive(t, heard, false, time.Second); ok {
-		t.Error("Changes did not close its channel when ctx was canceled")
-	}
+	waitClosed(t, heard, "ctx was canceled")
 }
 
 // TestPostgresChangesReconnect: when the listening connection is lost,
@@ -142,9 +155,7 @@ func TestPostgresChangesReconnect(t *testing.T) {
 		t.Errorf("after reconnecting, heard %q; want g", id)
 	}
 	b.Close()
-	if _, ok := receive(t, changes, false, time.Second); ok {
-		t.Error("Changes did not close its channel when the store was closed")
-	}
+	waitClosed(t, changes, "the store was closed")
 }
 
 // TestPostgresConcurrentOpen: servers starting at once on a new database

@@ -154,7 +154,7 @@ func (p *DB) AppendClocked(ctx context.Context, id string, index int, move strin
 	return nil
 }
 
-// pgAppend is AppendClocked's statement, with pgAppendArgs.
+// pgAppend is AppendClocked's statement, with p.pgAppendArgs.
 const pgAppend = `WITH g AS (
 			UPDATE games SET nmoves = nmoves + 1, waiting = $4, updated = coalesce($10::timestamptz, now()),
 				clock = CASE WHEN $5 THEN $6 ELSE clock END, deadline = CASE WHEN $5 THEN $7 ELSE deadline END

@@ -12,21 +12,27 @@ import (
 // ctx is the tests' context: none of them is cancelled from outside.
 var ctx = context.Background()
 
-// openMemory is the contract's opener: an empty DB.
-func openMemory(t *testing.T) store.Full { return New() }
+// openMemory is the contract's opener: an empty DB, on clock if not nil.
+func openMemory(t *testing.T, clock *storetest.Clock) store.Full {
+	m := New()
+	if clock != nil {
+		m.now = clock.Now
+	}
+	return m
+}
 
 // The contract every store passes (package storetest), on memory.
 
 func TestMemoryContract(t *testing.T)    { storetest.Contract(t, openMemory) }
 func TestMemoryAccounts(t *testing.T)    { storetest.Accounts(t, openMemory) }
 func TestMemorySeeks(t *testing.T)       { storetest.Seeks(t, openMemory) }
-func TestMemoryBlocks(t *testing.T)      { storetest.Blocks(t, openMemory(t)) }
-func TestMemoryBuckets(t *testing.T)     { storetest.Buckets(t, openMemory(t)) }
-func TestMemoryPhrases(t *testing.T)     { storetest.Phrases(t, openMemory(t)) }
-func TestMemoryPlayerGames(t *testing.T) { storetest.PlayerGames(t, openMemory(t)) }
-func TestMemoryRatedInPlay(t *testing.T) { storetest.RatedInPlay(t, openMemory(t)) }
-func TestMemoryProfiles(t *testing.T)    { storetest.Profiles(t, openMemory(t)) }
-func TestMemoryReports(t *testing.T)     { storetest.Reports(t, openMemory(t)) }
+func TestMemoryBlocks(t *testing.T)      { storetest.Blocks(t, openMemory(t, nil)) }
+func TestMemoryBuckets(t *testing.T)     { storetest.Buckets(t, openMemory(t, nil)) }
+func TestMemoryPhrases(t *testing.T)     { storetest.Phrases(t, openMemory) }
+func TestMemoryPlayerGames(t *testing.T) { storetest.PlayerGames(t, openMemory(t, nil)) }
+func TestMemoryRatedInPlay(t *testing.T) { storetest.RatedInPlay(t, openMemory(t, nil)) }
+func TestMemoryProfiles(t *testing.T)    { storetest.Profiles(t, openMemory(t, nil)) }
+func TestMemoryReports(t *testing.T)     { storetest.Reports(t, openMemory(t, nil)) }
 
 func TestMemoryLeaderboard(t *testing.T) {
 	m := New()

@@ -119,13 +119,13 @@ func (p *DB) DeleteAccount(ctx context.Context, id string) error {
 			// other servers' lobbies hear of it.
 			`WITH gone AS (DELETE FROM seeks WHERE account = $1 AND game IS NULL RETURNING id)
 				SELECT ` + lobbyNotifyAll + ` FROM gone LIMIT 1`,
-			`UPDATE accounts SET username = '', ukey = NULL, hash = '', deleted = now() WHERE id = $1`,
 		} {
 			if _, err := tx.Exec(ctx, q, id); err != nil {
 				return err
 			}
 		}
-		return nil
+		_, err := tx.Exec(ctx, `UPDATE accounts SET username = '', ukey = NULL, hash = '', deleted = coalesce($2::timestamptz, now()) WHERE id = $1`, id, p.at())
+		return err
 	})
 }
 
@@ -213,8 +213,8 @@ func (p *DB) SeatAccount(ctx context.Context, id string, seat int, account strin
 	if seat != 0 && seat != 1 {
 		return fmt.Errorf("seat %d: want 0 or 1", seat)
 	}
-	return p.update(ctx, id, `UPDATE games SET account`+fmt.Sprint(seat)+` = $2, updated = now() WHERE id = $1
-		RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`, store.ErrNotFound, account)
+	return p.update(ctx, id, `UPDATE games SET account`+fmt.Sprint(seat)+` = $2, updated = coalesce($3::timestamptz, now()) WHERE id = $1
+		RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`, store.ErrNotFound, account, p.at())
 }
 
 // EndRated applies e and rates the game in one transaction. The game's
@@ -248,10 +248,10 @@ func (p *DB) EndRated(ctx context.Context, id string, e store.Ending) (store.Rat
 		acc := g.Accounts
 		var tag interface{ RowsAffected() int64 }
 		if e.Move != "" {
-			tag, err = tx.Exec(ctx, pgAppend, pgAppendArgs(id, e.Index, e.Move, e.Waiting, e.Clock)...)
+			tag, err = tx.Exec(ctx, pgAppend, p.pgAppendArgs(id, e.Index, e.Move, e.Waiting, e.Clock)...)
 		} else {
-			tag, err = tx.Exec(ctx, `UPDATE games SET status = $3, updated = now() WHERE id = $1 AND status = $2
-				RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`, id, e.From, e.To)
+			tag, err = tx.Exec(ctx, `UPDATE games SET status = $3, updated = coalesce($4::timestamptz, now()) WHERE id = $1 AND status = $2
+				RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`, id, e.From, e.To, p.at())
 		}
 		if err != nil {
 			return err
@@ -260,8 +260,8 @@ func (p *DB) EndRated(ctx context.Context, id string, e store.Ending) (store.Rat
 			return fmt.Errorf("game %q: the ending does not fit: %w", id, store.ErrConflict)
 		}
 		saved, _ := json.Marshal(rc)
-		if _, err := tx.Exec(ctx, `UPDATE games SET rating_change = $2, finished = coalesce(finished, now()),
-			result = CASE result WHEN 0 THEN $3 ELSE result END WHERE id = $1`, id, string(saved), int16(store.ResultOfScore(e.Score0))); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE games SET rating_change = $2, finished = coalesce(finished, $4::timestamptz, now()),
+			result = CASE result WHEN 0 THEN $3 ELSE result END WHERE id = $1`, id, string(saved), int16(store.ResultOfScore(e.Score0)), p.at()); err != nil {
 			return err
 		}
 		for s := range 2 {

@@ -14,11 +14,15 @@ import (
 var ctx = context.Background()
 
 // openPostgresTemp is the contract's opener: a new database on pgtest's
-// server, closed when t ends.
-func openPostgresTemp(t *testing.T) store.Full {
+// server, whose statements read clock instead of the database's if it is
+// not nil, closed when t ends.
+func openPostgresTemp(t *testing.T, clock *storetest.Clock) store.Full {
 	s, err := Open(context.Background(), pgtest.Start(t), nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if clock != nil {
+		s.now = clock.Now
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
@@ -29,16 +33,16 @@ func openPostgresTemp(t *testing.T) store.Full {
 func TestPostgresContract(t *testing.T)    { storetest.Contract(t, openPostgresTemp) }
 func TestPostgresAccounts(t *testing.T)    { storetest.Accounts(t, openPostgresTemp) }
 func TestPostgresSeeks(t *testing.T)       { storetest.Seeks(t, openPostgresTemp) }
-func TestPostgresBlocks(t *testing.T)      { storetest.Blocks(t, openPostgresTemp(t)) }
-func TestPostgresBuckets(t *testing.T)     { storetest.Buckets(t, openPostgresTemp(t)) }
-func TestPostgresPhrases(t *testing.T)     { storetest.Phrases(t, openPostgresTemp(t)) }
-func TestPostgresPlayerGames(t *testing.T) { storetest.PlayerGames(t, openPostgresTemp(t)) }
-func TestPostgresRatedInPlay(t *testing.T) { storetest.RatedInPlay(t, openPostgresTemp(t)) }
-func TestPostgresProfiles(t *testing.T)    { storetest.Profiles(t, openPostgresTemp(t)) }
-func TestPostgresReports(t *testing.T)     { storetest.Reports(t, openPostgresTemp(t)) }
+func TestPostgresBlocks(t *testing.T)      { storetest.Blocks(t, openPostgresTemp(t, nil)) }
+func TestPostgresBuckets(t *testing.T)     { storetest.Buckets(t, openPostgresTemp(t, nil)) }
+func TestPostgresPhrases(t *testing.T)     { storetest.Phrases(t, openPostgresTemp) }
+func TestPostgresPlayerGames(t *testing.T) { storetest.PlayerGames(t, openPostgresTemp(t, nil)) }
+func TestPostgresRatedInPlay(t *testing.T) { storetest.RatedInPlay(t, openPostgresTemp(t, nil)) }
+func TestPostgresProfiles(t *testing.T)    { storetest.Profiles(t, openPostgresTemp(t, nil)) }
+func TestPostgresReports(t *testing.T)     { storetest.Reports(t, openPostgresTemp(t, nil)) }
 
 func TestPostgresLeaderboard(t *testing.T) {
-	p := openPostgresTemp(t)
+	p := openPostgresTemp(t, nil)
 	storetest.Leaderboard(t, p, postgresRatings(p.(*DB)))
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -36,6 +37,20 @@ type DB struct {
 	done   context.Context // canceled by Close: Changes stops
 	cancel context.CancelFunc
 	name   string // this store's application_name, which its notices carry
+	// now, set only by tests (export_test.go), is the clock the
+	// statements read instead of the database's: nil, they read now().
+	now func() time.Time
+}
+
+// at is the time a statement takes as now, written
+// coalesce($n::timestamptz, now()): NULL, the database's clock, unless a
+// test set the store's clock.
+func (p *DB) at() *time.Time {
+	if p.now == nil {
+		return nil
+	}
+	t := p.now()
+	return &t
 }
 
 // notifyChannel is the channel of the NOTIFY that every change sends.

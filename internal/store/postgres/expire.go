@@ -12,8 +12,8 @@ import (
 // Finish records that the game has ended, and how, unless it is
 // recorded.
 func (p *DB) Finish(ctx context.Context, id string, r store.Result) error {
-	tag, err := p.pool.Exec(ctx, `UPDATE games SET finished = coalesce(finished, now()),
-		result = CASE result WHEN 0 THEN $2 ELSE result END WHERE id = $1`, id, int16(r))
+	tag, err := p.pool.Exec(ctx, `UPDATE games SET finished = coalesce(finished, $3::timestamptz, now()),
+		result = CASE result WHEN 0 THEN $2 ELSE result END WHERE id = $1`, id, int16(r), p.at())
 	if err != nil {
 		return fmt.Errorf("store: game %q: finishing: %w", id, err)
 	}

@@ -43,11 +43,13 @@ func (p *DB) Create(ctx context.Context, g store.Game) error {
 		cols, marks = ", account0, account1, rated", ", $17, $18, $19"
 		args = append(args, sqldb.NullText(g.Accounts[0]), sqldb.NullText(g.Accounts[1]), g.Rated)
 	}
+	args = append(args, p.at()) // the time Updated takes, after the others
+	updated := fmt.Sprintf("coalesce($%d::timestamptz, now())", len(args))
 	// One statement: the game, its moves and the notice, or nothing.
 	tag, err := p.pool.Exec(ctx, `WITH g AS (
 			INSERT INTO games (id, mode, level, human, seed, variants, first, start,
 				nmoves, seat0, seat1, waiting, created, updated, status, clock, deadline`+cols+`)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, cardinality($9::text[]), $10, $11, $12, $13, now(), $14, $15, $16`+marks+`)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, cardinality($9::text[]), $10, $11, $12, $13, `+updated+`, $14, $15, $16`+marks+`)
 			ON CONFLICT (id) DO NOTHING
 			RETURNING id
 		), m AS (
@@ -139,7 +141,7 @@ func (p *DB) AppendClocked(ctx context.Context, id string, index int, move strin
 	// The UPDATE locks the game's row and, under READ COMMITTED, checks
 	// nmoves again on the newest version once a concurrent change has
 	// committed: of two appends at one index, the second updates nothing.
-	tag, err := p.pool.Exec(ctx, pgAppend, pgAppendArgs(id, index, move, w, c)...)
+	tag, err := p.pool.Exec(ctx, pgAppend, p.pgAppendArgs(id, index, move, w, c)...)
 	if pgCode(err) == pgUniqueViolation {
 		return fmt.Errorf("game %q: move %d is taken: %w", id, index, store.ErrConflict)
 	}
@@ -152,9 +154,9 @@ func (p *DB) AppendClocked(ctx context.Context, id string, index int, move strin
 	return nil
 }
 
-// pgAppend is AppendClocked's statement, with pgAppendArgs.
+// pgAppend is AppendClocked's statement, with p.pgAppendArgs.
 const pgAppend = `WITH g AS (
-			UPDATE games SET nmoves = nmoves + 1, waiting = $4, updated = now(),
+			UPDATE games SET nmoves = nmoves + 1, waiting = $4, updated = coalesce($10::timestamptz, now()),
 				clock = CASE WHEN $5 THEN $6 ELSE clock END, deadline = CASE WHEN $5 THEN $7 ELSE deadline END
 			WHERE id = $1 AND nmoves = $2 AND ($6 = '' OR status = $9)
 			RETURNING id
@@ -163,9 +165,9 @@ const pgAppend = `WITH g AS (
 		)
 		SELECT pg_notify('` + notifyChannel + `', ` + notifyPayload + `) FROM g`
 
-func pgAppendArgs(id string, index int, move string, w store.Waiting, c store.Clock) []any {
+func (p *DB) pgAppendArgs(id string, index int, move string, w store.Waiting, c store.Clock) []any {
 	return []any{id, index, move, bool(w),
-		c.State != "" || !c.Deadline.IsZero(), c.State, timeOrNull(c.Deadline), sqldb.NullText(c.Move), c.IfStatus}
+		c.State != "" || !c.Deadline.IsZero(), c.State, timeOrNull(c.Deadline), sqldb.NullText(c.Move), c.IfStatus, p.at()}
 }
 
 // Truncate keeps the first n moves.
@@ -178,8 +180,8 @@ func (p *DB) Truncate(ctx context.Context, id string, n int, w store.Waiting) er
 	// the UPDATE has the row's lock, so that its snapshot holds every move
 	// committed before (a data-modifying WITH would share one snapshot).
 	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE games SET nmoves = $2, waiting = $3, updated = now(), finished = NULL, result = 0
-			WHERE id = $1 AND nmoves >= $2 AND $2 >= 0`, id, n, bool(w))
+		tag, err := tx.Exec(ctx, `UPDATE games SET nmoves = $2, waiting = $3, updated = coalesce($4::timestamptz, now()), finished = NULL, result = 0
+			WHERE id = $1 AND nmoves >= $2 AND $2 >= 0`, id, n, bool(w), p.at())
 		if err != nil || tag.RowsAffected() == 0 {
 			return err
 		}
@@ -201,23 +203,23 @@ func (p *DB) Truncate(ctx context.Context, id string, n int, w store.Waiting) er
 
 // SetLevel changes the level.
 func (p *DB) SetLevel(ctx context.Context, id string, level string, w store.Waiting) error {
-	return p.update(ctx, id, `UPDATE games SET level = $2, waiting = $3, updated = now() WHERE id = $1
-		RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`, store.ErrNotFound, level, bool(w))
+	return p.update(ctx, id, `UPDATE games SET level = $2, waiting = $3, updated = coalesce($4::timestamptz, now()) WHERE id = $1
+		RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`, store.ErrNotFound, level, bool(w), p.at())
 }
 
 // SetStatusAt replaces the status if it is from and the game has moves
 // moves.
 func (p *DB) SetStatusAt(ctx context.Context, id string, from, to string, moves int) error {
-	return p.update(ctx, id, `UPDATE games SET status = $3, updated = now() WHERE id = $1 AND status = $2 AND nmoves = $4
+	return p.update(ctx, id, `UPDATE games SET status = $3, updated = coalesce($5::timestamptz, now()) WHERE id = $1 AND status = $2 AND nmoves = $4
 		RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`,
-		fmt.Errorf("game %q: the status or the moves changed meanwhile: %w", id, store.ErrConflict), from, to, moves)
+		fmt.Errorf("game %q: the status or the moves changed meanwhile: %w", id, store.ErrConflict), from, to, moves, p.at())
 }
 
 // SetStatus replaces the status if it is from.
 func (p *DB) SetStatus(ctx context.Context, id string, from, to string) error {
-	return p.update(ctx, id, `UPDATE games SET status = $3, updated = now() WHERE id = $1 AND status = $2
+	return p.update(ctx, id, `UPDATE games SET status = $3, updated = coalesce($4::timestamptz, now()) WHERE id = $1 AND status = $2
 		RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`,
-		fmt.Errorf("game %q: the status changed meanwhile: %w", id, store.ErrConflict), from, to)
+		fmt.Errorf("game %q: the status changed meanwhile: %w", id, store.ErrConflict), from, to, p.at())
 }
 
 // ClaimSeat gives a free seat to the holder of hash. The seat's IS NULL
@@ -228,9 +230,9 @@ func (p *DB) ClaimSeat(ctx context.Context, id string, seat int, hash []byte) er
 		return fmt.Errorf("seat %d: want 0 or 1", seat)
 	}
 	col := sqldb.SeatColumns[seat]
-	return p.update(ctx, id, `UPDATE games SET `+col+` = $2, updated = now() WHERE id = $1 AND `+col+` IS NULL
+	return p.update(ctx, id, `UPDATE games SET `+col+` = $2, updated = coalesce($3::timestamptz, now()) WHERE id = $1 AND `+col+` IS NULL
 		RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`,
-		fmt.Errorf("game %q: seat %d is taken: %w", id, seat, store.ErrConflict), hash)
+		fmt.Errorf("game %q: seat %d is taken: %w", id, seat, store.ErrConflict), hash, p.at())
 }
 
 // update runs the one-statement change q on game id (parameter $1), the
@@ -271,9 +273,9 @@ func (p *DB) Lease(ctx context.Context, id, owner string, ttl time.Duration) (bo
 		return false, err
 	}
 	tag, err := p.pool.Exec(ctx, `INSERT INTO leases (game, owner, until)
-		VALUES ($1, $2, now() + make_interval(secs => $3))
+		VALUES ($1, $2, coalesce($4::timestamptz, now()) + make_interval(secs => $3))
 		ON CONFLICT (game) DO UPDATE SET owner = excluded.owner, until = excluded.until
-		WHERE leases.until <= now() OR leases.owner = excluded.owner`, id, owner, ttl.Seconds())
+		WHERE leases.until <= coalesce($4::timestamptz, now()) OR leases.owner = excluded.owner`, id, owner, ttl.Seconds(), p.at())
 	if err != nil {
 		return false, fmt.Errorf("store: game %q: lease: %w", id, err)
 	}
@@ -301,8 +303,8 @@ func timeOrNull(t time.Time) *time.Time {
 
 // SetClock replaces the clock.
 func (p *DB) SetClock(ctx context.Context, id string, c store.Clock) error {
-	return p.update(ctx, id, `UPDATE games SET clock = $2, deadline = $3, updated = now() WHERE id = $1
-		RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`, store.ErrNotFound, c.State, timeOrNull(c.Deadline))
+	return p.update(ctx, id, `UPDATE games SET clock = $2, deadline = $3, updated = coalesce($4::timestamptz, now()) WHERE id = $1
+		RETURNING pg_notify('`+notifyChannel+`', `+notifyPayload+`)`, store.ErrNotFound, c.State, timeOrNull(c.Deadline), p.at())
 }
 
 // Overdue returns the unfinished games past their deadline whose lease
@@ -313,8 +315,8 @@ func (p *DB) Overdue(ctx context.Context, now time.Time, limit int) ([]string, e
 	}
 	rows, _ := p.pool.Query(ctx, `SELECT id FROM games
 		WHERE deadline IS NOT NULL AND finished IS NULL AND deadline <= $1
-		AND NOT EXISTS (SELECT 1 FROM leases WHERE game = games.id AND until > now())
-		ORDER BY deadline, id LIMIT $2`, now, max(limit, 0))
+		AND NOT EXISTS (SELECT 1 FROM leases WHERE game = games.id AND until > coalesce($3::timestamptz, now()))
+		ORDER BY deadline, id LIMIT $2`, now, max(limit, 0), p.at())
 	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
 		return nil, fmt.Errorf("store: reading the overdue games: %w", err)

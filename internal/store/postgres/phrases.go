@@ -26,13 +26,13 @@ func (p *DB) SayPhrase(ctx context.Context, game string, seat int, phrase string
 		return err
 	}
 	tag, err := p.pool.Exec(ctx, `WITH u AS (
-			INSERT INTO phrases (game, seat, said, last) VALUES ($1, $2, 1, now())
-			ON CONFLICT (game, seat) DO UPDATE SET said = phrases.said + 1, last = now()
-			WHERE phrases.said < $4 AND phrases.last <= now() - make_interval(secs => $5)
+			INSERT INTO phrases (game, seat, said, last) VALUES ($1, $2, 1, coalesce($6::timestamptz, now()))
+			ON CONFLICT (game, seat) DO UPDATE SET said = phrases.said + 1, last = excluded.last
+			WHERE phrases.said < $4 AND phrases.last <= excluded.last - make_interval(secs => $5)
 			RETURNING game
 		)
 		SELECT pg_notify('`+phraseChannel+`', current_setting('application_name') || ' ' || game || ' ' || $2::integer || ' ' || $3::text) FROM u`,
-		game, seat, phrase, most, gap.Seconds())
+		game, seat, phrase, most, gap.Seconds(), p.at())
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "23503" { // foreign_key_violation: no such game
 		return fmt.Errorf("game %q: %w", game, store.ErrNotFound)

@@ -23,17 +23,7 @@ func TestPostgresPhraseNotice(t *testing.T) {
 	defer cancel()
 	heardA, heardB := a.Changes(c), b.Changes(c)
 	storetest.MustCreate(t, a, storetest.Sample("g"))
-	drain := func(ch <-chan store.Notice) {
-		for {
-			select {
-			case <-ch:
-			case <-time.After(100 * time.Millisecond):
-				return
-			}
-		}
-	}
-	drain(heardA)
-	drain(heardB)
+	nextIs(t, heardB, false, "g", "the game's creation") // a hears nothing of its own
 	if err := a.SayPhrase(ctx, "g", 1, "well_played", time.Hour, 20); err != nil {
 		t.Fatal(err)
 	}
@@ -48,13 +38,17 @@ func TestPostgresPhraseNotice(t *testing.T) {
 	if err := a.SayPhrase(ctx, "g", 1, "thanks", time.Hour, 20); !errors.Is(err, store.ErrPhraseLimit) {
 		t.Fatalf("a second phrase at once = %v", err)
 	}
-	for name, ch := range map[string]<-chan store.Notice{"the sayer": heardA, "the other": heardB} {
-		select {
-		case n := <-ch:
-			t.Errorf("%s heard %+v", name, n)
-		case <-time.After(100 * time.Millisecond):
-		}
+	// Neither heard more of phrases: a change of the game made by the
+	// other store after, which each hears, is the next notice each gets
+	// (nextIs), and none of its own phrase came before it to the sayer.
+	if err := b.SetLevel(ctx, "g", "hard", store.Idle); err != nil {
+		t.Fatal(err)
 	}
+	nextIs(t, heardA, false, "g", "the sayer's own phrases")
+	if err := a.SetLevel(ctx, "g", "easy", store.Idle); err != nil {
+		t.Fatal(err)
+	}
+	nextIs(t, heardB, false, "g", "a refused phrase")
 }
 
 // guardTime bounds a wait for a notice.

@@ -41,6 +41,38 @@ func receive(t *testing.T, ch <-chan store.Notice, presence bool, d time.Duratio
 	}
 }
 
+// nextIs checks that the next notice on ch is of game want, made by a
+// change after one that must not be heard: PostgreSQL delivers the
+// notices of transactions in the order they committed, and one listener
+// relays them in that order, so a notice wrongly sent for the earlier
+// change would come first. It waits for the notice up to guardTime.
+func nextIs(t *testing.T, ch <-chan store.Notice, presence bool, want, after string) {
+	t.Helper()
+	select {
+	case n, ok := <-ch:
+		if w := (store.Notice{Game: want, Presence: presence}); !ok || n != w {
+			t.Errorf("after %s, heard %+v (open %v) first; want the later change's %+v, nothing before", after, n, ok, w)
+		}
+	case <-time.After(guardTime):
+		t.Errorf("after %s, heard nothing of the later change of %q in %v", after, want, guardTime)
+	}
+}
+
+// waitClosed waits up to guardTime for Changes to close ch, after what
+// should close it, and fails if it sends a notice first or never closes
+// it (a wait that took its end for the close would pass either way).
+func waitClosed(t *testing.T, ch <-chan store.Notice, after string) {
+	t.Helper()
+	select {
+	case n, ok := <-ch:
+		if ok {
+			t.Errorf("after %s, Changes sent %+v; want its channel closed", after, n)
+		}
+	case <-time.After(guardTime):
+		t.Errorf("Changes did not close its channel in %v when %s", guardTime, after)
+	}
+}
+
 // TestPostgresChanges: a change made through one server is heard by
 // another within 100 ms.
 func TestPostgresChanges(t *testing.T) {
@@ -49,6 +81,17 @@ func TestPostgresChanges(t *testing.T) {
 	c, cancel := context.WithCancel(ctx)
 	defer cancel()
 	heard := b.Changes(c)
+	// m is the marker: a's change of it, heard next, shows that nothing
+	// was sent for what came before.
+	storetest.MustCreate(t, a, storetest.Sample("m"))
+	nextIs(t, heard, false, "m", "creating the marker")
+	marker := func(after string) {
+		t.Helper()
+		if err := a.SetLevel(ctx, "m", "hard", store.Idle); err != nil {
+			t.Fatal(err)
+		}
+		nextIs(t, heard, false, "m", after)
+	}
 	changes := []struct {
 		name string
 		f    func() error
@@ -74,20 +117,14 @@ func TestPostgresChanges(t *testing.T) {
 	if err := b.SetLevel(ctx, "g", "easy", store.Idle); err != nil {
 		t.Fatal(err)
 	}
-	if id, ok := receive(t, heard, false, 50*time.Millisecond); ok {
-		t.Errorf("after its own change, the store heard %q", id)
-	}
+	marker("its own change")
 	// A refused change commits nothing and notifies nothing.
 	if err := a.Append(ctx, "g", 7, "1R", store.Idle); err == nil {
 		t.Fatal("Append at 7 = nil")
 	}
-	if id, ok := receive(t, heard, false, 50*time.Millisecond); ok {
-		t.Errorf("after a refused Append, heard %q", id)
-	}
+	marker("a refused Append")
 	cancel()
-	if _, ok := receive(t, heard, false, time.Second); ok {
-		t.Error("Changes did not close its channel when ctx was canceled")
-	}
+	waitClosed(t, heard, "ctx was canceled")
 }
 
 // TestPostgresChangesReconnect: when the listening connection is lost,
@@ -118,9 +155,7 @@ func TestPostgresChangesReconnect(t *testing.T) {
 		t.Errorf("after reconnecting, heard %q; want g", id)
 	}
 	b.Close()
-	if _, ok := receive(t, changes, false, time.Second); ok {
-		t.Error("Changes did not close its channel when the store was closed")
-	}
+	waitClosed(t, changes, "the store was closed")
 }
 
 // TestPostgresConcurrentOpen: servers starting at once on a new database

@@ -48,13 +48,13 @@ func (p *DB) postRow(ctx context.Context, game, server string, pr store.Presence
 	} else {
 		_, err = p.pool.Exec(ctx, `WITH u AS (
 				INSERT INTO presence (game, server, seat0, seat1, watchers, until)
-				VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))
+				VALUES ($1, $2, $3, $4, $5, coalesce($7::timestamptz, now()) + make_interval(secs => $6))
 				ON CONFLICT (game, server) DO UPDATE SET seat0 = excluded.seat0,
 					seat1 = excluded.seat1, watchers = excluded.watchers, until = excluded.until
 				RETURNING game
 			)
 			SELECT `+presenceNotify+` FROM u`,
-			game, server, pr.Seats[0], pr.Seats[1], pr.Watchers, ttl.Seconds())
+			game, server, pr.Seats[0], pr.Seats[1], pr.Watchers, ttl.Seconds(), p.at())
 	}
 	if err != nil {
 		return fmt.Errorf("store: game %q: posting presence: %w", game, err)
@@ -74,8 +74,8 @@ func (p *DB) Presence(ctx context.Context, game, server string) (store.Presence,
 			coalesce(sum(watchers) FILTER (WHERE NOT d), 0),
 			coalesce(bool_or(seat0) FILTER (WHERE d), false), coalesce(bool_or(seat1) FILTER (WHERE d), false)
 		FROM (SELECT *, right(server, $4) = $3 AS d FROM presence
-			WHERE game = $1 AND server <> $2 AND server <> $2 || $3 AND until > now()) AS p`,
-		game, server, droppedSuffix, len(droppedSuffix)).
+			WHERE game = $1 AND server <> $2 AND server <> $2 || $3 AND until > coalesce($5::timestamptz, now())) AS p`,
+		game, server, droppedSuffix, len(droppedSuffix), p.at()).
 		Scan(&here.Seats[0], &here.Seats[1], &here.Watchers, &dropped.Seats[0], &dropped.Seats[1])
 	if err != nil {
 		return store.Presence{}, fmt.Errorf("store: game %q: reading presence: %w", game, err)
@@ -89,15 +89,15 @@ func (p *DB) RenewPresence(ctx context.Context, server string, ttl time.Duration
 	if err := ctx.Err(); err != nil {
 		return 0, nil, err
 	}
-	tag, err := p.pool.Exec(ctx, `UPDATE presence SET until = now() + make_interval(secs => $2)
-		WHERE server = $1 OR server = $1 || $3`, server, ttl.Seconds(), droppedSuffix)
+	tag, err := p.pool.Exec(ctx, `UPDATE presence SET until = coalesce($4::timestamptz, now()) + make_interval(secs => $2)
+		WHERE server = $1 OR server = $1 || $3`, server, ttl.Seconds(), droppedSuffix, p.at())
 	if err != nil {
 		return 0, nil, fmt.Errorf("store: renewing presence: %w", err)
 	}
 	rows, _ := p.pool.Query(ctx, `WITH d AS (
-			DELETE FROM presence WHERE until <= now() RETURNING game
+			DELETE FROM presence WHERE until <= coalesce($1::timestamptz, now()) RETURNING game
 		)
-		SELECT game, `+presenceNotify+` FROM (SELECT DISTINCT game FROM d) AS g ORDER BY game`)
+		SELECT game, `+presenceNotify+` FROM (SELECT DISTINCT game FROM d) AS g ORDER BY game`, p.at())
 	expired, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (string, error) {
 		var game string
 		return game, row.Scan(&game, nil)

@@ -8,15 +8,19 @@ import (
 
 	"oanquan/internal/store"
 	"oanquan/internal/store/pgtest"
+	"oanquan/internal/store/storetest"
 )
 
 // TestPostgresPresence: three servers post who is connected to them on
 // one board; each reads the others' posts added up, a change is heard by
 // the others at once, and posts taken down or run out stop counting; a
-// seat whose connection dropped is told apart from one that left.
+// seat whose connection dropped is told apart from one that left. The
+// three read one clock the test moves, for posts to run out.
 func TestPostgresPresence(t *testing.T) {
 	url := pgtest.Start(t)
 	a, b, c := openPostgresAt(t, url), openPostgresAt(t, url), openPostgresAt(t, url)
+	clock := storetest.NewClock()
+	a.now, b.now, c.now = clock.Now, clock.Now, clock.Now
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	heard := b.Changes(cctx)
@@ -40,11 +44,15 @@ func TestPostgresPresence(t *testing.T) {
 			t.Errorf("after %s, heard %q, %v within 100 ms; want %s", what, game, ok, want)
 		}
 	}
+	// silence checks that b heard nothing of what was done: a's post on
+	// the marker game (as a server of its own, z), after it, is the next
+	// notice b hears (nextIs).
+	marks := 0
 	silence := func(what string) {
 		t.Helper()
-		if game, ok := receive(t, heard, true, 50*time.Millisecond); ok {
-			t.Errorf("after %s, heard %q; want nothing", what, game)
-		}
+		marks++
+		post(a, "marker", "z", store.Presence{Watchers: marks}, ttl)
+		nextIs(t, heard, true, "marker", what)
 	}
 
 	read(b, "g", "b", store.Presence{})
@@ -73,14 +81,17 @@ func TestPostgresPresence(t *testing.T) {
 	// A post that runs out stops counting at once, and is taken down
 	// (and told of) by the next renewal of any server; a renewed post
 	// lives on.
-	post(a, "h", "a", store.Presence{Watchers: 1}, 200*time.Millisecond)
+	const short = 10 * time.Second
+	post(a, "h", "a", store.Presence{Watchers: 1}, short)
 	hear("a's short post", "h")
-	post(c, "k", "c", store.Presence{Watchers: 1}, 200*time.Millisecond)
+	post(c, "k", "c", store.Presence{Watchers: 1}, short)
 	hear("c's short post", "k")
 	if n, expired, err := c.RenewPresence(ctx, "c", ttl); n != 2 || len(expired) != 0 || err != nil {
 		t.Errorf("c renewed %d posts, took down %q, %v; want 2 and none", n, expired, err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	clock.Advance(short - time.Second)
+	read(b, "h", "b", store.Presence{Watchers: 1}) // a second before its end
+	clock.Advance(time.Second)
 	read(b, "h", "b", store.Presence{})
 	read(b, "k", "b", store.Presence{Watchers: 1})
 	n, expired, err := b.RenewPresence(ctx, "b", ttl)

@@ -14,11 +14,16 @@ import (
 var ctx = context.Background()
 
 // openSQLiteTemp is the contract's opener: a new file in t's directory,
-// closed when t ends.
-func openSQLiteTemp(t *testing.T) store.Full {
+// on clock if not nil, closed when t ends.
+func openSQLiteTemp(t *testing.T, clock *storetest.Clock) store.Full {
 	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "games.db"), nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if clock != nil {
+		// Before any change: the writer reads s.now in the changes sent
+		// to it, after this.
+		s.now = clock.Now
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
@@ -29,16 +34,16 @@ func openSQLiteTemp(t *testing.T) store.Full {
 func TestSQLiteContract(t *testing.T)    { storetest.Contract(t, openSQLiteTemp) }
 func TestSQLiteAccounts(t *testing.T)    { storetest.Accounts(t, openSQLiteTemp) }
 func TestSQLiteSeeks(t *testing.T)       { storetest.Seeks(t, openSQLiteTemp) }
-func TestSQLiteBlocks(t *testing.T)      { storetest.Blocks(t, openSQLiteTemp(t)) }
-func TestSQLiteBuckets(t *testing.T)     { storetest.Buckets(t, openSQLiteTemp(t)) }
-func TestSQLitePhrases(t *testing.T)     { storetest.Phrases(t, openSQLiteTemp(t)) }
-func TestSQLitePlayerGames(t *testing.T) { storetest.PlayerGames(t, openSQLiteTemp(t)) }
-func TestSQLiteRatedInPlay(t *testing.T) { storetest.RatedInPlay(t, openSQLiteTemp(t)) }
-func TestSQLiteProfiles(t *testing.T)    { storetest.Profiles(t, openSQLiteTemp(t)) }
-func TestSQLiteReports(t *testing.T)     { storetest.Reports(t, openSQLiteTemp(t)) }
+func TestSQLiteBlocks(t *testing.T)      { storetest.Blocks(t, openSQLiteTemp(t, nil)) }
+func TestSQLiteBuckets(t *testing.T)     { storetest.Buckets(t, openSQLiteTemp(t, nil)) }
+func TestSQLitePhrases(t *testing.T)     { storetest.Phrases(t, openSQLiteTemp) }
+func TestSQLitePlayerGames(t *testing.T) { storetest.PlayerGames(t, openSQLiteTemp(t, nil)) }
+func TestSQLiteRatedInPlay(t *testing.T) { storetest.RatedInPlay(t, openSQLiteTemp(t, nil)) }
+func TestSQLiteProfiles(t *testing.T)    { storetest.Profiles(t, openSQLiteTemp(t, nil)) }
+func TestSQLiteReports(t *testing.T)     { storetest.Reports(t, openSQLiteTemp(t, nil)) }
 
 func TestSQLiteLeaderboard(t *testing.T) {
-	s := openSQLiteTemp(t)
+	s := openSQLiteTemp(t, nil)
 	storetest.Leaderboard(t, s, sqliteRatings(s.(*DB)))
 }
 

@@ -35,12 +35,13 @@ func TestSQLiteDurableOnFSError(t *testing.T) {
 	// the aborted journal never records. (At full speed the log cycles
 	// through the same blocks, and the kernel may write those at
 	// unmount.)
-	const games, pace = 8, 10 * time.Millisecond
+	const games, pace, played = 8, 10 * time.Millisecond, 30 // each plays at least played moves
 	var (
 		mu    sync.Mutex
 		acked = map[string]int{}
 		wg    sync.WaitGroup
 		stop  = make(chan struct{})
+		ready = make(chan struct{}, games) // a game has played its moves
 	)
 	for i := range games {
 		id := fmt.Sprintf("g%d", i)
@@ -62,11 +63,25 @@ func TestSQLiteDurableOnFSError(t *testing.T) {
 				mu.Lock()
 				acked[id] = j
 				mu.Unlock()
+				if j+1 == played {
+					ready <- struct{}{}
+				}
 				time.Sleep(pace)
 			}
 		})
 	}
-	time.Sleep(400 * time.Millisecond)
+	// Every game has played its moves (about 300 ms of play), rather
+	// than a time that a slow machine would fill with fewer.
+	timeout := time.After(time.Minute)
+	for range games {
+		select {
+		case <-ready:
+		case <-timeout:
+			close(stop)
+			wg.Wait()
+			t.Fatalf("the games did not each play %d moves within a minute", played)
+		}
+	}
 	// The players stop, and once every Append has returned the volume
 	// fails: what was answered is all that must survive. (Triggered in
 	// the middle of play, the error lost one move of about 250 with

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"oanquan/internal/store"
@@ -239,9 +240,16 @@ func TestSQLiteNewerSchema(t *testing.T) {
 
 // TestSQLiteBatch: in one group commit, each change gets its own result:
 // a conflict, or an unexpected error after a write, fails only its own
-// change.
+// change. It runs in a synctest bubble, so that synctest.Wait knows when
+// every change is queued (its goroutine blocked sending to the writer),
+// where a sleep could let them commit one by one on a slow machine, and
+// the test pass without a batch.
 func TestSQLiteBatch(t *testing.T) {
-	s := openSQLiteTemp(t).(*DB)
+	synctest.Test(t, testSQLiteBatch)
+}
+
+func testSQLiteBatch(t *testing.T) {
+	s := openSQLiteTemp(t, nil).(*DB)
 	for i := range 4 {
 		storetest.MustCreate(t, s, store.Game{ID: fmt.Sprint(i), Mode: "local", Level: "easy", Start: "s", Moves: []string{"1R"}})
 	}
@@ -270,7 +278,7 @@ func TestSQLiteBatch(t *testing.T) {
 				})
 			})
 		}
-		time.Sleep(100 * time.Millisecond) // all queued
+		synctest.Wait() // all queued: each goroutine blocked on s.ops
 		close(release)
 		wg.Wait()
 		for i := range 4 {
@@ -292,7 +300,7 @@ func TestSQLiteBatch(t *testing.T) {
 // TestSQLiteClosedWhileQueued: Close while callers wait for the writer
 // answers each of them.
 func TestSQLiteClosedWhileQueued(t *testing.T) {
-	s := openSQLiteTemp(t).(*DB)
+	s := openSQLiteTemp(t, nil).(*DB)
 	storetest.MustCreate(t, s, store.Game{ID: "g", Mode: "local", Level: "easy", Start: "s"})
 	var wg sync.WaitGroup
 	for range 20 {

@@ -28,7 +28,7 @@ func Accounts(t *testing.T, open Opener) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := open(t)
+			s := open(t, nil)
 			tt.f(t, s.(store.Accounts), s)
 		})
 	}

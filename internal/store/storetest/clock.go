@@ -11,7 +11,7 @@ import (
 
 // testClock: a clock is saved with its move, in the move's change: a
 // move refused saves no clock; a move without one keeps the clock saved.
-func testClock(t *testing.T, s store.Store) {
+func testClock(t *testing.T, s store.Store, clock *Clock) {
 	g := Sample("g")
 	g.Mode, g.Moves = "online", nil
 	g.Clock = store.Clock{State: `{"initial":180}`}
@@ -67,8 +67,8 @@ func testClock(t *testing.T, s store.Store) {
 
 // testOverdue: the games past their deadline, not finished, whose lease
 // ran out or was never taken, the earliest first.
-func testOverdue(t *testing.T, s store.Store) {
-	now := time.Now()
+func testOverdue(t *testing.T, s store.Store, clock *Clock) {
+	now := clock.Now()
 	for _, c := range []struct {
 		id       string
 		deadline time.Time
@@ -90,10 +90,13 @@ func testOverdue(t *testing.T, s store.Store) {
 	if ok, err := s.Lease(ctx, "leased", "a", time.Hour); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
-	if ok, err := s.Lease(ctx, "late", "gone", time.Millisecond); !ok || err != nil {
+	if ok, err := s.Lease(ctx, "late", "gone", time.Minute); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
-	time.Sleep(5 * time.Millisecond) // the lease of the server gone runs out
+	if ids, err := s.Overdue(ctx, now, 10); err != nil || !slices.Equal(ids, []string{"later"}) {
+		t.Errorf("Overdue while the lease of late holds = %q, %v; want [later]", ids, err)
+	}
+	clock.Advance(time.Minute) // the lease of the server gone runs out
 	ids, err := s.Overdue(ctx, now, 10)
 	if err != nil || !slices.Equal(ids, []string{"later", "late"}) {
 		t.Errorf("Overdue = %q, %v; want [later late]", ids, err)
@@ -118,7 +121,7 @@ func testOverdue(t *testing.T, s store.Store) {
 // servers at once, the first saved wins: a flag is refused once a move
 // was saved after the moves it counted, and a clocked move once the
 // status changed.
-func testClockRaces(t *testing.T, s store.Store) {
+func testClockRaces(t *testing.T, s store.Store, clock *Clock) {
 	g := Sample("g")
 	g.Mode, g.Moves, g.Status = "online", []string{"7R", "2L"}, ""
 	g.Clock = store.Clock{State: "{}"}

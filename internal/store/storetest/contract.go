@@ -15,15 +15,17 @@ import (
 // The contract: every Store passes the same tests (WTF Dial runs one suite
 // on its in-memory and SQLite stores the same way).
 
-// Opener makes a new, empty store for one test; it closes it when t ends.
-type Opener func(t *testing.T) store.Full
+// Opener makes a new, empty store for one test, which reads its now from
+// clock (nil: the real time, as in production); it closes it when t
+// ends.
+type Opener func(t *testing.T, clock *Clock) store.Full
 
 // Contract is the contract of store.Store, run on a new store from open
-// for each test.
+// for each test, with a clock of its own that the test moves.
 func Contract(t *testing.T, open Opener) {
 	tests := []struct {
 		name string
-		f    func(t *testing.T, s store.Store)
+		f    func(t *testing.T, s store.Store, clock *Clock)
 	}{
 		{"CreateGet", testCreateGet},
 		{"Append", testAppend},
@@ -47,7 +49,10 @@ func Contract(t *testing.T, open Opener) {
 		{"ClockRaces", testClockRaces},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { tt.f(t, open(t)) })
+		t.Run(tt.name, func(t *testing.T) {
+			clock := NewClock()
+			tt.f(t, open(t, clock), clock)
+		})
 	}
 }
 
@@ -112,16 +117,15 @@ func SameGame(got, want store.Game) error {
 	return nil
 }
 
-func testCreateGet(t *testing.T, s store.Store) {
-	before := time.Now().Add(-time.Second) // the database's clock may be another's
+func testCreateGet(t *testing.T, s store.Store, clock *Clock) {
 	want := Sample("g1")
 	MustCreate(t, s, want)
 	got := MustGet(t, s, "g1")
 	if err := SameGame(got, want); err != nil {
 		t.Error(err)
 	}
-	if got.Updated.Before(before) || got.Updated.After(time.Now().Add(time.Second)) {
-		t.Errorf("Updated = %v, want about now", got.Updated)
+	if !got.Updated.Equal(clock.Now()) {
+		t.Errorf("Updated = %v, want the store's clock, %v", got.Updated, clock.Now())
 	}
 
 	empty := store.Game{ID: "g2", Mode: "local", Level: "easy", Start: "s"}
@@ -141,7 +145,7 @@ func testCreateGet(t *testing.T, s store.Store) {
 	}
 }
 
-func testAppend(t *testing.T, s store.Store) {
+func testAppend(t *testing.T, s store.Store, clock *Clock) {
 	g := Sample("g")
 	g.Moves = nil
 	MustCreate(t, s, g)
@@ -171,7 +175,7 @@ func testAppend(t *testing.T, s store.Store) {
 	}
 }
 
-func testTruncate(t *testing.T, s store.Store) {
+func testTruncate(t *testing.T, s store.Store, clock *Clock) {
 	g := Sample("g")
 	g.Moves = []string{"1R", "2R", "3R", "4R", "5R", "1L"}
 	MustCreate(t, s, g)
@@ -210,7 +214,7 @@ func testTruncate(t *testing.T, s store.Store) {
 	}
 }
 
-func testSetLevel(t *testing.T, s store.Store) {
+func testSetLevel(t *testing.T, s store.Store, clock *Clock) {
 	MustCreate(t, s, Sample("g"))
 	if err := s.SetLevel(ctx, "g", "hard", store.Idle); err != nil {
 		t.Fatal(err)
@@ -225,7 +229,7 @@ func testSetLevel(t *testing.T, s store.Store) {
 
 // testSetStatus: the status is replaced only from the value the caller
 // read: of two writers, the second is refused.
-func testSetStatus(t *testing.T, s store.Store) {
+func testSetStatus(t *testing.T, s store.Store, clock *Clock) {
 	g := Sample("g")
 	MustCreate(t, s, g)
 	if err := s.SetStatus(ctx, "g", g.Status, `{"offer":"draw"}`); err != nil {
@@ -242,7 +246,7 @@ func testSetStatus(t *testing.T, s store.Store) {
 	}
 }
 
-func testClaimSeat(t *testing.T, s store.Store) {
+func testClaimSeat(t *testing.T, s store.Store, clock *Clock) {
 	g := Sample("g")
 	g.Mode, g.Seats = "online", [2][]byte{}
 	MustCreate(t, s, g)
@@ -267,7 +271,7 @@ func testClaimSeat(t *testing.T, s store.Store) {
 }
 
 // testClaimSeatRace: of 50 racers for one seat, exactly one wins.
-func testClaimSeatRace(t *testing.T, s store.Store) {
+func testClaimSeatRace(t *testing.T, s store.Store, clock *Clock) {
 	g := Sample("g")
 	g.Seats = [2][]byte{}
 	MustCreate(t, s, g)
@@ -297,7 +301,7 @@ func testClaimSeatRace(t *testing.T, s store.Store) {
 	}
 }
 
-func testWaiting(t *testing.T, s store.Store) {
+func testWaiting(t *testing.T, s store.Store, clock *Clock) {
 	for _, id := range []string{"a", "b", "c", "d", "e"} {
 		g := Sample(id)
 		g.Waiting = store.Idle
@@ -305,7 +309,7 @@ func testWaiting(t *testing.T, s store.Store) {
 	}
 	// Changes in this order: c, a, d waiting; b, e not.
 	for _, id := range []string{"c", "b", "a", "e", "d"} {
-		time.Sleep(2 * time.Millisecond) // distinct Updated times, even to the microsecond
+		clock.Advance(time.Millisecond) // distinct Updated times
 		if err := s.SetLevel(ctx, id, "hard", store.Waiting(id == "a" || id == "c" || id == "d")); err != nil {
 			t.Fatal(err)
 		}
@@ -320,7 +324,7 @@ func testWaiting(t *testing.T, s store.Store) {
 	check(10, "c", "a", "d")
 	check(2, "c", "a")
 	check(0)
-	time.Sleep(2 * time.Millisecond)
+	clock.Advance(time.Millisecond)
 	if err := s.Append(ctx, "c", 2, "1R", store.ComputerToMove); err != nil { // c changed last now
 		t.Fatal(err)
 	}
@@ -330,7 +334,7 @@ func testWaiting(t *testing.T, s store.Store) {
 	check(10, "d", "c")
 }
 
-func testLeases(t *testing.T, s store.Store) {
+func testLeases(t *testing.T, s store.Store, clock *Clock) {
 	lease := func(owner string, want bool) {
 		t.Helper()
 		if got, err := s.Lease(ctx, "g", owner, time.Hour); err != nil || got != want {
@@ -357,37 +361,50 @@ func testLeases(t *testing.T, s store.Store) {
 	}
 }
 
-func testLeaseExpiry(t *testing.T, s store.Store) {
+// testLeaseExpiry: a lease runs out at its end by the store's clock,
+// not before; a renewal extends it. Each check that a lease still holds
+// is followed by the clock's move that makes it run out, and the check
+// that it then has: a store that ignored the clock fails there.
+func testLeaseExpiry(t *testing.T, s store.Store, clock *Clock) {
 	MustCreate(t, s, Sample("g"))
-	if ok, err := s.Lease(ctx, "g", "a", 300*time.Millisecond); !ok || err != nil {
+	if ok, err := s.Lease(ctx, "g", "a", 5*time.Minute); !ok || err != nil {
 		t.Fatalf("Lease(a) = %v, %v", ok, err)
 	}
 	if ok, _ := s.Lease(ctx, "g", "b", time.Hour); ok {
 		t.Fatal("Lease(b) = true while a holds it")
 	}
-	time.Sleep(350 * time.Millisecond)
+	clock.Advance(5*time.Minute - time.Second)
+	if ok, _ := s.Lease(ctx, "g", "b", time.Hour); ok {
+		t.Fatal("Lease(b) = true a second before a's ran out")
+	}
+	clock.Advance(time.Second) // a's lease ends now
 	if ok, err := s.Lease(ctx, "g", "b", time.Hour); !ok || err != nil {
 		t.Errorf("Lease(b) after a's ran out = %v, %v; want true", ok, err)
 	}
 	if ok, _ := s.Lease(ctx, "g", "a", time.Hour); ok {
 		t.Error("Lease(a) = true while b holds it")
 	}
-	// A renewal extends: a short lease renewed for an hour does not run out.
-	if ok, _ := s.Lease(ctx, "h", "a", 50*time.Millisecond); !ok {
+	// A renewal extends: a short lease renewed for an hour does not run
+	// out with the short one, and does at the hour's end.
+	if ok, _ := s.Lease(ctx, "h", "a", time.Minute); !ok {
 		t.Fatal("Lease(h, a) = false")
 	}
 	if ok, _ := s.Lease(ctx, "h", "a", time.Hour); !ok {
 		t.Fatal("renewing Lease(h, a) = false")
 	}
-	time.Sleep(100 * time.Millisecond)
+	clock.Advance(59 * time.Minute)
 	if ok, _ := s.Lease(ctx, "h", "b", time.Hour); ok {
 		t.Error("Lease(h, b) = true, but a renewed its lease for an hour")
+	}
+	clock.Advance(time.Minute)
+	if ok, _ := s.Lease(ctx, "h", "b", time.Hour); !ok {
+		t.Error("Lease(h, b) = false at the end of a's renewed hour")
 	}
 }
 
 // testCopies: a store keeps no memory of what is passed to it, nor
 // shares what it returns.
-func testCopies(t *testing.T, s store.Store) {
+func testCopies(t *testing.T, s store.Store, clock *Clock) {
 	g := Sample("g")
 	want := g.Clone()
 	MustCreate(t, s, g)
@@ -413,7 +430,7 @@ func testCopies(t *testing.T, s store.Store) {
 
 // testCanceled: with a done context every method fails and changes
 // nothing.
-func testCanceled(t *testing.T, s store.Store) {
+func testCanceled(t *testing.T, s store.Store, clock *Clock) {
 	MustCreate(t, s, Sample("g"))
 	c, cancel := context.WithCancel(ctx)
 	cancel()
@@ -445,7 +462,7 @@ func testCanceled(t *testing.T, s store.Store) {
 }
 
 // testUpdated: every change moves Updated on.
-func testUpdated(t *testing.T, s store.Store) {
+func testUpdated(t *testing.T, s store.Store, clock *Clock) {
 	MustCreate(t, s, Sample("g"))
 	last := MustGet(t, s, "g").Updated
 	changes := []struct {
@@ -458,13 +475,13 @@ func testUpdated(t *testing.T, s store.Store) {
 		{"ClaimSeat", func() error { return s.ClaimSeat(ctx, "g", 0, []byte("h")) }},
 	}
 	for _, c := range changes {
-		time.Sleep(2 * time.Millisecond)
+		clock.Advance(time.Millisecond)
 		if err := c.f(); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		u := MustGet(t, s, "g").Updated
-		if !u.After(last) {
-			t.Errorf("after %s, Updated = %v, not after %v", c.name, u, last)
+		if !u.After(last) || !u.Equal(clock.Now()) {
+			t.Errorf("after %s, Updated = %v; want the clock's %v, after %v", c.name, u, clock.Now(), last)
 		}
 		last = u
 	}
@@ -472,7 +489,7 @@ func testUpdated(t *testing.T, s store.Store) {
 
 // testConcurrentAppends: many games played at once, each by its own
 // goroutine, all arrive whole.
-func testConcurrentAppends(t *testing.T, s store.Store) {
+func testConcurrentAppends(t *testing.T, s store.Store, clock *Clock) {
 	const games, moves = 40, 25
 	var wg sync.WaitGroup
 	errs := make(chan error, games)
@@ -507,7 +524,7 @@ func testConcurrentAppends(t *testing.T, s store.Store) {
 // testRacingAppends: writers racing for the same index of one game (two
 // servers answering at once): exactly one wins each index, and the moves
 // saved are the winners'.
-func testRacingAppends(t *testing.T, s store.Store) {
+func testRacingAppends(t *testing.T, s store.Store, clock *Clock) {
 	g := Sample("g")
 	g.Moves = nil
 	MustCreate(t, s, g)

@@ -14,10 +14,10 @@ import (
 // testExpire: each kind of game is deleted when its time is up, and only
 // then: an invitation nobody opened, an unfinished game, a finished one
 // (and one finished, then undone, is unfinished again); with its moves,
-// at most Limit a call. The cutoffs are in the future, as the stores
-// (PostgreSQL) take their times from their own clocks.
-func testExpire(t *testing.T, s store.Store) {
-	later := time.Now().Add(time.Hour)
+// at most Limit a call. The games are changed and finished at the
+// clock's time; the cutoffs are taken from it too.
+func testExpire(t *testing.T, s store.Store, clock *Clock) {
+	later := clock.Now().Add(time.Hour)
 	game := func(id, mode string, seats [2][]byte, moves ...string) {
 		t.Helper()
 		MustCreate(t, s, store.Game{ID: id, Mode: mode, Level: "easy", Start: "s", Seats: seats, Moves: moves})
@@ -58,7 +58,11 @@ func testExpire(t *testing.T, s store.Store) {
 		}
 		return got
 	}
-	expire(store.Expiry{Invitations: time.Now().Add(-time.Hour), Unfinished: time.Now().Add(-time.Hour), Finished: time.Now().Add(-time.Hour)}, []string{}...)
+	now := clock.Now()
+	// Changed (and finished) at now, not before: none is due yet.
+	expire(store.Expiry{Invitations: now, Unfinished: now, Finished: now}, []string{}...)
+	// Expire goes by the games' times and the cutoffs, not the clock.
+	clock.Advance(2 * time.Hour)
 	expire(store.Expiry{Invitations: later}, "invite")
 	first := expire(store.Expiry{Unfinished: later, Limit: 2})
 	rest := expire(store.Expiry{Unfinished: later})
@@ -70,7 +74,7 @@ func testExpire(t *testing.T, s store.Store) {
 
 // testExpireRace: stores expiring at once (several servers) delete every
 // game due once, between them, without errors.
-func testExpireRace(t *testing.T, s store.Store) {
+func testExpireRace(t *testing.T, s store.Store, clock *Clock) {
 	const games = 60
 	for i := range games {
 		MustCreate(t, s, store.Game{ID: fmt.Sprintf("g%02d", i), Mode: "local", Level: "easy", Start: "s"})
@@ -81,7 +85,7 @@ func testExpireRace(t *testing.T, s store.Store) {
 	for range 4 {
 		wg.Go(func() {
 			for {
-				ids, err := s.Expire(ctx, store.Expiry{Unfinished: time.Now().Add(time.Hour), Limit: 7})
+				ids, err := s.Expire(ctx, store.Expiry{Unfinished: clock.Now().Add(time.Hour), Limit: 7})
 				if err != nil {
 					t.Error(err)
 					return

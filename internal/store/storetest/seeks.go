@@ -28,7 +28,7 @@ func Seeks(t *testing.T, open Opener) {
 		{"Within", testSeekWithin},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			s, ok := open(t).(store.Seeks)
+			s, ok := open(t, nil).(store.Seeks)
 			if !ok {
 				t.Fatal("the store keeps no seeks")
 			}

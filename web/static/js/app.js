@@ -7,10 +7,14 @@ import { preferred, setLang, t, currentLang } from './i18n.js';
 import { createBoard, cellEl, cellOf, parsePosition } from './board.js';
 import { loadHowto } from './howto.js';
 import { keyAction, ownKey } from './keys.js';
-import { api, subscribe, problem, APIError, secretOf, seatOf } from './api.js';
+import { api, subscribe } from './api.js';
+import { problem, APIError } from './errors.js';
+import { secretOf, seatOf } from './secrets.js';
 import { S, saveSettings, isAI, isOnline, me, flipped, playerName, legalSet, legalCells, moveFor } from './state.js';
-import { $, board, invalidate, flush, note, relog, announce, statusText } from './view.js';
-import { game, snapshot, show, replace, receive, sending, skip, observe } from './turns.js';
+import { board, invalidate, flush, note, relog, announce, statusText } from './view.js';
+import { $ } from './dom.js';
+import { show, replace, receive, sending, skip, observe } from './turns.js';
+import { game, snapshot } from './shown.js';
 import * as sound from './sound.js';
 
 const GAME_KEY = 'oanquan.game';

@@ -6,6 +6,7 @@
 
 import { t, plural, num, list } from './i18n.js';
 import { drawPile } from './pebbles.js';
+import { el, setText, setAttr } from './dom.js';
 
 export const LEFT = 5;
 export const RIGHT = 11;
@@ -18,17 +19,7 @@ export const isMandarin = (c) => c === LEFT || c === RIGHT;
 // ownerOf returns the player whose row holds cell c, or -1.
 export const ownerOf = (c) => (c < 5 ? 1 : c > 5 && c < 11 ? 0 : -1);
 
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-// setText, setAttr and setV change the page only when the value differs:
-// a write of the same text still costs the browser a new layout.
-export function setText(e, v) { if (e.textContent !== v) e.textContent = v; }
-export function setAttr(e, name, v) { if (e.getAttribute(name) !== v) e.setAttribute(name, v); }
+// setV changes a cell's value only when it differs, as dom.js setText.
 function setV(e, v) { if (e.dataset.v !== v) e.dataset.v = v; }
 
 // onBottom says whether cell c is drawn on the bottom row.
@@ -50,7 +41,7 @@ function makeCell(c, interactive, side) {
     cell.append(hide(el('span', 'stone')));
   } else {
     if (interactive) cell.type = 'button';
-    cell.append(hide(el('span', 'num', '')));
+    cell.append(hide(el('span', 'num')));
   }
   cell.append(hide(el('span', 'pile')), hide(el('span', 'count')), hide(el('span', 'empty-note')));
   return cell;

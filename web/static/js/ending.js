@@ -6,8 +6,8 @@ import { t } from './i18n.js';
 import { renderTallies, winnerText, whyText, ratingText } from './result.js';
 import { call } from './api.js';
 import { S, me, playerName, isAI } from './state.js';
-import { game } from './turns.js';
-import { $ } from './view.js';
+import { game } from './shown.js';
+import { $ } from './dom.js';
 
 // showEnding opens the ending dialog on the game shown, which is over,
 // with the focus on "New game" if focus.

@@ -9,9 +9,12 @@
 // says and sends what the player asks.
 
 import { t, num, plural } from './i18n.js';
-import { call, APIError, keepSecret, problem } from './api.js';
-import { $, announce } from './view.js';
-import { setText } from './board.js';
+import { call } from './api.js';
+import { APIError, problem } from './errors.js';
+import { keepSecret } from './secrets.js';
+import { announce } from './view.js';
+import { $, el, setText } from './dom.js';
+import { me, kept, setMe, askMe } from './me.js';
 import { controlText, markLobby, isolate } from './online.js';
 import { useStyle } from './ending.js';
 import { ratingShown } from './result.js';
@@ -24,7 +27,7 @@ const DAYS = [1, 3, 7, 14];
 
 let app = null; // {open(id), fail(e)} from app.js
 let shown = false; // the lobby is on screen
-let player; // the Player signed in (GET /api/me), null for none, undefined until known
+let asked = false; // whoAmI has had its answer: who is signed in is said
 let seeks = []; // the open seeks the server last listed for this page
 let wait = null; // {kind: 'quick'|'seek', id, secret, clock, rated, since}: the pairing waited for
 let sock = null; // the lobby's WebSocket while it is wanted
@@ -49,39 +52,19 @@ export function show(on, controller) {
   $('lobby-heading').focus();
 }
 
-// ME_KEY is where the page keeps the name signed in (account.js: set on
-// signing in or up, removed on signing out), the only way a browser gets
-// a session.
-const ME_KEY = 'oanquan.me';
-
-// whoAmI asks who is signed in: rated games need an account. A browser
-// that has not signed in is not asked for (the server's 401 would be
-// logged in the console as a failed load, for every visitor); one that
-// has is, and a session ended meanwhile (signed out everywhere, expired)
-// forgets the name. Any other failure is said.
+// whoAmI asks who is signed in (me.js): rated games need an account.
+// Any failure but a session ended is said.
 async function whoAmI() {
-  let hint;
-  try { hint = localStorage.getItem(ME_KEY); } catch { /* storage off: asked */ }
-  if (hint === null) { player = null; render(); return; }
-  try {
-    player = await call('GET', '/api/me');
-  } catch (e) {
-    player = null;
-    if (!(e instanceof APIError && e.status === 401)) problemKey = problem(e);
-    else try { localStorage.removeItem(ME_KEY); } catch { /* storage off */ }
+  if (kept() !== null) {
+    try { await askMe(); } catch (e) { problemKey = problem(e); }
   }
+  asked = true;
   render();
 }
 
-function el(tag, props = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k.startsWith('data-') || k.startsWith('aria-') || k === 'role' || k === 'for') e.setAttribute(k, v);
-    else e[k] = v;
-  }
-  e.append(...kids);
-  return e;
-}
+// signedIn says whether games may be rated: someone is signed in, as the
+// server said to whoAmI.
+const signedIn = () => asked && me() !== null;
 
 // short writes a time control as players name it: "3+2", "3d".
 function short(c) {
@@ -171,8 +154,8 @@ function clockOf(value) {
 // pairing waited for, the open seeks, what went wrong.
 function render() {
   if (!$('lobby-view')) return;
-  const rated = !!player;
-  setText($('lobby-who'), player === undefined ? '' : rated ? t('lobby.signedIn', { name: isolate(player.username) }) : t('lobby.signedOut'));
+  const rated = signedIn();
+  setText($('lobby-who'), !asked ? '' : rated ? t('lobby.signedIn', { name: isolate(me()) }) : t('lobby.signedOut'));
   setText($('quick-text'), t(rated ? 'lobby.quickRated' : 'lobby.quickCasual'));
   // Rated by default once signed in, until the player chooses.
   const box = $('post-rated');
@@ -231,7 +214,7 @@ function drawSeeks() {
 async function quick(c) {
   if (wait) return;
   problemKey = null;
-  const rated = !!player;
+  const rated = signedIn();
   try {
     const tk = await call('POST', '/api/pairing', { clock: c, rated });
     if (tk.game) { paired(tk.game.id, tk.seat, tk.secret); return; }
@@ -246,7 +229,7 @@ async function post() {
   problemKey = null;
   const f = $('post');
   const clock = clockOf(f.elements.clock.value);
-  const body = { clock, rated: f.elements.rated.checked && !!player };
+  const body = { clock, rated: f.elements.rated.checked && signedIn() };
   const min = f.elements.min.value.trim(), max = f.elements.max.value.trim();
   if (min || max) body.range = [min ? Number(min) : 0, max ? Number(max) : 4000];
   try {
@@ -334,10 +317,7 @@ function refused(e) {
     seek_taken: 'lobby.taken', own_seek: 'lobby.own', out_of_range: 'lobby.outOfRange', not_found: 'lobby.taken', signed_out: 'lobby.signedOutNow',
   }[e.code];
   if (e instanceof APIError && e.status === 400 && d.field === 'range') key = 'lobby.badRange';
-  if (e.code === 'signed_out') {
-    player = null;
-    try { localStorage.removeItem(ME_KEY); } catch { /* storage off */ }
-  }
+  if (e.code === 'signed_out') setMe(null);
   problemKey = key ? { key } : problem(e);
   render();
   announce(t(problemKey.key, { n: problemKey.n }));

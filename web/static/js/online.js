@@ -6,10 +6,14 @@
 // this draws what it reports and sends what the player asks.
 
 import { t, plural, num, currentLang, translateDOM } from './i18n.js';
-import { api, call, APIError, secretOf, seatOf, keepSecret, heldGames, keptSince } from './api.js';
+import { api, call } from './api.js';
+import { APIError } from './errors.js';
+import { secretOf, seatOf, keepSecret, heldGames, keptSince } from './secrets.js';
 import { S, me, playerName, isOnline, moverOf, flipped } from './state.js';
-import { game, watchStates } from './turns.js';
-import { $, announce, addDrawer, setButton, invalidate } from './view.js';
+import { watchStates } from './turns.js';
+import { game } from './shown.js';
+import { announce, addDrawer, setButton, invalidate } from './view.js';
+import { $ } from './dom.js';
 import { take, showing, low, formatTime, formatClock, urgency, tookMs, spokenParts, awaySince } from './clock.js';
 import { setText } from './board.js';
 import * as sound from './sound.js';

@@ -8,13 +8,14 @@
 // Loaded only when a review is asked for.
 
 import { t, plural, num } from './i18n.js';
-import { api, problem, APIError } from './api.js';
+import { api } from './api.js';
+import { problem, APIError } from './errors.js';
 import { S, me, playerName, screenDir } from './state.js';
-import { game } from './turns.js';
+import { game } from './shown.js';
 import { cellOf, parsePosition } from './board.js';
-import { $, announce } from './view.js';
+import { announce } from './view.js';
+import { $, el, svg } from './dom.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const W = 600;
 const H = 150;
 
@@ -31,22 +32,6 @@ export function init(controller) {
   if (app) return;
   app = controller;
   build();
-}
-
-function el(tag, props = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k.startsWith('aria-') || k === 'role') e.setAttribute(k, v);
-    else e[k] = v;
-  }
-  e.append(...kids);
-  return e;
-}
-
-function svg(tag, attrs = {}) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  return e;
 }
 
 function build() {

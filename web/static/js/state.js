@@ -3,7 +3,7 @@
 
 import { t } from './i18n.js';
 import { squareOf, cellOf, ownerOf, onBottom } from './board.js';
-import { game, snapshot } from './turns.js';
+import { game, snapshot } from './shown.js';
 
 const SETTINGS_KEY = 'oanquan.settings';
 

@@ -15,7 +15,8 @@ import { keepSecret } from './secrets.js';
 import { announce } from './view.js';
 import { $, el, setText } from './dom.js';
 import { me, kept, setMe, askMe } from './me.js';
-import { controlText, markLobby, isolate } from './online.js';
+import { controlText } from './clocks.js';
+import { markLobby, isolate } from './names.js';
 import { useStyle } from './ending.js';
 import { ratingShown } from './result.js';
 
@@ -282,7 +283,7 @@ function stopWaiting() {
 // paired plays game id, in seat with secret: the board shows it.
 function paired(id, seat, secret) {
   keepSecret(id, secret, seat);
-  markLobby(id); // the other seat is an opponent, not a friend (online.js)
+  markLobby(id); // the other seat is an opponent, not a friend (names.js)
   stopWaiting();
   announce(t('lobby.paired'));
   app.open(id);

@@ -15,6 +15,10 @@ import { P } from './shown.js';
 import * as anim from './anim.js';
 import * as sound from './sound.js';
 
+// What the pipeline shows (shown.js), also read from here (the browser
+// tests do).
+export { game, snapshot } from './shown.js';
+
 let watcher = null;
 
 // watchStates has fn(state, now) see each state as it comes (clocks).

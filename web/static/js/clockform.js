@@ -8,28 +8,31 @@ import { APIError } from './errors.js';
 import { $, setText } from './dom.js';
 import { controlText } from './clocks.js';
 
-// init wires the clock's choice to the dialog: open(id) shows the game
-// made, fail(e) reports an error.
-export function init(app) {
-  // A game with a clock the server may refuse keeps the new-game dialog
-  // open: the refusal is said there (createClocked).
+let app = null; // {open(id), fail(e)} from online.js
+
+// init wires the clock's choice to the page's controller: open(id) shows
+// the game made, fail(e) reports an error.
+export function init(controller) { app = controller; }
+
+// submit takes the new-game dialog's submit event (newgame.js): a game
+// with a clock the server may refuse keeps the dialog open, and the
+// refusal is said there (createClocked).
+export async function submit(e) {
   const f = $('newgame-form');
-  f.addEventListener('submit', async (e) => {
-    const body = clockBody(readClock(f));
-    if (e.submitter?.value !== 'start' || f.elements.mode.value !== 'online' || !body) return;
-    e.preventDefault();
-    const first = f.elements.first.value;
-    const variants = [...f.querySelectorAll('input[name=variant]:checked')].map((b) => b.value);
-    try {
-      const st = await createClocked({ mode: 'online', first: first === 'random' ? first : Number(first), variants, clock: body });
-      if (!st) return;
-      $('newgame').close('made');
-      app.open(st.id);
-    } catch (err) {
-      $('newgame').close('failed');
-      app.fail(err);
-    }
-  });
+  const body = clockBody(readClock(f));
+  if (e.submitter?.value !== 'start' || f.elements.mode.value !== 'online' || !body) return;
+  e.preventDefault();
+  const first = f.elements.first.value;
+  const variants = [...f.querySelectorAll('input[name=variant]:checked')].map((b) => b.value);
+  try {
+    const st = await createClocked({ mode: 'online', first: first === 'random' ? first : Number(first), variants, clock: body });
+    if (!st) return;
+    $('newgame').close('made');
+    app.open(st.id);
+  } catch (err) {
+    $('newgame').close('failed');
+    app.fail(err);
+  }
 }
 
 // clockForm returns the new-game dialog's clock choice, built once

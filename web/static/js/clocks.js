@@ -4,8 +4,7 @@
 // controls and times said in words.
 
 import { t, plural, num } from './i18n.js';
-import { isOnline, me, playerName, moverOf } from './state.js';
-import { game } from './shown.js';
+import { isOnline, me, playerName, moverOf, game } from './state.js';
 import { watchStates } from './turns.js';
 import { announce } from './view.js';
 import { $, el, setText, visible } from './dom.js';

@@ -1,16 +1,14 @@
-// The page's DOM builders and writers, for every module that makes or
-// changes elements: el and svg make them, button one that says a text
-// kept in the page's language; setText, setAttr and visible change the
-// page only when the value differs (a write of the same text still costs
-// the browser a new layout).
+// The page's DOM builders and writers: el, svg and button make elements;
+// setText, setAttr and visible write only a change (a write of the same
+// text still costs the browser a new layout).
 
 import { t } from './i18n.js';
 
 export const $ = (id) => document.getElementById(id);
 
-// el makes an element: props are set as properties, but for data-,
-// aria-, role and for, which are attributes (a string is the class name
-// alone); kids (nodes or text, null and undefined left out) are appended.
+// el makes an element: props are properties, but data-, aria-, role and
+// for attributes (a string: the class name); kids, but null and
+// undefined, are appended.
 export function el(tag, props = {}, ...kids) {
   const e = document.createElement(tag);
   if (typeof props === 'string') props = { className: props };
@@ -30,8 +28,7 @@ export function svg(tag, attrs = {}, ...kids) {
   return e;
 }
 
-// button makes a button saying key's text (data-i18n: kept in the page's
-// language), with more props (id, className, hidden).
+// button makes a button saying key's text in the page's language.
 export function button(key, onclick, props = {}) {
   const b = el('button', { type: 'button', className: '', ...props, onclick, textContent: t(key) });
   b.dataset.i18n = key;
@@ -40,5 +37,4 @@ export function button(key, onclick, props = {}) {
 
 export function setText(e, v) { if (e.textContent !== v) e.textContent = v; }
 export function setAttr(e, name, v) { if (e.getAttribute(name) !== v) e.setAttribute(name, v); }
-// visible shows e or hides it.
 export function visible(e, on) { if (e.hidden === on) e.hidden = !on; }

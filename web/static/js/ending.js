@@ -5,8 +5,7 @@
 import { t } from './i18n.js';
 import { renderTallies, winnerText, whyText, ratingText } from './result.js';
 import { call } from './api.js';
-import { S, me, playerName, isAI } from './state.js';
-import { game } from './shown.js';
+import { S, me, playerName, isAI, game } from './state.js';
 import { $ } from './dom.js';
 
 // showEnding opens the ending dialog on the game shown, which is over,

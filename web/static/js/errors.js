@@ -1,6 +1,5 @@
-// The server's refusals (docs/API.md, errors): APIError, thrown by every
-// call (api.js, and the engine in the browser, offline/local.js, which
-// answers as the server does), and what each says in the player's terms.
+// The server's refusals (docs/API.md): APIError, thrown by api.js and by
+// the engine in the browser (offline/local.js), and their words.
 
 // detail: the error's body (field, reason, min, max: docs/API.md)
 export class APIError extends Error {

@@ -1,9 +1,7 @@
-// Who is signed in on this browser (docs/API.md, "Accounts and ratings"):
-// the one place that asks the server (GET /api/me) and keeps the name,
-// in the browser's storage too, the only way a browser gets a session
-// (the header's button shows it before anything is asked). A browser that
-// never signed in is not asked: the server's 401 would be logged in the
-// console as a failed load, for every visitor.
+// Who is signed in (docs/API.md, "Accounts and ratings"): the one place
+// that asks the server (GET /api/me) and keeps the name, in storage too
+// (the header shows it before anything is asked; a browser never signed
+// in is not asked, or its 401 would be logged for every visitor).
 
 import { call } from './api.js';
 import { APIError } from './errors.js';
@@ -12,17 +10,15 @@ const ME_KEY = 'oanquan.me';
 let who; // the username: null when signed out, undefined until known
 const watchers = [];
 
-// kept returns the name this browser last signed in with, or null.
+// kept returns the name last signed in with here, or null.
 export function kept() {
   try { return localStorage.getItem(ME_KEY); } catch { return null; }
 }
 
-// me returns the username signed in, as far as the page knows (null:
-// signed out, or not known yet).
+// me returns the username signed in as far as known, or null.
 export function me() { return who ?? null; }
 
-// setMe keeps name as the one signed in (null: signed out) and tells the
-// watchers (onMe) with the name known before (undefined: none).
+// setMe keeps name as signed in (null: out) and tells onMe's watchers.
 export function setMe(name) {
   const was = who;
   who = name;
@@ -33,12 +29,11 @@ export function setMe(name) {
   for (const f of watchers) f(name, was);
 }
 
-// onMe has f(name, was) called each time setMe is.
+// onMe has f(name, was) called at each setMe (was: undefined at first).
 export function onMe(f) { watchers.push(f); }
 
-// askMe asks the server who is signed in: the Player, or null when the
-// session has ended (signed out everywhere, expired: the name is then
-// forgotten). Any other failure is thrown.
+// askMe asks the server: the Player, or null for a session ended (the
+// name forgotten); any other failure is thrown.
 export async function askMe() {
   try {
     const p = await call('GET', '/api/me');

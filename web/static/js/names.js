@@ -4,8 +4,7 @@
 
 import { t } from './i18n.js';
 import { call } from './api.js';
-import { S, me, isOnline } from './state.js';
-import { game } from './shown.js';
+import { S, me, isOnline, game } from './state.js';
 import { invalidate } from './view.js';
 
 // A game's seats are named by their accounts (GET /api/games/{id}/players);

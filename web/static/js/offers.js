@@ -7,8 +7,7 @@
 import { t } from './i18n.js';
 import { api, call } from './api.js';
 import { APIError } from './errors.js';
-import { me, playerName } from './state.js';
-import { game } from './shown.js';
+import { me, playerName, game } from './state.js';
 import { announce } from './view.js';
 import { $, el, button, setText, visible } from './dom.js';
 import { aboutOther } from './names.js';

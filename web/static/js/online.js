@@ -11,8 +11,7 @@ import { t, plural } from './i18n.js';
 import { api } from './api.js';
 import { APIError } from './errors.js';
 import { secretOf, keepSecret } from './secrets.js';
-import { S, me, playerName, isOnline } from './state.js';
-import { game } from './shown.js';
+import { S, me, playerName, isOnline, game } from './state.js';
 import { announce, addDrawer, setButton, invalidate } from './view.js';
 import { $, el, button, setText, visible } from './dom.js';
 import * as sound from './sound.js';
@@ -23,13 +22,13 @@ import { phraseMenu, phraseSetting, drawPhrases, phrase } from './phrases.js';
 import * as clocks from './clocks.js';
 import { drawClocks, drawClaim, controlText, tookText, clockShown } from './clocks.js';
 import * as clockForm from './clockform.js';
-import { fillClock, syncClock, readClock } from './clockform.js';
+import { fillClock, syncClock, readClock, submit as submitClock } from './clockform.js';
 import { named, learnNames, aboutOther, versus, playersOf, pairedByLobby, markLobby } from './names.js';
 import * as yourGames from './yourgames.js';
 
 // What the page's controller (app.js) asks of online play, from the
 // modules that do it.
-export { rematch, phrase, clockShown, fillClock, syncClock, readClock };
+export { rematch, phrase, clockShown, fillClock, syncClock, readClock, submitClock };
 
 let app = null; // {open(id), fail(e), note(say), show(st)} from app.js
 let seen = null; // what the last render saw, to announce what changed

@@ -3,8 +3,7 @@
 // side, and the choice to have them at all, kept in this browser.
 
 import { t } from './i18n.js';
-import { S, me, playerName, flipped } from './state.js';
-import { game } from './shown.js';
+import { S, me, playerName, flipped, game } from './state.js';
 import { announce, invalidate } from './view.js';
 import { $, el, button, setText, visible } from './dom.js';
 

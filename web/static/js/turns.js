@@ -3,21 +3,16 @@
 // waiting (turnq.js). Everything reaches it as a message: the game's feed
 // and the HTTP answers send receive({type, …}), the controller show (a new
 // game), replace (an undo), sending and skip; other modules read what it
-// shows (shown.js: snapshot(), game()) and observe() it. Each turn is
+// shows (state.js: snapshot(), game()) and observe() it. Each turn is
 // shown event by event (model change, one batched redraw, motion, sound,
 // pause), or at once when skipping, with animation off or the page hidden.
 
 import { modelOf, applyEvent, delayFor, important } from './play.js';
-import { S, isAI, me, playerName, isYou, playText, moverOf } from './state.js';
+import { S, isAI, me, playerName, isYou, playText, moverOf, P } from './state.js';
 import { invalidate, frame, announce, statusText } from './view.js';
 import * as Q from './turnq.js';
-import { P } from './shown.js';
 import * as anim from './anim.js';
 import * as sound from './sound.js';
-
-// What the pipeline shows (shown.js), also read from here (the browser
-// tests do).
-export { game, snapshot } from './shown.js';
 
 let watcher = null;
 

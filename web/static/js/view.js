@@ -7,8 +7,7 @@
 import { t, num, plural } from './i18n.js';
 import { updateBoard, renderStore, cellEl, squareOf } from './board.js';
 import { $, el, setText, setAttr } from './dom.js';
-import { S, isAI, isOnline, human, me, playerName, ownerWord, legalSet, legalCells, moveFor, screenDir, canUndo, moverOf } from './state.js';
-import { snapshot } from './shown.js';
+import { S, isAI, isOnline, human, me, playerName, ownerWord, legalSet, legalCells, moveFor, screenDir, canUndo, moverOf, snapshot } from './state.js';
 
 export const board = $('game-board');
 const arrows = el('div', 'arrows');

@@ -5,7 +5,7 @@
 import { t, plural, num, currentLang } from './i18n.js';
 import { api } from './api.js';
 import { seatOf, heldGames, keptSince } from './secrets.js';
-import { game } from './shown.js';
+import { game } from './state.js';
 import { $, el, button } from './dom.js';
 import { formatTime, urgency } from './clock.js';
 import { localDigits } from './clocks.js';

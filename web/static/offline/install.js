@@ -9,7 +9,7 @@
 
 import { t } from '../js/i18n.js';
 import { observe } from '../js/turns.js';
-import { game } from '../js/shown.js';
+import { game } from '../js/state.js';
 
 const LAST_KEY = 'oanquan.last'; // local.js reads it
 

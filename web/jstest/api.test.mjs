@@ -1,4 +1,4 @@
-// What a player reads when a call fails (js/api.js problem): a message of
+// What a player reads when a call fails (js/errors.js problem): a message of
 // their language that says what to do, never the error's own text.
 
 import './setup.mjs';

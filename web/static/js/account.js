@@ -15,7 +15,7 @@ import { $, el, button } from './dom.js';
 import { me as who, kept, setMe, onMe, askMe } from './me.js';
 import { onLang, SPEEDS, go, pageLink, say, sayText } from './pages.js';
 
-let app = null; // {open(id), fail(e), board()} from app.js
+let app = null; // {open(id), fail(e), board()} from nav.js
 
 // init wires the module to the page's controller: open(id) shows game id,
 // fail(e) says an error at the board, board() is called when the board is

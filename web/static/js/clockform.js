@@ -8,16 +8,11 @@ import { APIError } from './errors.js';
 import { $, setText } from './dom.js';
 import { controlText } from './clocks.js';
 
-let app = null; // {open(id), fail(e)} from online.js
-
-// init wires the clock's choice to the page's controller: open(id) shows
-// the game made, fail(e) reports an error.
-export function init(controller) { app = controller; }
-
 // submit takes the new-game dialog's submit event (newgame.js): a game
 // with a clock the server may refuse keeps the dialog open, and the
-// refusal is said there (createClocked).
-export async function submit(e) {
+// refusal is said there (createClocked); app.open(id) shows the game
+// made, app.fail(e) says another failure.
+export async function submit(e, app) {
   const f = $('newgame-form');
   const body = clockBody(readClock(f));
   if (e.submitter?.value !== 'start' || f.elements.mode.value !== 'online' || !body) return;

@@ -4,7 +4,7 @@
 // time — a ticket of quick pairing or its own seek — held on the lobby's
 // WebSocket (leaving the page withdraws it) and shown with the time
 // waited and a cancel; once paired it goes straight to the board, the
-// seat's secret kept as a friend's game keeps it. Loaded on demand (app.js
+// seat's secret kept as a friend's game keeps it. Loaded on demand (nav.js
 // route, #lobby). The server pairs, lists and rates; this draws what it
 // says and sends what the player asks.
 
@@ -26,7 +26,7 @@ const PRESETS = [[60, 0], [180, 2], [300, 3], [600, 5], [900, 10], [1800, 0]];
 // DAYS are the correspondence controls a seek may have (days per move).
 const DAYS = [1, 3, 7, 14];
 
-let app = null; // {open(id), fail(e)} from app.js
+let app = null; // {open(id), fail(e)} from nav.js
 let shown = false; // the lobby is on screen
 let asked = false; // whoAmI has had its answer: who is signed in is said
 let seeks = []; // the open seeks the server last listed for this page
@@ -36,7 +36,7 @@ let retry = 500; // ms before connecting again after a drop
 let ticker = 0; // the interval that redraws the time waited
 let problemKey = null; // what went wrong last, said in the lobby: {key, n}
 
-// show shows the lobby (on) or leaves it; controller is app.js's: open(id)
+// show shows the lobby (on) or leaves it; controller is nav.js's: open(id)
 // shows game id on the board, fail(e) says an error there.
 export function show(on, controller) {
   app = controller;

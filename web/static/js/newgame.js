@@ -9,12 +9,12 @@ import { $ } from './dom.js';
 import { fail, newGame, loadOnline, onlineShown } from './game.js';
 import { closeResult } from './replay.js';
 
-// init makes the dialog and wires it.
-export function init() {
+// build makes the dialog and wires it.
+function build() {
   const tpl = document.createElement('template');
   tpl.innerHTML = DIALOG;
   const dlg = tpl.content.firstElementChild;
-  document.getElementById('result').before(dlg);
+  $('result').before(dlg);
   translateDOM(dlg);
   const f = $('newgame-form');
   f.addEventListener('change', sync);
@@ -62,8 +62,9 @@ export function sync() {
   else if (mode === 'online') loadOnline().then((m) => { m.fillClock(f, S.settings.clock); sync(); }, fail);
 }
 
-// open opens the dialog, filled with the settings.
+// open opens the dialog, filled with the settings (made the first time).
 export async function open() {
+  if (!$('newgame')) build();
   closeResult();
   if (S.settings.mode === 'online') await loadOnline().catch(() => {}); // its clock at once
   fillNewGame();

@@ -12,35 +12,32 @@ import { announce } from './view.js';
 import { $, el, button, setText, visible } from './dom.js';
 import { aboutOther } from './names.js';
 
-let app = null; // {show(st), fail(e)} from online.js
 // answered is the answer to this page's offer, {id, ply, key}: shown in
 // the offer's place until the game moves on.
 let answered = null;
 
-// init wires the offers to the page's controller: show(st) shows a state
-// the server answered with, fail(e) reports an error.
-export function init(controller) { app = controller; }
-
 // offerParts makes the offer's and the claim's boxes, and the buttons
-// that go with the game's actions.
-export function offerParts() {
+// that go with the game's actions, acting for the page's controller app
+// (act).
+export function offerParts(app) {
+  const go = (request) => act(app, request);
   const offer = el('div', { id: 'offer', className: 'offer', hidden: true, role: 'group', 'aria-labelledby': 'offer-text' },
     el('p', { id: 'offer-text' }),
     el('span', { className: 'offer-buttons' },
-      button('online.accept', () => answer('accept'), { id: 'offer-accept', className: 'primary' }),
-      button('online.decline', () => answer('decline'), { id: 'offer-decline' })));
+      button('online.accept', () => answer(app, 'accept'), { id: 'offer-accept', className: 'primary' }),
+      button('online.decline', () => answer(app, 'decline'), { id: 'offer-decline' })));
   const claimBox = el('div', { id: 'claim', className: 'offer claim', hidden: true, role: 'group', 'aria-labelledby': 'claim-text' },
     el('p', { id: 'claim-text' }),
     el('span', { className: 'offer-buttons' },
-      button('clock.claimWin', () => act(() => claim('win')), { id: 'claim-win', className: 'primary' }),
-      button('clock.claimDraw', () => act(() => claim('draw')), { id: 'claim-draw' })));
+      button('clock.claimWin', () => go(() => claim('win')), { id: 'claim-win', className: 'primary' }),
+      button('clock.claimDraw', () => go(() => claim('draw')), { id: 'claim-draw' })));
   // Hidden until the redraw says this game has them: never shown in a
   // game against the computer, even for a moment.
   const actions = [
-    button('online.resign', () => confirmThen($('resign'), 'online.resignConfirm', () => act(() => api.resign(game().id))), { id: 'resign', hidden: true }),
-    button('online.abort', () => confirmThen($('abort'), 'online.abortConfirm', () => act(() => api.abort(game().id))), { id: 'abort', hidden: true }),
-    button('online.offerDraw', () => act(() => api.offer(game().id, 'draw', 'offer')), { id: 'offer-draw', hidden: true }),
-    button('online.offerTakeback', () => act(() => api.offer(game().id, 'takeback', 'offer')), { id: 'offer-takeback', hidden: true })];
+    button('online.resign', () => confirmThen($('resign'), 'online.resignConfirm', () => go(() => api.resign(game().id))), { id: 'resign', hidden: true }),
+    button('online.abort', () => confirmThen($('abort'), 'online.abortConfirm', () => go(() => api.abort(game().id))), { id: 'abort', hidden: true }),
+    button('online.offerDraw', () => go(() => api.offer(game().id, 'draw', 'offer')), { id: 'offer-draw', hidden: true }),
+    button('online.offerTakeback', () => go(() => api.offer(game().id, 'takeback', 'offer')), { id: 'offer-takeback', hidden: true })];
   return { boxes: [offer, claimBox], actions };
 }
 
@@ -63,7 +60,9 @@ function confirmThen(b, key, go) {
   }, 5000);
 }
 
-async function act(request) {
+// act sends request for the page's controller app: show(st) shows the
+// state it answers, or the refusal's, fail(e) says the refusal.
+async function act(app, request) {
   try {
     app.show(await request());
   } catch (e) {
@@ -72,10 +71,10 @@ async function act(request) {
   }
 }
 
-function answer(action) {
+function answer(app, action) {
   const o = game()?.offer;
   if (!o) return;
-  act(() => api.offer(game().id, o.kind, action));
+  act(app, () => api.offer(game().id, o.kind, action));
 }
 
 // claim claims the game the other player left (docs/API.md, "Clocks"):
@@ -85,11 +84,11 @@ function claim(result) {
   return call('POST', `/api/games/${id}/claim`, { result }, id);
 }
 
-// rematch offers a rematch, or accepts the friend's.
-export function rematch() {
+// rematch offers a rematch, or accepts the friend's, for app (act).
+export function rematch(app) {
   const o = game()?.offer;
   const accept = o && o.kind === 'rematch' && o.by !== me();
-  act(() => api.offer(game().id, 'rematch', accept ? 'accept' : 'offer'));
+  act(app, () => api.offer(game().id, 'rematch', accept ? 'accept' : 'offer'));
 }
 
 // offerText says what offer is, from the point of view of seat mine.

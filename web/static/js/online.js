@@ -16,21 +16,18 @@ import { announce, addDrawer, setButton, invalidate } from './view.js';
 import { $, el, button, setText, visible } from './dom.js';
 import * as sound from './sound.js';
 import { useStyle } from './ending.js';
-import * as offers from './offers.js';
-import { offerParts, drawOffer, tellOffer, rematch } from './offers.js';
+import { offerParts, drawOffer, tellOffer, rematch as offerRematch } from './offers.js';
 import { phraseMenu, phraseSetting, drawPhrases, phrase } from './phrases.js';
-import * as clocks from './clocks.js';
-import { drawClocks, drawClaim, controlText, tookText, clockShown } from './clocks.js';
-import * as clockForm from './clockform.js';
-import { fillClock, syncClock, readClock, submit as submitClock } from './clockform.js';
+import { init as initClocks, drawClocks, drawClaim, controlText, tookText, clockShown } from './clocks.js';
+import { fillClock, syncClock, readClock, submit } from './clockform.js';
 import { named, learnNames, aboutOther, versus, playersOf, pairedByLobby, markLobby } from './names.js';
-import * as yourGames from './yourgames.js';
+import { showGames as showYourGames } from './yourgames.js';
 
-// What the page's controller (app.js) asks of online play, from the
-// modules that do it.
-export { rematch, phrase, clockShown, fillClock, syncClock, readClock, submitClock };
+// What the rest of the page (game.js, newgame.js, replay.js, controls.js)
+// asks of online play, from the modules that do it.
+export { phrase, clockShown, fillClock, syncClock, readClock };
 
-let app = null; // {open(id), fail(e), note(say), show(st)} from app.js
+let app = null; // {open(id), fail(e), note(say), show(st)} from game.js
 let seen = null; // what the last render saw, to announce what changed
 // copied is the link just copied, {where, key}: said beside its button
 // for a few seconds.
@@ -47,15 +44,12 @@ export function init(controller) {
   S.named = named;
   build();
   addDrawer(render);
-  offers.init(controller);
-  clocks.init();
+  initClocks();
   // The clocks' styles come with them.
   document.head.append(el('link', { rel: 'stylesheet', href: '/css/clock.css' }));
   useStyle(); // the phrases'
-  clockForm.init(controller);
   document.addEventListener('visibilitychange', () => { if (!document.hidden) document.title = TITLE; });
 }
-
 
 // build makes the panel's parts once; render shows and fills them.
 function build() {
@@ -72,7 +66,7 @@ function build() {
       button('online.share', share, { id: 'invite-share' }),
       el('span', { id: 'invite-copied', className: 'copied', hidden: true })),
     qr);
-  const { boxes, actions } = offerParts();
+  const { boxes, actions } = offerParts(app);
   box.append(invite, ...boxes, el('p', { id: 'presence', className: 'presence' }), el('p', { id: 'first-move', className: 'first-move', hidden: true }), phraseMenu());
 
   document.querySelector('.actions').append(...actions);
@@ -277,8 +271,14 @@ export async function openFromLink(st) {
   }
 }
 
+// rematch offers a rematch, or accepts the friend's (offers.js).
+export function rematch() { offerRematch(app); }
+
+// submitClock takes the new-game dialog's submit (clockform.js).
+export function submitClock(e) { return submit(e, app); }
+
 // showGames opens "Your games" (yourgames.js).
-export function showGames() { return yourGames.showGames(app.open); }
+export function showGames() { return showYourGames(app.open); }
 
 // follow goes to the rematch once the server has made it: the players
 // keep their seats (the same secrets act in it), the watchers watch it.

@@ -17,7 +17,7 @@ export function showEnding(focus) {
   $('winner').textContent = st.end === 'abort' ? t('result.aborted') : winnerText(st.result, me(), playerName, isAI());
   // An aborted game was never played: no count to show.
   $('tallies').hidden = $('result-heading').hidden = st.end === 'abort';
-  // Abandoned by this player: the other claimed, by name if named (online.js).
+  // Abandoned by this player: the other claimed, by name if named (names.js).
   const other = me() === null ? null : 1 - me();
   const named = st.end === 'abandon' && other === st.result.winner && S.named?.(other);
   const why = named ? t('lobby.why.you-abandon', { name: named }) : whyText(st.end, st.result, playerName, me(), st.endReason);

@@ -12,11 +12,16 @@ import { openResult, closeResult } from './replay.js';
 
 let lobby = null;
 let account = null;
+let newgame = null; // newgame.js once the dialog has been opened
 let howtoLang = null; // the language of the fragment shown
 
 // openNewGame opens the new-game dialog.
 function openNewGame() {
-  import('./newgame.js').then((m) => m.open()).catch(fail);
+  import('./newgame.js').then((m) => {
+    if (!newgame) m.init();
+    newgame = m;
+    return m.open();
+  }).catch(fail);
 }
 
 const loadAccount = async () => account ||= await import('./account.js').then((m) => { m.init({ open: openById, fail, board: boardShown }); return m; });
@@ -82,7 +87,7 @@ async function showHowto() {
 
 async function changeLang(code) {
   await setLang(code);
-  if ($('newgame')) import('./newgame.js').then((m) => m.sync(), fail);
+  newgame?.sync();
   relog();
   if ($('result').open) openResult(false);
   if (!$('howto-view').hidden) await showHowto();

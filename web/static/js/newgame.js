@@ -3,19 +3,14 @@
 // clockform.js); the settings it starts with are kept (state.js). Loaded
 // when first opened (nav.js).
 
-import { t, translateDOM } from './i18n.js';
+import { t } from './i18n.js';
 import { S, saveSettings } from './state.js';
 import { $ } from './dom.js';
 import { fail, newGame, loadOnline, onlineShown } from './game.js';
 import { closeResult } from './replay.js';
 
-// build makes the dialog and wires it.
-function build() {
-  const tpl = document.createElement('template');
-  tpl.innerHTML = DIALOG;
-  const dlg = tpl.content.firstElementChild;
-  $('result').before(dlg);
-  translateDOM(dlg);
+// init wires the dialog (once, before it is first opened).
+export function init() {
   const f = $('newgame-form');
   f.addEventListener('change', sync);
   // A game online with a clock: online.js may keep the dialog open.
@@ -62,9 +57,8 @@ export function sync() {
   else if (mode === 'online') loadOnline().then((m) => { m.fillClock(f, S.settings.clock); sync(); }, fail);
 }
 
-// open opens the dialog, filled with the settings (made the first time).
+// open opens the dialog, filled with the settings.
 export async function open() {
-  if (!$('newgame')) build();
   closeResult();
   if (S.settings.mode === 'online') await loadOnline().catch(() => {}); // its clock at once
   fillNewGame();
@@ -73,34 +67,3 @@ export async function open() {
   dlg.showModal();
   $('newgame-start').focus(); // the settings start as they were: Enter starts
 }
-
-const DIALOG = `<dialog id="newgame" aria-labelledby="newgame-title">
-  <form method="dialog" id="newgame-form">
-    <h2 id="newgame-title" data-i18n="settings.heading"></h2>
-    <fieldset class="choices"><legend data-i18n="mode.label"></legend>
-      <label><input type="radio" name="mode" value="ai"> <span data-i18n="mode.ai"></span></label>
-      <label><input type="radio" name="mode" value="local"> <span data-i18n="mode.local"></span></label>
-      <label><input type="radio" name="mode" value="online"> <span data-i18n="mode.online"></span> <small id="online-needs" class="needs" data-i18n="mode.needsServer" hidden></small></label>
-      <a class="btn" href="#lobby" data-i18n="lobby.nav"></a>
-    </fieldset>
-    <fieldset class="choices" id="newgame-level"><legend data-i18n="level.label"></legend>
-      <label><input type="radio" name="level" value="easy"> <span data-i18n="level.easy"></span></label>
-      <label><input type="radio" name="level" value="medium"> <span data-i18n="level.medium"></span></label>
-      <label><input type="radio" name="level" value="hard"> <span data-i18n="level.hard"></span></label>
-    </fieldset>
-    <fieldset class="choices"><legend data-i18n="first.label"></legend>
-      <label><input type="radio" name="first" value="0"> <span id="first-0">You</span></label>
-      <label><input type="radio" name="first" value="1"> <span id="first-1">Computer</span></label>
-      <label id="first-random" hidden><input type="radio" name="first" value="random"> <span data-i18n="first.random"></span></label>
-    </fieldset>
-    <fieldset class="choices variants"><legend data-i18n="variants.heading"></legend>
-      <label><input type="checkbox" name="variant" value="young-mandarin"> <span data-i18n="variant.young-mandarin"></span></label>
-      <label><input type="checkbox" name="variant" value="strict-mandarin-stop"> <span data-i18n="variant.strict-mandarin-stop"></span></label>
-      <label><input type="checkbox" name="variant" value="pebble-mandarins"> <span data-i18n="variant.pebble-mandarins"></span></label>
-    </fieldset>
-    <div class="dialog-buttons">
-      <button id="newgame-start" type="submit" value="start" class="primary" data-i18n="confirm.yes"></button>
-      <button id="newgame-cancel" type="submit" value="cancel" data-i18n="button.cancel"></button>
-    </div>
-  </form>
-</dialog>`;

@@ -51,7 +51,7 @@ export function closeResult() {
 async function loadReview() {
   if (!review) {
     const m = await import('./review.js');
-    m.init({ go: replayTo, fail, closeResult });
+    await m.init({ go: replayTo, fail, closeResult });
     review = m;
   }
   return review;

@@ -23,13 +23,18 @@ let app = null; // {go(index), fail(e), closeResult()} from replay.js
 // record {record, plies}: the positions, which come with the answers.
 let R = null;
 
+// ready is the review's parts, made once its styles (css/review.css)
+// have loaded: what it shows is never drawn without them.
+const ready = new Promise((resolve) => {
+  document.head.append(el('link', { rel: 'stylesheet', href: '/css/review.css', onload: resolve, onerror: resolve }));
+}).then(build);
+
 // init wires the module to the page's replay (replay.js): go(index)
 // steps it to a position, fail(e) reports an error, closeResult() closes
-// the ending's dialog.
+// the ending's dialog. The promise says the review is ready.
 export function init(controller) {
-  if (app) return;
   app = controller;
-  build();
+  return ready;
 }
 
 function build() {

@@ -27,7 +27,7 @@ export const S = {
   alert: null, // what went wrong, said at the board until the player acts (a function)
   pending: null, // {cell, dir, retrying}: the move sent, not yet answered
   link: '', // the game's feed (api.js subscribe): 'up', 'connecting', 'reconnecting', '' before it says
-  named: null, // online.js: p => seat p's name online, or undefined
+  named: null, // names.js, set by online.js: p => seat p's name online, or undefined
   settings: loadSettings(),
 };
 

@@ -308,7 +308,7 @@ function base(on) {
 
 // ctx is what the pages need of this module and the page.
 function ctx() {
-  return { open: openGame, who };
+  return { open: openGame };
 }
 
 // openGame shows game id at the board, at its own address, as "Your

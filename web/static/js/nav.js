@@ -5,13 +5,13 @@
 import { setLang, currentLang } from './i18n.js';
 import { loadHowto } from './howto.js';
 import { board, relog } from './view.js';
-import { $ } from './dom.js';
+import { $, el } from './dom.js';
 import { kept } from './me.js';
 import { fail, openById, loadOnline, accountPage, boardShown } from './game.js';
 import { openResult, closeResult } from './replay.js';
 
-let lobby = null;
-let account = null;
+let lobby = null; // lobby.js once #lobby has been visited
+let account = null; // account.js once wanted
 let newgame = null; // newgame.js once the dialog has been opened
 let howtoLang = null; // the language of the fragment shown
 
@@ -36,7 +36,7 @@ export function init(sel, lang) {
   b.onclick = () => loadAccount().then((m) => m.openMenu(), fail);
   if (accountPage()) {
     $('game-view').hidden = true;
-    document.head.prepend(Object.assign(document.createElement('base'), { href: '/' })); // for relative addresses
+    document.head.prepend(el('base', { href: '/' })); // for relative addresses
     loadAccount().catch(fail);
   }
   $('nav-games').onclick = async () => { try { (await loadOnline()).showGames(); } catch (e) { fail(e); } };

@@ -1,12 +1,13 @@
 // The page's start: the view the address names, the strings, each part
-// wired by its module, then the game (game.js). The server decides every
-// rule.
+// wired by its module (nav.js, controls.js, newgame.js, replay.js), then
+// the game (game.js). The server decides every rule.
 
 import { preferred, setLang } from './i18n.js';
 import { invalidate } from './view.js';
 import { $ } from './dom.js';
 import * as nav from './nav.js';
 import * as controls from './controls.js';
+import * as newgame from './newgame.js';
 import * as replay from './replay.js';
 import * as game from './game.js';
 
@@ -18,6 +19,7 @@ async function start() {
   nav.init($('lang'), lang);
   await setLang(lang);
   controls.init();
+  newgame.init();
   replay.init();
   invalidate();
   window.addEventListener('hashchange', nav.route);

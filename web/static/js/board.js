@@ -125,7 +125,7 @@ export function mandarinName(c, n, stone, worth) {
 // mandarinContents says what a mandarin square holds: "mandarin stone",
 // "mandarin stone and 2 pebbles", "3 pebbles"; with the stone's worth
 // when it is known, "mandarin stone (10 points) and 2 pebbles".
-function mandarinContents(n, stone, worth) {
+export function mandarinContents(n, stone, worth) {
   if (!stone) return n ? plural('pebbles', n) : t('mandarin.empty');
   const points = worth ? plural('points', worth) : '';
   if (n) return t(worth ? 'mandarin.withStoneWorth' : 'mandarin.withStone', { pebbles: plural('pebbles', n), points });
@@ -155,39 +155,6 @@ export function parsePosition(text) {
   if (!b || f.length < 5) return null;
   const store = (s) => { const [pebbles, mandarins, debt] = s.split(',').map(Number); return { pebbles, mandarins, debt }; };
   return { ply: Number(f[4]), model: { cells: b.cells, stones: b.stones, stores: [store(f[2]), store(f[3])] } };
-}
-
-// renderMiniBoards draws each figure.mini-board under root from its
-// data-position, outlining data-highlight's squares (numbers, L, R).
-export function renderMiniBoards(root) {
-  for (const fig of root.querySelectorAll('figure.mini-board')) {
-    const model = parseBoard(fig.dataset.position);
-    if (!model) continue;
-    const hl = new Set((fig.dataset.highlight || '').split(/\s+/).filter(Boolean).map((h) => {
-      if (h.toUpperCase() === 'L') return LEFT;
-      if (h.toUpperCase() === 'R') return RIGHT;
-      return cellOf(Number(h));
-    }));
-    const box = el('div', 'board mini');
-    box.dir = 'ltr';
-    box.setAttribute('role', 'img');
-    createBoard(box, false);
-    updateBoard(box, model, { classes: (c) => (hl.has(c) ? ['hl'] : []) });
-    // The label names the mandarin squares itself: say only what they hold.
-    const count = (c) => (isMandarin(c) ? mandarinContents(model.cells[c], model.stones[c === LEFT ? 0 : 1]) : num(model.cells[c]));
-    let label = t('mini.label', {
-      top: list(TOP.map(count)), bottom: list(BOTTOM.map(count)),
-      left: count(LEFT), right: count(RIGHT),
-    });
-    if (hl.size) {
-      label += ' ' + t('mini.highlight', {
-        cells: list([...hl].map((c) => (isMandarin(c) ? t(c === LEFT ? 'mandarin.left' : 'mandarin.right') : num(squareOf(c)))), 'and'),
-      });
-    }
-    box.setAttribute('aria-label', label);
-    fig.querySelector('.board.mini')?.remove();
-    fig.prepend(box);
-  }
 }
 
 // renderStore shows a store: name, its points (when the state gives them)

@@ -6,7 +6,13 @@ import { t } from './i18n.js';
 import { renderTallies, winnerText, whyText, ratingText } from './result.js';
 import { call } from './api.js';
 import { S, me, playerName, isAI, game } from './state.js';
-import { $ } from './dom.js';
+import { $, el } from './dom.js';
+
+// ready says the dialog's styles (css/result.css) have loaded: it is
+// never shown without them (replay.js waits for it).
+export const ready = new Promise((resolve) => {
+  document.head.append(el('link', { rel: 'stylesheet', href: '/css/result.css', onload: resolve, onerror: resolve }));
+});
 
 // showEnding opens the ending dialog on the game shown, which is over,
 // with the focus on "New game" if focus.

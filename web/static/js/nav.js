@@ -1,28 +1,18 @@
 // The page's views and header: the game, #howto, #lobby (lobby.js), the
 // account's pages (account.js), the language, the account's button,
-// "Your games", New game (newgame.js); modules loaded when wanted.
+// "Your games"; the modules of the lobby and accounts loaded when wanted.
 
-import { setLang, currentLang } from './i18n.js';
-import { loadHowto } from './howto.js';
+import { t, setLang, currentLang } from './i18n.js';
 import { board, relog } from './view.js';
 import { $, el } from './dom.js';
 import { kept } from './me.js';
 import { fail, openById, loadOnline, accountPage, boardShown } from './game.js';
 import { openResult, closeResult } from './replay.js';
+import { sync } from './newgame.js';
 
 let lobby = null; // lobby.js once #lobby has been visited
 let account = null; // account.js once wanted
-let newgame = null; // newgame.js once the dialog has been opened
 let howtoLang = null; // the language of the fragment shown
-
-// openNewGame opens the new-game dialog.
-function openNewGame() {
-  import('./newgame.js').then((m) => {
-    if (!newgame) m.init();
-    newgame = m;
-    return m.open();
-  }).catch(fail);
-}
 
 const loadAccount = async () => account ||= await import('./account.js').then((m) => { m.init({ open: openById, fail, board: boardShown }); return m; });
 
@@ -40,8 +30,6 @@ export function init(sel, lang) {
     loadAccount().catch(fail);
   }
   $('nav-games').onclick = async () => { try { (await loadOnline()).showGames(); } catch (e) { fail(e); } };
-  $('new').onclick = openNewGame;
-  $('result-new').onclick = openNewGame;
 }
 
 // route shows the view the address's hash names.
@@ -78,16 +66,24 @@ async function play(id) {
   board.focus({ preventScroll: true });
 }
 
+// showHowto shows the rules in the page's language (howto.js), or, if
+// they cannot be loaded, says so and gives the controls.
 async function showHowto() {
   const lang = currentLang();
   if (howtoLang === lang) return;
   howtoLang = lang;
-  await loadHowto($('howto-body'), lang);
+  const body = $('howto-body');
+  try {
+    await (await import('./howto.js')).loadHowto(body, lang);
+  } catch {
+    body.textContent = '';
+    for (const key of ['howto.loadFailed', 'howto.click', 'keys.help', 'help.arrows']) body.append(el('p', {}, t(key)));
+  }
 }
 
 async function changeLang(code) {
   await setLang(code);
-  newgame?.sync();
+  sync();
   relog();
   if ($('result').open) openResult(false);
   if (!$('howto-view').hidden) await showHowto();

@@ -1,7 +1,6 @@
 // The new-game dialog: who plays, the computer's level, who moves first,
 // the rules' options and, for a game online, its clock (online.js,
-// clockform.js); the settings it starts with are kept (state.js). Loaded
-// when first opened (nav.js).
+// clockform.js); the settings it starts with are kept (state.js).
 
 import { t } from './i18n.js';
 import { S, saveSettings } from './state.js';
@@ -9,7 +8,7 @@ import { $ } from './dom.js';
 import { fail, newGame, loadOnline, onlineShown } from './game.js';
 import { closeResult } from './replay.js';
 
-// init wires the dialog (once, before it is first opened).
+// init wires the dialog and the buttons that open it.
 export function init() {
   const f = $('newgame-form');
   f.addEventListener('change', sync);
@@ -27,6 +26,8 @@ export function init() {
     saveSettings();
     if (how === 'start') newGame();
   });
+  $('new').onclick = open;
+  $('result-new').onclick = open;
 }
 
 function fillNewGame() {
@@ -58,7 +59,7 @@ export function sync() {
 }
 
 // open opens the dialog, filled with the settings.
-export async function open() {
+async function open() {
   closeResult();
   if (S.settings.mode === 'online') await loadOnline().catch(() => {}); // its clock at once
   fillNewGame();

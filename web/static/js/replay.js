@@ -39,7 +39,7 @@ export function openResult(focus = true) {
   const st = game();
   if (!st || !st.over || !st.result || $('game-view').hidden) return; // not over a profile (account.js)
   const asked = ends;
-  ending ||= import('./ending.js').catch((e) => { ending = null; throw e; });
+  ending ||= import('./ending.js').then((m) => m.ready.then(() => m)).catch((e) => { ending = null; throw e; });
   ending.then((m) => { if (asked === ends) m.showEnding(focus); }, fail);
 }
 

@@ -294,14 +294,14 @@ func TestTraceAnimations(t *testing.T) {
 		turn, _ := json.Marshal(g.Turn)
 		rec := Eval[[]shown](p, fmt.Sprintf(`(async () => {
 			const T = await import('/js/turns.js');
-			const { S } = await import('/js/state.js');
+			const { S, snapshot } = await import('/js/state.js');
 			if (!window.traced) {
 				window.traced = [];
 				T.observe((m) => {
 					if (m.type !== 'event') return;
 					const cells = [];
 					for (const e of document.querySelectorAll('#game-board .cell')) cells[Number(e.dataset.cell)] = Number(e.querySelector('.count').dataset.v);
-					const { model, hand } = T.snapshot();
+					const { model, hand } = snapshot();
 					window.traced.push({ kind: m.event.kind, cell: m.event.cell, cells, moved: m.moved,
 						points: model.stores.map((s) => s.points), stones: model.stones.slice(), hand });
 				});
@@ -312,7 +312,7 @@ func TestTraceAnimations(t *testing.T) {
 			T.show(%[1]s);
 			window.traced.length = 0;
 			T.receive({ type: 'turn', turn: %[2]s });
-			while (T.snapshot().phase !== 'idle' || T.snapshot().waiting) await new Promise((r) => setTimeout(r, 20));
+			while (snapshot().phase !== 'idle' || snapshot().waiting) await new Promise((r) => setTimeout(r, 20));
 			await new Promise((r) => requestAnimationFrame(r));
 			return window.traced;
 		})()`, before, turn))

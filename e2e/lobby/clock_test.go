@@ -52,7 +52,7 @@ const keepSaid = `(() => { window.said = []; new MutationObserver(() => { const 
 // runs. The page's figure is the one its clock's text is written from
 // (clock.js showing of online.js clockShown).
 const clockDrift = `(async () => {
-	const { game } = await import('/js/turns.js');
+	const { game } = await import('/js/state.js');
 	const { clockShown } = await import('/js/online.js');
 	const { showing } = await import('/js/clock.js');
 	const id = game().id;

@@ -1,4 +1,4 @@
-// What a player reads when a call fails (js/api.js problem): a message of
+// What a player reads when a call fails (js/errors.js problem): a message of
 // their language that says what to do, never the error's own text.
 
 import './setup.mjs';
@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { setLang, t } from '../static/js/i18n.js';
-import { problem, APIError } from '../static/js/api.js';
+import { problem, APIError } from '../static/js/errors.js';
 
 const RAW = 'RAW-TEXT-42';
 // Every code of docs/API.md and of the engine in the browser, and codes

@@ -15,8 +15,8 @@ const none = new Proxy(function () {}, {
 });
 Object.assign(globalThis.document, { getElementById: () => none, querySelector: () => none, createElement: () => none, addEventListener() {}, body: none, hidden: true });
 Object.assign(globalThis, { addEventListener() {}, matchMedia: () => none, requestAnimationFrame: (f) => setTimeout(f, 0), localStorage: { getItem: () => null, setItem() {} } });
-const { S } = await import('../static/js/state.js');
-const { show, receive, game } = await import('../static/js/turns.js');
+const { S, game } = await import('../static/js/state.js');
+const { show, receive } = await import('../static/js/turns.js');
 
 const here = { seats: [true, true], watchers: 1, taken: [true, true], dropped: [false, false] };
 const gone = { seats: [true, false], watchers: 0, taken: [true, true], dropped: [false, true] };

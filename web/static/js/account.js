@@ -7,14 +7,15 @@
 // does without it. The server decides every rule; a refusal is said from
 // its error's code, field and reason, never from its English text.
 
-import { t, currentLang } from './i18n.js';
-import { call, APIError, problem } from './api.js';
-import { $, announce } from './view.js';
+import { t } from './i18n.js';
+import { call } from './api.js';
+import { APIError } from './errors.js';
+import { announce } from './view.js';
+import { $, el, button } from './dom.js';
+import { me as who, kept, setMe, onMe, askMe } from './me.js';
+import { onLang, SPEEDS, go, pageLink, say, sayText } from './pages.js';
 
-const ME_KEY = 'oanquan.me';
-let app = null; // {open(id), fail(e), board()} from app.js
-let who; // the username signed in, null when signed out, undefined before asked
-const redraws = new Set(); // what to draw again in another language
+let app = null; // {open(id), fail(e), board()} from nav.js
 
 // init wires the module to the page's controller: open(id) shows game id,
 // fail(e) says an error at the board, board() is called when the board is
@@ -23,78 +24,19 @@ export function init(controller) {
   if (app) return;
   app = controller;
   document.head.append(el('link', { rel: 'stylesheet', href: '/css/account.css' }));
-  // Strings are loaded before the page's lang is set (i18n.js setLang):
-  // what is drawn from them is drawn again then.
-  new MutationObserver(() => { for (const f of redraws) f(); })
-    .observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
-  setWho(hint());
+  onMe(showWho);
+  setMe(kept());
   addEventListener('popstate', () => route());
   // "Your games" opens a game at the board: the board is shown first.
   $('nav-games').addEventListener('click', () => { if (view && !view.hidden) go('/'); }, true);
   route();
 }
 
-// onLang has f called each time the page's language changes.
-export function onLang(f) { redraws.add(f); }
-
-// el makes an element: props are set as properties, but for data-,
-// aria-, role and for, which are attributes; kids are appended.
-export function el(tag, props = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (/^(data-|aria-|role$|for$)/.test(k)) e.setAttribute(k, v);
-    else e[k] = v;
-  }
-  e.append(...kids.filter((k) => k !== null && k !== undefined));
-  return e;
-}
-
-// svg makes an SVG element with attributes.
-export function svg(tag, attrs = {}, ...kids) {
-  const e = document.createElementNS('http://www.w3.org/2000/svg', tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  e.append(...kids);
-  return e;
-}
-
-// button makes a button saying key's text (kept in the page's language).
-export function button(key, onclick, cls = '') {
-  const b = el('button', { type: 'button', className: cls, onclick, textContent: t(key) });
-  b.dataset.i18n = key;
-  return b;
-}
-
-// SPEEDS are the speeds of ratings (internal/rating), fastest first.
-export const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
-
-// points says a rating's value in the page's digits, rounded and not
-// grouped (1567, not 1,567).
-export function points(n) {
-  return new Intl.NumberFormat(currentLang(), { useGrouping: false, maximumFractionDigits: 0 }).format(Math.round(n));
-}
-
-// ratingText is a rating as shown: rounded, with "?" while provisional.
-export function ratingText(r) {
-  return `${points(r.rating)}${r.provisional ? '?' : ''}`;
-}
-
-// me returns the username signed in on this browser, as far as the page
-// knows (null: signed out).
-export function me() { return who ?? null; }
-
-function hint() {
-  try { return localStorage.getItem(ME_KEY); } catch { return null; }
-}
-
-// setWho keeps who is signed in and shows it on the header's button.
-function setWho(name) {
-  const changed = who !== undefined && who !== name;
-  who = name;
-  if (changed && view && !view.hidden) route(); // a profile offers block and report to who is signed in
-  try {
-    if (name) localStorage.setItem(ME_KEY, name);
-    else localStorage.removeItem(ME_KEY);
-  } catch { /* storage off */ }
+// showWho shows who is signed in on the header's button; a profile shown
+// is drawn again for another (it offers block and report to who is
+// signed in).
+function showWho(name, was) {
+  if (was !== undefined && was !== name && view && !view.hidden) route();
   const b = $('nav-account');
   const shown = b.querySelector('.who');
   b.removeAttribute('data-i18n-label');
@@ -103,38 +45,7 @@ function setWho(name) {
   if (name) shown.removeAttribute('data-i18n');
   else shown.dataset.i18n = 'account.signIn';
 }
-onLang(() => setWho(who));
-
-// say returns what to tell the player of a refused account request: the
-// key of the message and its values. field names the form's field, when
-// the refusal is about one of them.
-export function say(e, form = '') {
-  // Out of reach (or the engine in the browser, which keeps no accounts).
-  if (!(e instanceof APIError)) return { key: 'account.err.needsNetwork' };
-  const d = e.detail || {};
-  switch (e.code) {
-    case 'bad_credentials': return { key: form === 'password' || form === 'delete' ? 'account.err.wrongPassword' : 'account.err.credentials', field: form === 'password' ? 'old' : 'password' };
-    case 'username_taken': return { key: 'account.err.taken', field: 'username' };
-    case 'signed_out': return { key: 'account.err.signedOut' };
-    case 'not_found': return { key: 'account.err.noPlayer' };
-    case 'not_offline': return { key: 'account.err.needsNetwork' };
-    case 'rate_limited': return { key: 'error.rateLimited', n: Math.max(1, e.retryAfter || 1) };
-    case 'bad_request': {
-      const kind = d.field === 'username' ? 'username' : ['password', 'new', 'old'].includes(d.field) ? 'password' : null;
-      if (!kind || !d.reason) break;
-      return { key: `account.err.${kind}.${d.reason}`, field: d.field, known: true };
-    }
-  }
-  return problem(e);
-}
-
-// sayText is say's message in the page's language; a reason this page
-// does not know yet is said in general terms for its field.
-export function sayText(s) {
-  const text = t(s.key, { n: s.n ?? 0, min: s.key.endsWith('password.too_short') ? 8 : 3, max: 20 });
-  if (s.known && text === s.key) return t(s.key.startsWith('account.err.username') ? 'account.err.username' : 'account.err.password');
-  return text;
-}
+onLang(() => showWho(who(), who()));
 
 // The dialog ---------------------------------------------------------------
 
@@ -210,23 +121,15 @@ function failWith(e, where) {
 // asks the server who is signed in, in case that changed elsewhere.
 export async function openMenu() {
   dialog();
-  if (who === undefined || who) {
-    try {
-      const p = await call('GET', '/api/me');
-      setWho(p.username);
-    } catch (e) {
-      if (e instanceof APIError && e.code === 'signed_out') setWho(null);
-      else if (!who) { signIn(); return; }
-    }
-  }
-  if (who) menu();
+  if (who()) await askMe().catch(() => { /* said signed in, as known */ });
+  if (who()) menu();
   else signIn();
 }
 
 // signIn shows the form to sign in, or (create) to make an account.
 function signIn(create = false) {
   const draw = () => {
-    const other = button(create ? 'account.haveOne' : 'account.newHere', () => signIn(!create), 'linkish');
+    const other = button(create ? 'account.haveOne' : 'account.newHere', () => signIn(!create), { className: 'linkish' });
     const f = form([
       field('username', 'account.username', 'text', 'username'),
       field('password', 'account.password', 'password', create ? 'new-password' : 'current-password'),
@@ -237,7 +140,7 @@ function signIn(create = false) {
       try {
         p = await call('POST', create ? '/api/accounts' : '/api/session', { username, password });
       } catch (e) { throw failWith(e, create ? 'create' : 'signin'); }
-      setWho(p.username);
+      setMe(p.username);
       dlg.close();
       announce(t(create ? 'account.created' : 'account.signedIn', { name: p.username }));
     }, button('button.cancel', () => dlg.close()));
@@ -251,37 +154,18 @@ function signIn(create = false) {
   draw();
 }
 
-// pageLink links to a page of the account's (a profile, the
-// leaderboards), shown without reloading.
-export function pageLink(path, key, text, cls = 'btn') {
-  const a = el('a', { href: path, textContent: text ?? t(key), className: cls });
-  a.onclick = (e) => {
-    if (e.ctrlKey || e.metaKey || e.shiftKey || e.button) return;
-    e.preventDefault();
-    if (dlg?.open) dlg.close();
-    go(path);
-  };
-  return a;
-}
-
-// go shows the page at path (a profile, the leaderboards, the game).
-export function go(path) {
-  history.pushState(null, '', path);
-  route();
-}
-
 function menu() {
   const draw = () => {
     const list = el('ul', { className: 'account-menu' },
-      el('li', {}, pageLink(`/@/${encodeURIComponent(who)}`, 'account.profile')),
+      el('li', {}, pageLink(`/@/${encodeURIComponent(who())}`, 'account.profile')),
       el('li', {}, pageLink('/leaderboard', 'leaders.heading')),
       el('li', {}, button('account.blocks', blocks)),
       el('li', {}, button('account.changePassword', changePassword)),
       el('li', {}, button('account.signOut', () => signOut(false))),
       el('li', {}, button('account.signOutAll', () => signOut(true))),
-      el('li', {}, button('account.delete', remove, 'danger')));
+      el('li', {}, button('account.delete', remove, { className: 'danger' })));
     const err = el('p', { id: 'account-error', className: 'error', role: 'alert' });
-    panel('account.menuTitle', el('p', { textContent: t('account.signedInAs', { name: who }) }), list, err,
+    panel('account.menuTitle', el('p', { textContent: t('account.signedInAs', { name: who() }) }), list, err,
       el('div', { className: 'dialog-buttons' }, closeButton()));
     list.querySelector('a').focus();
   };
@@ -296,7 +180,7 @@ async function signOut(everywhere) {
   } catch (e) {
     if (!(e instanceof APIError && e.code === 'signed_out')) { $('account-error').textContent = sayText(say(e)); return; }
   }
-  setWho(null);
+  setMe(null);
   dlg.close();
   announce(t(everywhere ? 'account.signedOutAll' : 'account.signedOut'));
   $('nav-account').focus();
@@ -327,7 +211,7 @@ function remove() {
       try {
         await call('DELETE', '/api/me', { password: fm.elements.password.value });
       } catch (e) { throw failWith(e, 'delete'); }
-      setWho(null);
+      setMe(null);
       dlg.close();
       announce(t('account.deleted'));
       $('nav-account').focus();
@@ -424,7 +308,7 @@ function base(on) {
 
 // ctx is what the pages need of this module and the page.
 function ctx() {
-  return { open: openGame, who: () => who };
+  return { open: openGame };
 }
 
 // openGame shows game id at the board, at its own address, as "Your

@@ -7,8 +7,7 @@
 import { num } from './i18n.js';
 import { pebble, spotOf } from './pebbles.js';
 import { cellEl, isMandarin, screenOrder } from './board.js';
-
-const $ = (id) => document.getElementById(id);
+import { $, el } from './dom.js';
 
 let hand = null;
 let handPos = null; // where the hand is, in viewport pixels, or null
@@ -40,13 +39,9 @@ function mid(r) { return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; }
 
 function handEl() {
   if (hand) return hand;
-  hand = document.createElement('div');
-  hand.className = 'hand';
-  hand.hidden = true;
-  const pile = document.createElement('span');
-  pile.className = 'hand-pile';
+  const pile = el('span', 'hand-pile');
   for (let i = 0; i < 5; i++) pile.append(pebble(97, i, [22 + (i % 3) * 28, 30 + Math.floor(i / 3) * 36]));
-  hand.append(pile, document.createElement('b'));
+  hand = el('div', { className: 'hand', hidden: true }, pile, el('b'));
   $('fly').append(hand);
   return hand;
 }

@@ -6,6 +6,7 @@
 
 import { t, plural, num, list } from './i18n.js';
 import { drawPile } from './pebbles.js';
+import { el, setText, setAttr } from './dom.js';
 
 export const LEFT = 5;
 export const RIGHT = 11;
@@ -18,17 +19,7 @@ export const isMandarin = (c) => c === LEFT || c === RIGHT;
 // ownerOf returns the player whose row holds cell c, or -1.
 export const ownerOf = (c) => (c < 5 ? 1 : c > 5 && c < 11 ? 0 : -1);
 
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-// setText, setAttr and setV change the page only when the value differs:
-// a write of the same text still costs the browser a new layout.
-export function setText(e, v) { if (e.textContent !== v) e.textContent = v; }
-export function setAttr(e, name, v) { if (e.getAttribute(name) !== v) e.setAttribute(name, v); }
+// setV changes a cell's value only when it differs, as dom.js setText.
 function setV(e, v) { if (e.dataset.v !== v) e.dataset.v = v; }
 
 // onBottom says whether cell c is drawn on the bottom row.
@@ -50,7 +41,7 @@ function makeCell(c, interactive, side) {
     cell.append(hide(el('span', 'stone')));
   } else {
     if (interactive) cell.type = 'button';
-    cell.append(hide(el('span', 'num', '')));
+    cell.append(hide(el('span', 'num')));
   }
   cell.append(hide(el('span', 'pile')), hide(el('span', 'count')), hide(el('span', 'empty-note')));
   return cell;
@@ -134,7 +125,7 @@ export function mandarinName(c, n, stone, worth) {
 // mandarinContents says what a mandarin square holds: "mandarin stone",
 // "mandarin stone and 2 pebbles", "3 pebbles"; with the stone's worth
 // when it is known, "mandarin stone (10 points) and 2 pebbles".
-function mandarinContents(n, stone, worth) {
+export function mandarinContents(n, stone, worth) {
   if (!stone) return n ? plural('pebbles', n) : t('mandarin.empty');
   const points = worth ? plural('points', worth) : '';
   if (n) return t(worth ? 'mandarin.withStoneWorth' : 'mandarin.withStone', { pebbles: plural('pebbles', n), points });
@@ -164,39 +155,6 @@ export function parsePosition(text) {
   if (!b || f.length < 5) return null;
   const store = (s) => { const [pebbles, mandarins, debt] = s.split(',').map(Number); return { pebbles, mandarins, debt }; };
   return { ply: Number(f[4]), model: { cells: b.cells, stones: b.stones, stores: [store(f[2]), store(f[3])] } };
-}
-
-// renderMiniBoards draws each figure.mini-board under root from its
-// data-position, outlining data-highlight's squares (numbers, L, R).
-export function renderMiniBoards(root) {
-  for (const fig of root.querySelectorAll('figure.mini-board')) {
-    const model = parseBoard(fig.dataset.position);
-    if (!model) continue;
-    const hl = new Set((fig.dataset.highlight || '').split(/\s+/).filter(Boolean).map((h) => {
-      if (h.toUpperCase() === 'L') return LEFT;
-      if (h.toUpperCase() === 'R') return RIGHT;
-      return cellOf(Number(h));
-    }));
-    const box = el('div', 'board mini');
-    box.dir = 'ltr';
-    box.setAttribute('role', 'img');
-    createBoard(box, false);
-    updateBoard(box, model, { classes: (c) => (hl.has(c) ? ['hl'] : []) });
-    // The label names the mandarin squares itself: say only what they hold.
-    const count = (c) => (isMandarin(c) ? mandarinContents(model.cells[c], model.stones[c === LEFT ? 0 : 1]) : num(model.cells[c]));
-    let label = t('mini.label', {
-      top: list(TOP.map(count)), bottom: list(BOTTOM.map(count)),
-      left: count(LEFT), right: count(RIGHT),
-    });
-    if (hl.size) {
-      label += ' ' + t('mini.highlight', {
-        cells: list([...hl].map((c) => (isMandarin(c) ? t(c === LEFT ? 'mandarin.left' : 'mandarin.right') : num(squareOf(c)))), 'and'),
-      });
-    }
-    box.setAttribute('aria-label', label);
-    fig.querySelector('.board.mini')?.remove();
-    fig.prepend(box);
-  }
 }
 
 // renderStore shows a store: name, its points (when the state gives them)

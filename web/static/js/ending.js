@@ -5,9 +5,14 @@
 import { t } from './i18n.js';
 import { renderTallies, winnerText, whyText, ratingText } from './result.js';
 import { call } from './api.js';
-import { S, me, playerName, isAI } from './state.js';
-import { game } from './turns.js';
-import { $ } from './view.js';
+import { S, me, playerName, isAI, game } from './state.js';
+import { $, el } from './dom.js';
+
+// ready says the dialog's styles (css/result.css) have loaded: it is
+// never shown without them (replay.js waits for it).
+export const ready = new Promise((resolve) => {
+  document.head.append(el('link', { rel: 'stylesheet', href: '/css/result.css', onload: resolve, onerror: resolve }));
+});
 
 // showEnding opens the ending dialog on the game shown, which is over,
 // with the focus on "New game" if focus.
@@ -18,7 +23,7 @@ export function showEnding(focus) {
   $('winner').textContent = st.end === 'abort' ? t('result.aborted') : winnerText(st.result, me(), playerName, isAI());
   // An aborted game was never played: no count to show.
   $('tallies').hidden = $('result-heading').hidden = st.end === 'abort';
-  // Abandoned by this player: the other claimed, by name if named (online.js).
+  // Abandoned by this player: the other claimed, by name if named (names.js).
   const other = me() === null ? null : 1 - me();
   const named = st.end === 'abandon' && other === st.result.winner && S.named?.(other);
   const why = named ? t('lobby.why.you-abandon', { name: named }) : whyText(st.end, st.result, playerName, me(), st.endReason);

@@ -5,7 +5,8 @@
 
 import { t, num } from './i18n.js';
 import { call } from './api.js';
-import { el, say, sayText, ratingText, SPEEDS, onLang, pageLink } from './account.js';
+import { el } from './dom.js';
+import { say, sayText, ratingText, SPEEDS, onLang, pageLink } from './pages.js';
 
 let shown = null; // {root, speed, boards: {speed: leaders}, failed}
 

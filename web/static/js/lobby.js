@@ -4,15 +4,19 @@
 // time — a ticket of quick pairing or its own seek — held on the lobby's
 // WebSocket (leaving the page withdraws it) and shown with the time
 // waited and a cancel; once paired it goes straight to the board, the
-// seat's secret kept as a friend's game keeps it. Loaded on demand (app.js
+// seat's secret kept as a friend's game keeps it. Loaded on demand (nav.js
 // route, #lobby). The server pairs, lists and rates; this draws what it
 // says and sends what the player asks.
 
 import { t, num, plural } from './i18n.js';
-import { call, APIError, keepSecret, problem } from './api.js';
-import { $, announce } from './view.js';
-import { setText } from './board.js';
-import { controlText, markLobby, isolate } from './online.js';
+import { call } from './api.js';
+import { APIError, problem } from './errors.js';
+import { keepSecret } from './secrets.js';
+import { announce } from './view.js';
+import { $, el, setText } from './dom.js';
+import { me, kept, setMe, askMe } from './me.js';
+import { controlText } from './clocks.js';
+import { markLobby, isolate } from './names.js';
 import { useStyle } from './ending.js';
 import { ratingShown } from './result.js';
 
@@ -22,9 +26,9 @@ const PRESETS = [[60, 0], [180, 2], [300, 3], [600, 5], [900, 10], [1800, 0]];
 // DAYS are the correspondence controls a seek may have (days per move).
 const DAYS = [1, 3, 7, 14];
 
-let app = null; // {open(id), fail(e)} from app.js
+let app = null; // {open(id), fail(e)} from nav.js
 let shown = false; // the lobby is on screen
-let player; // the Player signed in (GET /api/me), null for none, undefined until known
+let asked = false; // whoAmI has had its answer: who is signed in is said
 let seeks = []; // the open seeks the server last listed for this page
 let wait = null; // {kind: 'quick'|'seek', id, secret, clock, rated, since}: the pairing waited for
 let sock = null; // the lobby's WebSocket while it is wanted
@@ -32,7 +36,7 @@ let retry = 500; // ms before connecting again after a drop
 let ticker = 0; // the interval that redraws the time waited
 let problemKey = null; // what went wrong last, said in the lobby: {key, n}
 
-// show shows the lobby (on) or leaves it; controller is app.js's: open(id)
+// show shows the lobby (on) or leaves it; controller is nav.js's: open(id)
 // shows game id on the board, fail(e) says an error there.
 export function show(on, controller) {
   app = controller;
@@ -49,39 +53,19 @@ export function show(on, controller) {
   $('lobby-heading').focus();
 }
 
-// ME_KEY is where the page keeps the name signed in (account.js: set on
-// signing in or up, removed on signing out), the only way a browser gets
-// a session.
-const ME_KEY = 'oanquan.me';
-
-// whoAmI asks who is signed in: rated games need an account. A browser
-// that has not signed in is not asked for (the server's 401 would be
-// logged in the console as a failed load, for every visitor); one that
-// has is, and a session ended meanwhile (signed out everywhere, expired)
-// forgets the name. Any other failure is said.
+// whoAmI asks who is signed in (me.js): rated games need an account.
+// Any failure but a session ended is said.
 async function whoAmI() {
-  let hint;
-  try { hint = localStorage.getItem(ME_KEY); } catch { /* storage off: asked */ }
-  if (hint === null) { player = null; render(); return; }
-  try {
-    player = await call('GET', '/api/me');
-  } catch (e) {
-    player = null;
-    if (!(e instanceof APIError && e.status === 401)) problemKey = problem(e);
-    else try { localStorage.removeItem(ME_KEY); } catch { /* storage off */ }
+  if (kept() !== null) {
+    try { await askMe(); } catch (e) { problemKey = problem(e); }
   }
+  asked = true;
   render();
 }
 
-function el(tag, props = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k.startsWith('data-') || k.startsWith('aria-') || k === 'role' || k === 'for') e.setAttribute(k, v);
-    else e[k] = v;
-  }
-  e.append(...kids);
-  return e;
-}
+// signedIn says whether games may be rated: someone is signed in, as the
+// server said to whoAmI.
+const signedIn = () => asked && me() !== null;
 
 // short writes a time control as players name it: "3+2", "3d".
 function short(c) {
@@ -171,8 +155,8 @@ function clockOf(value) {
 // pairing waited for, the open seeks, what went wrong.
 function render() {
   if (!$('lobby-view')) return;
-  const rated = !!player;
-  setText($('lobby-who'), player === undefined ? '' : rated ? t('lobby.signedIn', { name: isolate(player.username) }) : t('lobby.signedOut'));
+  const rated = signedIn();
+  setText($('lobby-who'), !asked ? '' : rated ? t('lobby.signedIn', { name: isolate(me()) }) : t('lobby.signedOut'));
   setText($('quick-text'), t(rated ? 'lobby.quickRated' : 'lobby.quickCasual'));
   // Rated by default once signed in, until the player chooses.
   const box = $('post-rated');
@@ -231,7 +215,7 @@ function drawSeeks() {
 async function quick(c) {
   if (wait) return;
   problemKey = null;
-  const rated = !!player;
+  const rated = signedIn();
   try {
     const tk = await call('POST', '/api/pairing', { clock: c, rated });
     if (tk.game) { paired(tk.game.id, tk.seat, tk.secret); return; }
@@ -246,7 +230,7 @@ async function post() {
   problemKey = null;
   const f = $('post');
   const clock = clockOf(f.elements.clock.value);
-  const body = { clock, rated: f.elements.rated.checked && !!player };
+  const body = { clock, rated: f.elements.rated.checked && signedIn() };
   const min = f.elements.min.value.trim(), max = f.elements.max.value.trim();
   if (min || max) body.range = [min ? Number(min) : 0, max ? Number(max) : 4000];
   try {
@@ -299,7 +283,7 @@ function stopWaiting() {
 // paired plays game id, in seat with secret: the board shows it.
 function paired(id, seat, secret) {
   keepSecret(id, secret, seat);
-  markLobby(id); // the other seat is an opponent, not a friend (online.js)
+  markLobby(id); // the other seat is an opponent, not a friend (names.js)
   stopWaiting();
   announce(t('lobby.paired'));
   app.open(id);
@@ -334,10 +318,7 @@ function refused(e) {
     seek_taken: 'lobby.taken', own_seek: 'lobby.own', out_of_range: 'lobby.outOfRange', not_found: 'lobby.taken', signed_out: 'lobby.signedOutNow',
   }[e.code];
   if (e instanceof APIError && e.status === 400 && d.field === 'range') key = 'lobby.badRange';
-  if (e.code === 'signed_out') {
-    player = null;
-    try { localStorage.removeItem(ME_KEY); } catch { /* storage off */ }
-  }
+  if (e.code === 'signed_out') setMe(null);
   problemKey = key ? { key } : problem(e);
   render();
   announce(t(problemKey.key, { n: problemKey.n }));

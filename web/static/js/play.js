@@ -87,7 +87,7 @@ export function applyEvent(model, ev, name, hand, you = () => false, ai = false)
       out.active = null;
       out.message = () => {
         const pebbles = plural('pebbles', ev.count);
-        // By name (online.js), or a friend.
+        // By name (names.js), or a friend.
         const other = name(you(p) ? 1 - p : p);
         const named = other === t('player.friend') ? '' : 'lobby.';
         if (you(p)) return t(ai ? 'msg.youBorrow' : named + 'msg.youBorrowFriend', { pebbles, name: other });

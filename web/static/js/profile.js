@@ -6,9 +6,12 @@
 // report. Everything shown is the server's; loaded on demand by account.js.
 
 import { t, num, plural, currentLang } from './i18n.js';
-import { call, APIError } from './api.js';
+import { call } from './api.js';
+import { APIError } from './errors.js';
 import { announce } from './view.js';
-import { el, svg, button, say, sayText, ratingText, points as pts, SPEEDS, onLang, pageLink, me } from './account.js';
+import { el, svg, button } from './dom.js';
+import { me } from './me.js';
+import { say, sayText, ratingText, points as pts, SPEEDS, onLang, pageLink } from './pages.js';
 
 const REASONS = ['cheating', 'stalling', 'offensive_name', 'sandbagging', 'other'];
 

@@ -4,6 +4,7 @@
 // of the page's state: ending.js fills the dialog with them.
 
 import { t, plural, num, currentLang } from './i18n.js';
+import { el } from './dom.js';
 
 // ratingShown writes a rating as players read it: rounded, without a
 // thousands separator, "?" after it while provisional ("1662?").
@@ -22,13 +23,6 @@ export function ratingText(speed, before, after, marks) {
   return t('lobby.ratingChange', { speed: t('lobby.speed.' + speed), before: ratingShown(before, marks.before?.provisional), after: ratingShown(after, marks.after?.provisional), diff: signed });
 }
 
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
 // renderTallies fills box with one line per player of result (the
 // state's result). name(p) is a player's name.
 export function renderTallies(box, result, name) {
@@ -40,7 +34,7 @@ export function renderTallies(box, result, name) {
     const term = (value, label, op) => {
       if (op) line.append(el('span', 'op', op));
       const s = el('span', 'term');
-      s.append(el('b', '', num(value)), el('small', '', label));
+      s.append(el('b', {}, num(value)), el('small', {}, label));
       line.append(s);
       return s;
     };

@@ -4,49 +4,37 @@
 // stays free and the review can be stopped, and draws what comes back: a
 // graph of the score over the game, the mistakes marked by size, and, at
 // each position the player steps to, the move played and the better one
-// (the controller, app.js, keeps the replay; marksAt says what to mark).
+// (replay.js keeps the replay; marksAt says what to mark).
 // Loaded only when a review is asked for.
 
 import { t, plural, num } from './i18n.js';
-import { api, problem, APIError } from './api.js';
-import { S, me, playerName, screenDir } from './state.js';
-import { game } from './turns.js';
+import { api } from './api.js';
+import { problem, APIError } from './errors.js';
+import { S, me, playerName, screenDir, game } from './state.js';
 import { cellOf, parsePosition } from './board.js';
-import { $, announce } from './view.js';
+import { announce, invalidate, flush } from './view.js';
+import { $, el, svg } from './dom.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const W = 600;
 const H = 150;
 
-let app = null; // {go(index), fail(e), close(), mark(), record(plies, total)} from app.js
+let app = null; // {go(index), fail(e), closeResult()} from replay.js
 // R is the review shown: {id, n, items, running, abort}, and for a pasted
 // record {record, plies}: the positions, which come with the answers.
 let R = null;
 
-// init wires the module to the page's controller: go(index) steps the
-// replay to a position, fail(e) reports an error, close() ends the
-// review, mark() has the board mark the position shown (marksAt),
-// record(plies, total) replays a pasted record's positions.
+// ready is the review's parts, made once its styles (css/review.css)
+// have loaded: what it shows is never drawn without them.
+const ready = new Promise((resolve) => {
+  document.head.append(el('link', { rel: 'stylesheet', href: '/css/review.css', onload: resolve, onerror: resolve }));
+}).then(build);
+
+// init wires the module to the page's replay (replay.js): go(index)
+// steps it to a position, fail(e) reports an error, closeResult() closes
+// the ending's dialog. The promise says the review is ready.
 export function init(controller) {
-  if (app) return;
   app = controller;
-  build();
-}
-
-function el(tag, props = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k.startsWith('aria-') || k === 'role') e.setAttribute(k, v);
-    else e[k] = v;
-  }
-  e.append(...kids);
-  return e;
-}
-
-function svg(tag, attrs = {}) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  return e;
+  return ready;
 }
 
 function build() {
@@ -57,7 +45,7 @@ function build() {
     app.go(Math.round(((e.clientX - box.left) / box.width) * R.n));
   });
   const stop = el('button', { type: 'button', id: 'review-stop', onclick: toggle });
-  const close = el('button', { type: 'button', id: 'review-close', onclick: () => app.close() });
+  const close = el('button', { type: 'button', id: 'review-close', onclick: end });
   const box = el('section', { id: 'review', className: 'review panel', hidden: true, 'aria-labelledby': 'review-heading' },
     el('h2', { id: 'review-heading' }),
     el('p', { id: 'review-status', className: 'review-status' }),
@@ -70,8 +58,26 @@ function build() {
   $('replay-bar').after(box);
 }
 
+// begin has the finished game reviewed, from its first position.
+export function begin() {
+  app.closeResult();
+  S.reviewing = true;
+  if (S.replay && S.replay.record) S.replay = null;
+  start();
+  app.go(0);
+}
+
+// end ends the review, and the replay with it.
+export function end() {
+  S.reviewing = false;
+  close();
+  if (S.replay) app.go(Infinity);
+  invalidate();
+  flush();
+}
+
 // start reviews the game shown (over), from the first move.
-export function start() {
+function start() {
   const st = game();
   if (!st || !st.over || !st.moves.length) return;
   if (R && R.id === st.id) { show(); return; }
@@ -132,7 +138,11 @@ async function startRecord(record) {
   $('review').hidden = false;
   run();
   announce(t('review.started'));
-  app.record(R.plies, R.n);
+  // The record's positions replayed for its review, from the first:
+  // plies fills as the review goes on.
+  S.reviewing = true;
+  S.replay = { record: true, plies: R.plies, index: 0, total: R.n, model: R.plies[0].model };
+  app.go(0);
 }
 
 // take keeps an answer: the move's review and, for a record, the
@@ -163,7 +173,7 @@ function toggle() {
 }
 
 // close forgets the review.
-export function close() {
+function close() {
   stopNow();
   R = null;
   $('review').hidden = true;
@@ -229,12 +239,14 @@ export function show() {
   drawMarks();
   const index = S.replay ? S.replay.index : R.n;
   $('review-move').textContent = moveText(index);
-  app.mark();
+  // The board marks the review's squares at the position shown.
+  if (S.replay) S.replay.marks = marksAt(S.replay.index);
+  invalidate();
 }
 
 // marksAt returns the squares the board marks at position index: the
 // square the move was played from, and the better move's; or null.
-export function marksAt(index) {
+function marksAt(index) {
   const item = R && R.items[index];
   if (!item) return null;
   const played = item.review.move;

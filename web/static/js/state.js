@@ -1,15 +1,17 @@
 // The page's state (what the server reported, what is on screen, the
 // settings) and the questions asked of it: whose turn, which moves, names.
+// The pipeline (turns.js) writes what it shows here, so that the modules
+// it uses (view.js) read it without importing it.
 
 import { t } from './i18n.js';
 import { squareOf, cellOf, ownerOf, onBottom } from './board.js';
-import { game, snapshot } from './turns.js';
+import * as Q from './turnq.js';
 
 const SETTINGS_KEY = 'oanquan.settings';
 
 // S is the page's own state; the game shown and its turns are the
-// pipeline's (turns.js: game(), snapshot()). app.js writes S, except
-// notes (view.js, note) and settings (saved by saveSettings).
+// pipeline's (P, below). The panels write S (game.js, controls.js,
+// replay.js, newgame.js), notes view.js (note), settings saveSettings.
 export const S = {
   selected: null, // the square chosen, its arrows shown
   hinted: null, // the move a hint points at
@@ -25,7 +27,7 @@ export const S = {
   alert: null, // what went wrong, said at the board until the player acts (a function)
   pending: null, // {cell, dir, retrying}: the move sent, not yet answered
   link: '', // the game's feed (api.js subscribe): 'up', 'connecting', 'reconnecting', '' before it says
-  named: null, // online.js: p => seat p's name online, or undefined
+  named: null, // names.js, set by online.js: p => seat p's name online, or undefined
   settings: loadSettings(),
 };
 
@@ -38,6 +40,34 @@ function loadSettings() {
 export function saveSettings() {
   try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings)); } catch { /* storage off */ }
 }
+
+// What the pipeline shows -------------------------------------------------
+
+// P is the pipeline's state, written by turns.js alone. news counts
+// states and turns received, so that an answer older than the news is
+// dropped (game.js, fetchState).
+export const P = {
+  q: Q.queue(), state: null, model: null, thinking: false, news: 0,
+  last: null, // the last move: {start, path, capture} sets of cells, stop
+  turns: [], // the turn log: {key, ply, player, move, title, items} with texts as functions
+  active: null, hand: 0, // the cell an event acts on, the pebbles in hand
+  snapshots: new Map(), // ply -> model, the positions seen in this session
+  said: [], // what the turns shown since the last pause say
+  // presence is who is connected as last received: newer than that of a
+  // turn's state shown after it (the state of its moment), which it
+  // stands in for.
+  presence: null,
+};
+
+// snapshot returns what the pipeline shows: the game's state, model,
+// phase, last move, turn log, the cell acted on and the hand.
+export function snapshot() {
+  const { q, ...shown } = P;
+  return { ...shown, phase: q.phase, waiting: q.queue.length };
+}
+
+// game returns the game's state shown (never to be changed).
+export function game() { return P.state; }
 
 // Names ----------------------------------------------------------------
 

@@ -2,48 +2,24 @@
 // board's model, the last move's marks, the turn log) and the turns
 // waiting (turnq.js). Everything reaches it as a message: the game's feed
 // and the HTTP answers send receive({type, …}), the controller show (a new
-// game), replace (an undo), sending and skip; other modules read snapshot()
-// and observe() what it shows. Each turn is shown event by event (model
-// change, one batched redraw, motion, sound, pause), or at once when
-// skipping, with animation off or the page hidden.
+// game), replace (an undo), sending and skip; other modules read what it
+// shows (state.js: snapshot(), game()) and observe() it. Each turn is
+// shown event by event (model change, one batched redraw, motion, sound,
+// pause), or at once when skipping, with animation off or the page hidden.
 
 import { modelOf, applyEvent, delayFor, important } from './play.js';
-import { S, isAI, me, playerName, isYou, playText, moverOf } from './state.js';
+import { S, isAI, me, playerName, isYou, playText, moverOf, P } from './state.js';
 import { invalidate, frame, announce, statusText } from './view.js';
 import * as Q from './turnq.js';
 import * as anim from './anim.js';
 import * as sound from './sound.js';
 
-// P is the pipeline's state. news counts states and turns received, so
-// that an answer older than the news is dropped (app.js, fetchState).
-const P = {
-  q: Q.queue(), state: null, model: null, thinking: false, news: 0,
-  last: null, // the last move: {start, path, capture} sets of cells, stop
-  turns: [], // the turn log: {key, ply, player, move, title, items} with texts as functions
-  active: null, hand: 0, // the cell an event acts on, the pebbles in hand
-  snapshots: new Map(), // ply -> model, the positions seen in this session
-  said: [], // what the turns shown since the last pause say
-  // presence is who is connected as last received: newer than that of a
-  // turn's state shown after it (the state of its moment), which it
-  // stands in for.
-  presence: null,
-};
 let watcher = null;
 
 // watchStates has fn(state, now) see each state as it comes (clocks).
 export function watchStates(fn) { watcher = fn; }
 let wake = null;
 const observers = [];
-
-// snapshot returns what the pipeline shows: the game's state, model,
-// phase, last move, turn log, the cell acted on and the hand.
-export function snapshot() {
-  const { q, ...shown } = P;
-  return { ...shown, phase: q.phase, waiting: q.queue.length };
-}
-
-// game returns the game's state shown (never to be changed).
-export function game() { return P.state; }
 
 // observe calls fn with each thing shown: {type: 'state', state}, {type:
 // 'turn', turn} as its showing starts, {type: 'event', event, moved} (how

@@ -5,15 +5,12 @@
 // adds (addDrawer), called in the same redraw.
 
 import { t, num, plural } from './i18n.js';
-import { updateBoard, renderStore, cellEl, squareOf, setText, setAttr } from './board.js';
-import { S, isAI, isOnline, human, me, playerName, ownerWord, legalSet, legalCells, moveFor, screenDir, canUndo, moverOf } from './state.js';
-import { snapshot } from './turns.js';
-
-export const $ = (id) => document.getElementById(id);
+import { updateBoard, renderStore, cellEl, squareOf } from './board.js';
+import { $, el, setText, setAttr } from './dom.js';
+import { S, isAI, isOnline, human, me, playerName, ownerWord, legalSet, legalCells, moveFor, screenDir, canUndo, moverOf, snapshot } from './state.js';
 
 export const board = $('game-board');
-const arrows = document.createElement('div');
-arrows.className = 'arrows';
+const arrows = el('div', 'arrows');
 arrows.innerHTML = '<button type="button" class="arrow" data-dir="left">◀</button><button type="button" class="arrow" data-dir="right">▶</button>';
 
 let dirty = false;
@@ -226,35 +223,25 @@ function drawMoves(st) {
   movesKey = key;
   ol.textContent = '';
   if (!st || !st.moves.length) {
-    const li = document.createElement('li');
-    li.className = 'none';
-    li.textContent = t('moves.empty');
-    ol.append(li);
+    ol.append(el('li', 'none', t('moves.empty')));
     return;
   }
   let li = null;
   st.moves.forEach((m, i) => {
     const p = moverOf(st, i);
     if (i % 2 === 0) {
-      li = document.createElement('li');
+      li = el('li');
       ol.append(li);
     }
-    li.append(span('n', num(i + 1) + '.'));
-    const mv = span('mv', m);
+    li.append(el('span', 'n', num(i + 1) + '.'));
+    const mv = el('span', 'mv', m);
     mv.dataset.player = p;
     mv.dataset.by = ((st.history || [])[i] || {}).by || '';
     mv.title = playerName(p);
     if (i === st.moves.length - 1) mv.setAttribute('aria-current', 'true');
-    li.append(span('sr-only', playerName(p)), mv);
+    li.append(el('span', 'sr-only', playerName(p)), mv);
   });
   ol.scrollTop = ol.scrollHeight; // rows are of one height: the last one shows whole
-}
-
-function span(cls, text) {
-  const s = document.createElement('span');
-  s.className = cls;
-  s.textContent = text;
-  return s;
 }
 
 // The turn log: every turn of the game, the latest open, the others
@@ -277,12 +264,9 @@ function drawLog(turns) {
     let d = rows.get(e.key);
     const last = i === turns.length - 1;
     if (!d) {
-      d = document.createElement('details');
-      d.dataset.key = e.key;
-      d.dataset.move = e.move; // the move in notation; its title says it in words
-      const s = document.createElement('summary');
-      s.append(span('n', num(e.ply - first + 1) + '.'), ' ', e.title());
-      d.append(s, document.createElement('ol'));
+      // data-move: the move in notation; its title says it in words.
+      d = el('details', { 'data-key': e.key, 'data-move': e.move },
+        el('summary', {}, el('span', 'n', num(e.ply - first + 1) + '.'), ' ', e.title()), el('ol'));
       box.insertBefore(d, box.querySelector(`details[data-key="${turns[i + 1]?.key}"]`) || box.querySelector('.note, .none'));
       if (!last) d.open = false;
       changed = true;
@@ -294,9 +278,7 @@ function drawLog(turns) {
     }
     const ol = d.lastChild;
     for (let k = ol.childElementCount; k < e.items.length; k++) {
-      const li = document.createElement('li');
-      li.textContent = e.items[k]();
-      ol.append(li);
+      ol.append(el('li', {}, e.items[k]()));
       changed = true;
     }
   });
@@ -304,12 +286,12 @@ function drawLog(turns) {
   const shown = [...box.querySelectorAll('.note')].map((p) => p.textContent);
   if (notes.join('\n') !== shown.join('\n')) {
     for (const p of box.querySelectorAll('.note')) p.remove();
-    for (const text of notes) box.append(span('note', text));
+    for (const text of notes) box.append(el('span', 'note', text));
     changed = true;
   }
   const none = box.querySelector('.none');
   if (turns.length || notes.length) none?.remove();
-  else if (!none) box.append(span('none', t('log.empty')));
+  else if (!none) box.append(el('span', 'none', t('log.empty')));
   if (changed) box.scrollTop = box.scrollHeight;
 }
 

@@ -8,7 +8,8 @@
 // reload.
 
 import { t } from '../js/i18n.js';
-import { game, observe } from '../js/turns.js';
+import { observe } from '../js/turns.js';
+import { game } from '../js/state.js';
 
 const LAST_KEY = 'oanquan.last'; // local.js reads it
 

@@ -9,7 +9,8 @@
 // updates (the computer's turns, its thinking) go to the game's
 // subscribers as the server's WebSocket messages would (api.js subscribe).
 
-import { APIError, keepSecret, secretOf } from '../js/api.js';
+import { APIError } from '../js/errors.js';
+import { keepSecret, secretOf } from '../js/secrets.js';
 
 const GAMES_KEY = 'oanquan.local'; // {id: saved}, api.js reads its ids
 const LAST_KEY = 'oanquan.last'; // the server's last state of the game on screen (api.js)

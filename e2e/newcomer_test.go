@@ -210,7 +210,7 @@ func TestNoRawErrors(t *testing.T) {
 	// after the page loads: on a busy machine, after the test's kill): the
 	// call that failed, handed to the engine, waited for a worker that
 	// never started, and the page said nothing. A game online now fails
-	// within a time limit (app.js ONLINE_WAIT).
+	// within a time limit (game.js ONLINE_WAIT).
 	Eval[bool](p, `caches.open('oanquan').then((c) => c.keys().then((ks) => Promise.all(ks.filter((r) => /engine|wasm_exec/.test(r.url)).map((r) => c.delete(r))))).then(() => true)`)
 	Click(p, "#newgame-start")
 	p.Wait(`!document.getElementById('alert').hidden`, 15*time.Second)

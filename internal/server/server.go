@@ -24,12 +24,15 @@
 // store's methods that every store has, checked by the compiler), as
 // lila's modules: package lobby (seeks, quick pairing, the lobby's
 // socket, the one place a pairing becomes a game), package players
-// (blocks, reports, leaderboards), package limits (rate limits, the
-// WebSocket caps), package socket (the one WebSocket client, a small
-// handler per kind) and package ids. Still here, to be split out next
-// as a game package: live games, seats, presence, the clocks'
-// timekeeper, the game's socket handler (gameSocket); and accounts,
-// sessions, profiles and rated games' endings. New domains go beside
+// (blocks, reports, leaderboards), package accounts (sign-up, sign-in,
+// sessions and their cookies, profiles, the ratings a rated game's end
+// applies), package limits (rate limits, the WebSocket caps), package
+// socket (the one WebSocket client, a small handler per kind) and
+// package ids. Still here, to be split out next as a game package: live
+// games, seats, presence, the clocks' timekeeper, the game's socket
+// handler (gameSocket), and what accounts borrow of them (resigning a
+// deleted account's rated games, the results of old games, which the
+// server lends package accounts in its Config). New domains go beside
 // them: tournaments (an arena's pairings) pair through
 // lobby.Lobby.PairedGame; puzzles beside players, with a store of their
 // own; notifications as a package the lobby's and the game's sockets
@@ -64,7 +67,8 @@
 // leaderboards as last read). storeProbe.mu is held across the store's health probe,
 // and only by health checks.
 //
-// The WebSocket client itself (package socket) has no lock.
+// The WebSocket client itself (package socket) has no lock, nor do the
+// accounts (package accounts: the hasher bounds its own work).
 package server
 
 import (
@@ -77,6 +81,7 @@ import (
 	"sync"
 	"time"
 
+	"oanquan/internal/accounts"
 	"oanquan/internal/api"
 	"oanquan/internal/limits"
 	"oanquan/internal/lobby"
@@ -135,7 +140,7 @@ type Config struct {
 	// Clocks is how clocked games are timed (clock.go); the zero value
 	// is the defaults.
 	Clocks Clocks
-	// Accounts are how players' accounts are kept (accounts.go); the
+	// Accounts are how players' accounts are kept (package accounts); the
 	// zero value: the defaults, cookies Secure only over TLS.
 	Accounts Accounts
 }
@@ -187,8 +192,9 @@ type Server struct {
 	// players).
 	players *players.Players
 	started time.Time // when New ran: clocks charge no time before it
-	// accounts keeps players' accounts (accounts.go).
-	accounts *accountKeeper
+	// accounts keeps players' accounts, sessions, profiles and ratings
+	// (package accounts).
+	accounts *accounts.Accounts
 	// lobby is the lobby: seeks, quick pairing, its WebSockets (package
 	// lobby).
 	lobby *lobby.Lobby
@@ -239,7 +245,6 @@ func New(cfg Config) *Server {
 		s.cfg.ID = newID()
 	}
 	s.limits = limits.New(s.cfg.Limits.OrDefault(), s.store)
-	s.accounts = newAccountKeeper(s.cfg.Accounts, s.store)
 	if s.cfg.MaxSockets <= 0 {
 		s.cfg.MaxSockets = DefaultMaxSockets
 	}
@@ -251,6 +256,7 @@ func New(cfg Config) *Server {
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	s.lobby = lobby.New(lobby.Config{Store: s.store, Games: lobbyGames{s}, Limits: s.limits, Log: s.log, Context: s.ctx})
 	s.players = players.New(s.store, s.log, s.lobby.Changed)
+	s.accounts = s.newAccounts()
 	if embedded {
 		s.assets = embeddedAssets()
 	} else {

@@ -9,6 +9,7 @@ import (
 	"oanquan/internal/accounts"
 	"oanquan/internal/api"
 	"oanquan/internal/match"
+	"oanquan/internal/ops"
 	"oanquan/internal/store"
 	"oanquan/rules"
 )
@@ -46,19 +47,12 @@ func (h host) session(ctx context.Context) (store.Session, store.Account, error)
 // full again (store.Buckets), a minute after the server starts and then
 // every hour (retentionEvery), so that the tables do not grow for ever.
 func (s *Server) sessionsLoop() {
-	wait := time.Minute
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case <-time.After(wait):
-		}
-		wait = retentionEvery
+	ops.Every(s.ctx, time.Minute, retentionEvery, func() {
 		if _, err := s.store.ExpireBuckets(s.ctx, time.Now()); err != nil && s.ctx.Err() == nil {
 			s.log.Error("deleting full buckets of limits", "err", err)
 		}
 		s.accounts.ExpireSessions(s.ctx, expireBatch)
-	}
+	})
 }
 
 // SignUp makes an account and its first session.

@@ -27,12 +27,14 @@
 // (blocks, reports, leaderboards), package accounts (sign-up, sign-in,
 // sessions and their cookies, profiles, the ratings a rated game's end
 // applies), package limits (rate limits, the WebSocket caps), package
-// socket (the one WebSocket client, a small handler per kind) and
-// package ids. Still here, to be split out next as a game package: live
-// games, seats, presence, the clocks' timekeeper, the game's socket
-// handler (gameSocket), and what accounts borrow of them (resigning a
-// deleted account's rated games, the results of old games, which the
-// server lends package accounts in its Config). New domains go beside
+// socket (the one WebSocket client, a small handler per kind), package
+// ids, and package ops, the operators' side (retention, the store's
+// health probe, the metrics). Still here, to be split out next as a
+// game package: live games, seats, presence, the clocks' timekeeper,
+// the game's socket handler (gameSocket), and what accounts and ops
+// borrow of them (resigning a deleted account's rated games, the
+// results of old games, which games are live: functions the server
+// lends them). New domains go beside
 // them: tournaments (an arena's pairings) pair through
 // lobby.Lobby.PairedGame; puzzles beside players, with a store of their
 // own; notifications as a package the lobby's and the game's sockets
@@ -64,8 +66,8 @@
 // (limits.Sockets), the review cache's, the lobby's (package lobby:
 // Lobby.mu, its sockets, their holds and the seeks being read for a
 // notice; sock.listMu, a lobby socket's next list) and players' (its
-// leaderboards as last read). storeProbe.mu is held across the store's health probe,
-// and only by health checks.
+// leaderboards as last read). ops.Probe's lock is held across the
+// store's health probe, and only by health checks.
 //
 // The WebSocket client itself (package socket) has no lock, nor do the
 // accounts (package accounts: the hasher bounds its own work).
@@ -86,6 +88,7 @@ import (
 	"oanquan/internal/limits"
 	"oanquan/internal/lobby"
 	"oanquan/internal/match"
+	"oanquan/internal/ops"
 	"oanquan/internal/players"
 	"oanquan/internal/store"
 	"oanquan/internal/store/memory"
@@ -169,7 +172,7 @@ type Server struct {
 	limits *limits.Limiter
 	// socketCaps counts the WebSockets open, by client and in all.
 	socketCaps *limits.Sockets
-	metrics    *metrics
+	metrics    *ops.Metrics // its Prometheus metrics (package ops)
 	handler    http.Handler
 	assets     map[string]*asset // static files by path ("/js/app.js")
 	ctx        context.Context   // canceled by Close: WebSockets end
@@ -185,7 +188,7 @@ type Server struct {
 	// servers; nil if the store has no board.
 	presence *presenceSync
 	reviews  *reviewCache // the moves reviewed lately
-	probe    storeProbe   // the store's health, probed now and then
+	probe    *ops.Probe   // the store's health, probed now and then (package ops)
 	// endgames are the endgame tables (endgames.go).
 	endgames *endgameTables
 	// players keeps blocks, reports and the leaderboards (package
@@ -219,7 +222,7 @@ func New(cfg Config) *Server {
 		wsPing:    wsPingInterval,
 		wsWrite:   wsWriteTimeout,
 		phraseGap: phraseGap,
-		probe:     storeProbe{ttl: healthTTL},
+		probe:     ops.NewProbe(unavailable),
 		started:   time.Now(),
 	}
 	if s.store == nil {

@@ -174,7 +174,7 @@ func (c seated) Claim(ctx context.Context) (rules.Player, string, error) {
 	if accountID != "" {
 		// The seat is taken: if its account is not recorded, the game
 		// stays playable, and ends unrated (endRated).
-		if err := s.accounts.store.SeatAccount(ctx, g.m.ID(), free, accountID); err != nil {
+		if err := s.store.SeatAccount(ctx, g.m.ID(), free, accountID); err != nil {
 			s.log.Error("recording a seat's account", "id", g.m.ID(), "seat", free, "err", err)
 		}
 	}

@@ -2,17 +2,12 @@ package server
 
 import (
 	"context"
-	"errors"
-	"log/slog"
 	"net/http"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"oanquan/ai"
 	"oanquan/internal/match"
 	"oanquan/internal/store"
-	"oanquan/internal/store/stores"
 	"oanquan/rules"
 )
 
@@ -127,13 +122,13 @@ func (s *Server) follow(notices <-chan store.Notice) {
 
 // health answers 200 while the server can serve games: it is not
 // shutting down and its store takes changes (a probe, cached for
-// healthTTL); otherwise 503 unavailable with the reason and Retry-After.
+// ops.HealthTTL); otherwise 503 unavailable with the reason and Retry-After.
 // For load balancers, as readiness: /api/health and /api/health/ready.
 func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 	if s.ctx.Err() != nil {
 		return errClosed
 	}
-	if err := s.probe.check(r.Context(), s.store, s.log); err != nil {
+	if err := s.probe.Check(r.Context(), s.store, s.log); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "live": len(s.liveGames()), "queued": s.pool.Queued()})
@@ -146,69 +141,4 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) liveness(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true})
 	return nil
-}
-
-// healthTTL is how long the result of a store's probe is reused: load
-// balancers may ask every second, a probe is a commit.
-const healthTTL = 3 * time.Second
-
-// storeProbe caches the store's probe (store.Prober). Its lock is held
-// across the probe, so that one probe runs at a time and the health
-// checks that arrive meanwhile take its result; nothing else takes it.
-type storeProbe struct {
-	ttl  time.Duration // healthTTL; tests shorten it
-	mu   sync.Mutex
-	at   time.Time // when the last probe ended
-	err  error     // its refusal (unavailable), or nil
-	seen bool      // a probe has run
-	// stale is set by forget, without the lock (a request must not wait
-	// for a probe under way): the next check probes again.
-	stale atomic.Bool
-}
-
-// forget drops the last probe's result, so that the next check probes:
-// a request has just found the store unavailable.
-func (p *storeProbe) forget() { p.stale.Store(true) }
-
-// check returns the store's state as last probed, probing again if that
-// was longer than ttl ago: nil, or a refusal saying why it cannot take
-// changes. A failure is logged once, when it starts.
-func (p *storeProbe) check(ctx context.Context, st store.Store, log *slog.Logger) error {
-	pr, ok := st.(store.Prober)
-	if !ok {
-		return nil
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.stale.Swap(false) {
-		p.seen = false
-	}
-	if p.seen && time.Since(p.at) < p.ttl {
-		return p.err
-	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	err := pr.Probe(ctx)
-	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-		return err // the client left: no news of the store
-	}
-	var refusal error
-	if err != nil {
-		reason, ok := stores.Unavailable(err)
-		switch {
-		case ok:
-		case errors.Is(err, context.DeadlineExceeded):
-			reason = "the store did not answer in time"
-		default:
-			reason = "it failed"
-		}
-		refusal = unavailable(reason)
-		if p.err == nil {
-			log.Error("store unavailable: the health check cannot write", "err", err)
-		}
-	} else if p.err != nil {
-		log.Info("store available again")
-	}
-	p.at, p.err, p.seen = time.Now(), refusal, true
-	return refusal
 }

@@ -32,8 +32,8 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		// client hears why in a few words and when to try again; the
 		// log gets the error.
 		s.log.Error("store unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
-		s.probe.forget() // the next health check probes again
-		s.metrics.store.Inc()
+		s.probe.Forget() // the next health check probes again
+		s.metrics.StoreUnavailable()
 		err = unavailable(reason)
 	}
 	status, body := api.Describe(err)
@@ -42,7 +42,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.As(err, &re):
 		w.Header().Set("Retry-After", strconv.Itoa(limits.RetrySeconds(re.Retry)))
 		if re.Limit != "" {
-			s.metrics.refusals.WithLabelValues(re.Limit).Inc()
+			s.metrics.Refused(re.Limit)
 		}
 	case status == http.StatusInternalServerError && r.Context().Err() != nil && errors.Is(err, r.Context().Err()):
 		// The client left before the answer: not the server's fault,

@@ -329,7 +329,7 @@ func (s *Server) commit(c match.Change) error {
 			err = s.store.SetStatus(ctx, c.ID, statusText(c.From), statusText(c.Status))
 		}
 	}
-	s.metrics.commits.Observe(time.Since(start).Seconds())
+	s.metrics.Committed(start)
 	if errors.Is(err, store.ErrConflict) {
 		// Another server changed the game first: catch up with it.
 		go s.resync(c.ID)

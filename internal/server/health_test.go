@@ -33,7 +33,7 @@ func TestHealthStoreReadOnly(t *testing.T) {
 	defer st.Close()
 	var logged bytes.Buffer
 	s := newServer(t, Config{Store: st, Log: slog.New(slog.NewTextHandler(&logged, nil))})
-	s.probe.ttl = 0 // probe at every check
+	s.probe.TTL = 0 // probe at every check
 	g := create(t, s, map[string]any{"mode": "local"})
 	if r := do(t, s, "GET", "/api/health", nil); r.status != 200 {
 		t.Fatalf("health of a working store: %s", r)
@@ -113,7 +113,7 @@ func (c *countingStore) Probe(ctx context.Context) error { c.probes++; return ni
 func TestHealthProbeCached(t *testing.T) {
 	st := &countingStore{DB: memory.New()}
 	s := newServer(t, Config{Store: st})
-	s.probe.ttl = time.Hour
+	s.probe.TTL = time.Hour
 	for range 3 {
 		if r := do(t, s, "GET", "/api/health", nil); r.status != 200 {
 			t.Fatalf("health: %s", r)
@@ -122,7 +122,7 @@ func TestHealthProbeCached(t *testing.T) {
 	if st.probes != 1 {
 		t.Errorf("%d probes for 3 health checks within the time to live, want 1", st.probes)
 	}
-	s.probe.forget()
+	s.probe.Forget()
 	do(t, s, "GET", "/api/health/ready", nil)
 	if st.probes != 2 {
 		t.Errorf("%d probes after forget, want 2", st.probes)

@@ -61,7 +61,7 @@ func (s *Server) ratingIn(ctx context.Context, account, speed string) (rating.Ra
 	if account == "" {
 		return rating.New(), nil
 	}
-	rs, err := s.accounts.store.Ratings(ctx, account)
+	rs, err := s.store.Ratings(ctx, account)
 	if err != nil {
 		return rating.Rating{}, err
 	}

@@ -2,103 +2,31 @@ package server
 
 import (
 	"net/http"
-	"strconv"
-	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"oanquan/internal/ops"
 )
 
-// metrics are the server's Prometheus metrics (docs/OPERATING.md,
-// "Metrics"), on a registry of the server's own: two servers in one
-// process (tests) count apart.
-type metrics struct {
-	reg      *prometheus.Registry
-	requests *prometheus.CounterVec   // by route and status
-	latency  *prometheus.HistogramVec // by route, but for the WebSocket's, which lasts
-	commits  prometheus.Histogram     // the store's answer to each change
-	refusals *prometheus.CounterVec   // by limit
-	store    prometheus.Counter       // requests refused as the store could not serve them
-}
-
-// latencyBuckets go from 0.5 ms to 10 s: a move answers in about a
-// millisecond, a hint in half a second.
-var latencyBuckets = prometheus.ExponentialBuckets(0.0005, 2.5, 12)
-
-func newMetrics(s *Server) *metrics {
-	m := &metrics{
-		reg: prometheus.NewRegistry(),
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "oanquan_requests_total", Help: "HTTP requests answered, by route (the API's names, static, unknown) and status.",
-		}, []string{"route", "code"}),
-		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "oanquan_request_duration_seconds", Help: "Time to answer a request, by route; route=\"move\" is a move's latency.", Buckets: latencyBuckets,
-		}, []string{"route"}),
-		commits: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name: "oanquan_store_commit_duration_seconds", Help: "Time the store took to save a change of a game (durable when it returns).", Buckets: latencyBuckets,
-		}),
-		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "oanquan_refusals_total", Help: "Requests refused by a limit, by limit.",
-		}, []string{"limit"}),
-		store: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "oanquan_store_unavailable_total", Help: "Requests answered 503 because the store could not be reached or written.",
-		}),
-	}
-	gauge := func(name, help string, f func() int) prometheus.Collector {
-		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 { return float64(f()) })
-	}
-	m.reg.MustRegister(m.requests, m.latency, m.commits, m.refusals, m.store,
-		gauge("oanquan_live_games", "Games live in memory.", func() int { return len(s.liveGames()) }),
-		gauge("oanquan_websockets", "WebSockets open.", s.socketCaps.Count),
-		gauge("oanquan_search_queued", "Searches (the computer's moves, hints, reviews) waiting for a worker.", s.pool.Queued),
-		gauge("oanquan_search_busy_workers", "Search workers running a search.", s.pool.Busy),
-		collectors.NewGoCollector(),
-		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-	)
-	return m
+// newMetrics returns the server's metrics (package ops), whose gauges
+// read its live games, WebSockets and searches.
+func newMetrics(s *Server) *ops.Metrics {
+	return ops.NewMetrics(ops.Gauges{
+		Live:    func() int { return len(s.liveGames()) },
+		Sockets: s.socketCaps.Count,
+		Queued:  s.pool.Queued,
+		Busy:    s.pool.Busy,
+	})
 }
 
 // MetricsHandler serves the server's metrics in Prometheus's text
 // format. Serve it on an address of its own, for the monitoring only
 // (oanquan --metrics-addr): it is not part of the API.
 func (s *Server) MetricsHandler() http.Handler {
-	return promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})
+	return s.metrics.Handler()
 }
 
 // instrument counts h's answers under route, and times them unless the
 // route is a WebSocket's (a game's, the lobby's).
 func (s *Server) instrument(route string, h http.Handler) http.Handler {
 	timed := route != "ws" && route != "lobby" // the WebSockets live on
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-		h.ServeHTTP(sw, r)
-		s.metrics.requests.WithLabelValues(route, strconv.Itoa(sw.status)).Inc()
-		if timed {
-			s.metrics.latency.WithLabelValues(route).Observe(time.Since(start).Seconds())
-		}
-	})
+	return s.metrics.Instrument(route, timed, h)
 }
-
-// statusWriter remembers the status written. Unwrap lets the WebSocket
-// (and http.ResponseController) reach the connection beneath.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-	wrote  bool
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if !w.wrote {
-		w.status, w.wrote = code, true
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	w.wrote = true
-	return w.ResponseWriter.Write(b)
-}
-
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

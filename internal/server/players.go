@@ -2,12 +2,9 @@ package server
 
 import (
 	"context"
-	"errors"
 
-	"oanquan/internal/account"
 	"oanquan/internal/api"
 	"oanquan/internal/players"
-	"oanquan/internal/store"
 )
 
 // The host's part of package players: blocks, reports and the
@@ -16,12 +13,7 @@ import (
 
 // playerID returns the account id of username name, or ErrNotFound.
 func (h host) playerID(ctx context.Context, name string) (string, error) {
-	k := h.keeper()
-	a, err := k.store.AccountByKey(ctx, account.UsernameKey(name))
-	if errors.Is(err, store.ErrNoAccount) {
-		return "", api.Fail(api.ErrNotFound, "no such player")
-	}
-	return a.ID, err
+	return h.s.accounts.PlayerID(ctx, name)
 }
 
 // Block has the caller block player name.

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"oanquan/internal/account"
 	"oanquan/internal/api"
 	"oanquan/internal/match"
 	"oanquan/internal/store"
@@ -41,8 +40,8 @@ func replayed(g store.Game) (match.State, error) {
 
 // fillResults works out and records the results of account's games
 // that ended before the store kept results.
-func (s *Server) fillResults(ctx context.Context, pr store.Profiles, acct string) error {
-	ids, err := pr.Unresulted(ctx, acct, fillBatch)
+func (s *Server) fillResults(ctx context.Context, acct string) error {
+	ids, err := s.store.Unresulted(ctx, acct, fillBatch)
 	if err != nil {
 		return err
 	}
@@ -69,16 +68,6 @@ func (s *Server) fillResults(ctx context.Context, pr store.Profiles, acct string
 	return nil
 }
 
-// results returns account acct's results.
-func (s *Server) results(ctx context.Context, acct string) (api.Results, error) {
-	pr := s.store
-	if err := s.fillResults(ctx, pr, acct); err != nil {
-		return api.Results{}, err
-	}
-	t, err := pr.Results(ctx, acct)
-	return api.Results{Wins: t.Wins, Draws: t.Draws, Losses: t.Losses}, err
-}
-
 // allowProfile applies the client's limit of reads of players'
 // profiles, histories and games, blocks and leaderboards (each a query
 // of the store or more).
@@ -86,56 +75,17 @@ func (h host) allowProfile() error {
 	return h.s.limits.Allow(h.r, "profile", h.s.limits.Config().Profiles)
 }
 
-// History returns player name's ratings after each rated game.
+// History returns player name's ratings after each rated game
+// (package accounts).
 func (h host) History(ctx context.Context, name string) (api.History, error) {
 	if err := h.allowProfile(); err != nil {
 		return api.History{}, err
 	}
-	pr := h.s.store
 	acct, err := h.playerID(ctx, name)
 	if err != nil {
 		return api.History{}, err
 	}
-	pts, err := pr.RatingHistory(ctx, acct, api.MaxHistory)
-	if err != nil {
-		return api.History{}, err
-	}
-	out := api.History{History: make(map[string][]api.HistoryPoint, len(pts))}
-	for speed, ps := range pts {
-		hs := make([]api.HistoryPoint, len(ps))
-		for i, p := range ps {
-			hs[i] = api.HistoryPoint{Game: p.Game, At: p.At.UTC(), Rating: p.Rating.Rating, RD: p.Rating.RD}
-		}
-		out.History[speed] = hs
-	}
-	return out, nil
-}
-
-// gameResult is the result of game g for the player on seat, as a
-// player's list of games shows it ("" while it goes on).
-func gameResult(g store.Game, seat int) string {
-	switch {
-	case g.Result == store.Drawn:
-		return api.ResultDraw
-	case g.Result == store.Aborted:
-		return api.ResultAborted
-	case g.Result == store.Won0 && seat == 0, g.Result == store.Won1 && seat == 1:
-		return api.ResultWin
-	case g.Result == store.Won0, g.Result == store.Won1:
-		return api.ResultLoss
-	}
-	return ""
-}
-
-// ratingDiff is the change game g made to the rating of the player on
-// seat, once it ended rated; nil otherwise.
-func ratingDiff(g store.Game, seat int) *float64 {
-	rc := g.RatingChange
-	if rc == nil || rc.Speed == "" {
-		return nil
-	}
-	d := rc.After[seat].Rating - rc.Before[seat].Rating
-	return &d
+	return h.s.accounts.History(ctx, acct)
 }
 
 // recordsPage is how many games the records' download reads at a time.
@@ -150,18 +100,12 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) error {
 	if err := s.limits.AllowShared(r.Context(), r, "records", s.limits.Config().Records); err != nil {
 		return err
 	}
-	h := host{s: s, r: r, w: w}
-	k := h.keeper()
-	pg, pr := s.store, s.store
 	ctx := r.Context()
-	a, err := k.store.AccountByKey(ctx, account.UsernameKey(r.PathValue("id")))
-	if errors.Is(err, store.ErrNoAccount) {
-		return api.Fail(api.ErrNotFound, "no such player")
-	}
+	a, err := s.accounts.ByName(ctx, r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	if err := s.fillResults(ctx, pr, a.ID); err != nil {
+	if err := s.fillResults(ctx, a.ID); err != nil {
 		return err
 	}
 	hd := w.Header()
@@ -173,7 +117,7 @@ func (s *Server) playerRecords(w http.ResponseWriter, r *http.Request) error {
 	rc := http.NewResponseController(w)
 	before, wrote := time.Now().Add(time.Hour), false
 	for {
-		ids, err := pg.GamesOf(ctx, a.ID, before, recordsPage)
+		ids, err := s.store.GamesOf(ctx, a.ID, before, recordsPage)
 		if err != nil {
 			return s.recordsFailed(ctx, a.ID, wrote, err)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"oanquan/internal/accounts"
 	"oanquan/internal/api"
 	"oanquan/internal/match"
 	"oanquan/internal/rating"
@@ -54,12 +55,11 @@ func endsRated(c match.Change) bool {
 }
 
 // endRated saves c, the change that ends a rated game, with both
-// players' new ratings, and reports whether it did. It did not, with no
-// error, when the game turns out not to be rated in the store (a seat
-// with no account): c is then saved as any change.
+// players' new ratings (package accounts), and reports whether it did.
+// It did not, with no error, when the game turns out not to be rated in
+// the store (a seat with no account): c is then saved as any change.
 func (s *Server) endRated(ctx context.Context, c match.Change) (bool, error) {
-	k := s.accounts.store
-	if k == nil || c.Ratings == nil {
+	if c.Ratings == nil {
 		return false, nil
 	}
 	e := store.Ending{Waiting: store.Waiting(c.Waiting), Score0: score0(c.Winner), At: time.Now()}
@@ -71,26 +71,15 @@ func (s *Server) endRated(ctx context.Context, c match.Change) (bool, error) {
 	default:
 		return false, nil
 	}
-	rc, err := k.EndRated(ctx, c.ID, e)
-	if errors.Is(err, store.ErrUnrated) {
-		s.log.Warn("a rated game ends unrated: a seat has no account", "id", c.ID)
-		return false, nil
-	}
-	if err != nil {
+	rc, ok, err := s.accounts.EndRated(ctx, c.ID, e)
+	if !ok {
 		return false, err
 	}
 	c.Ratings.Speed = rc.Speed
 	for p := range 2 {
 		c.Ratings.Before[p], c.Ratings.After[p] = rc.Before[p].Rating, rc.After[p].Rating
 	}
-	s.log.Info("rated game over", "id", c.ID, "speed", rc.Speed,
-		"rating0", int(rc.After[0].Rating), "rating1", int(rc.After[1].Rating))
 	return true, nil
-}
-
-// ratingOf is r as the API shows it.
-func ratingOf(r rating.Rating) *api.Rating {
-	return &api.Rating{Rating: r.Rating, RD: r.RD, Volatility: r.Volatility, Provisional: r.Provisional(), Games: r.Games}
 }
 
 // Seats returns who plays game id's seats, and what the game did to
@@ -114,7 +103,7 @@ func (h host) Seats(ctx context.Context, id string) (api.Seats, error) {
 			out.Players[p].Username = &name
 		}
 		if rc := g.RatingChange; rc != nil {
-			out.Players[p].Before, out.Players[p].After = ratingOf(rc.Before[p]), ratingOf(rc.After[p])
+			out.Players[p].Before, out.Players[p].After = accounts.Rating(rc.Before[p]), accounts.Rating(rc.After[p])
 		}
 	}
 	return out, nil

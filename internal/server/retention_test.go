@@ -61,13 +61,3 @@ func TestRetention(t *testing.T) {
 		t.Errorf("the deletions are not logged:\n%s", logged.String())
 	}
 }
-
-// TestRetentionDefaults: the zero Retention is DefaultRetention; a
-// negative duration keeps for ever.
-func TestRetentionDefaults(t *testing.T) {
-	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	e := Retention{Finished: -1}.orDefault().expiry(now)
-	if !e.Invitations.Equal(now.Add(-DefaultRetention.Invitations)) || !e.Unfinished.Equal(now.Add(-DefaultRetention.Unfinished)) || !e.Finished.IsZero() || e.Limit != expireBatch {
-		t.Errorf("expiry of the defaults but finished kept for ever: %+v", e)
-	}
-}

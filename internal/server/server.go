@@ -24,12 +24,17 @@
 // store's methods that every store has, checked by the compiler), as
 // lila's modules: package lobby (seeks, quick pairing, the lobby's
 // socket, the one place a pairing becomes a game), package players
-// (blocks, reports, leaderboards), package limits (rate limits, the
-// WebSocket caps), package socket (the one WebSocket client, a small
-// handler per kind) and package ids. Still here, to be split out next
-// as a game package: live games, seats, presence, the clocks'
-// timekeeper, the game's socket handler (gameSocket); and accounts,
-// sessions, profiles and rated games' endings. New domains go beside
+// (blocks, reports, leaderboards), package accounts (sign-up, sign-in,
+// sessions and their cookies, profiles, the ratings a rated game's end
+// applies), package limits (rate limits, the WebSocket caps), package
+// socket (the one WebSocket client, a small handler per kind), package
+// ids, and package ops, the operators' side (retention, the store's
+// health probe, the metrics). Still here, to be split out next as a
+// game package: live games, seats, presence, the clocks' timekeeper,
+// the game's socket handler (gameSocket), and what accounts and ops
+// borrow of them (resigning a deleted account's rated games, the
+// results of old games, which games are live: functions the server
+// lends them). New domains go beside
 // them: tournaments (an arena's pairings) pair through
 // lobby.Lobby.PairedGame; puzzles beside players, with a store of their
 // own; notifications as a package the lobby's and the game's sockets
@@ -61,10 +66,11 @@
 // (limits.Sockets), the review cache's, the lobby's (package lobby:
 // Lobby.mu, its sockets, their holds and the seeks being read for a
 // notice; sock.listMu, a lobby socket's next list) and players' (its
-// leaderboards as last read). storeProbe.mu is held across the store's health probe,
-// and only by health checks.
+// leaderboards as last read). ops.Probe's lock is held across the
+// store's health probe, and only by health checks.
 //
-// The WebSocket client itself (package socket) has no lock.
+// The WebSocket client itself (package socket) has no lock, nor do the
+// accounts (package accounts: the hasher bounds its own work).
 package server
 
 import (
@@ -77,10 +83,12 @@ import (
 	"sync"
 	"time"
 
+	"oanquan/internal/accounts"
 	"oanquan/internal/api"
 	"oanquan/internal/limits"
 	"oanquan/internal/lobby"
 	"oanquan/internal/match"
+	"oanquan/internal/ops"
 	"oanquan/internal/players"
 	"oanquan/internal/store"
 	"oanquan/internal/store/memory"
@@ -135,7 +143,7 @@ type Config struct {
 	// Clocks is how clocked games are timed (clock.go); the zero value
 	// is the defaults.
 	Clocks Clocks
-	// Accounts are how players' accounts are kept (accounts.go); the
+	// Accounts are how players' accounts are kept (package accounts); the
 	// zero value: the defaults, cookies Secure only over TLS.
 	Accounts Accounts
 }
@@ -164,7 +172,7 @@ type Server struct {
 	limits *limits.Limiter
 	// socketCaps counts the WebSockets open, by client and in all.
 	socketCaps *limits.Sockets
-	metrics    *metrics
+	metrics    *ops.Metrics // its Prometheus metrics (package ops)
 	handler    http.Handler
 	assets     map[string]*asset // static files by path ("/js/app.js")
 	ctx        context.Context   // canceled by Close: WebSockets end
@@ -180,15 +188,16 @@ type Server struct {
 	// servers; nil if the store has no board.
 	presence *presenceSync
 	reviews  *reviewCache // the moves reviewed lately
-	probe    storeProbe   // the store's health, probed now and then
+	probe    *ops.Probe   // the store's health, probed now and then (package ops)
 	// endgames are the endgame tables (endgames.go).
 	endgames *endgameTables
 	// players keeps blocks, reports and the leaderboards (package
 	// players).
 	players *players.Players
 	started time.Time // when New ran: clocks charge no time before it
-	// accounts keeps players' accounts (accounts.go).
-	accounts *accountKeeper
+	// accounts keeps players' accounts, sessions, profiles and ratings
+	// (package accounts).
+	accounts *accounts.Accounts
 	// lobby is the lobby: seeks, quick pairing, its WebSockets (package
 	// lobby).
 	lobby *lobby.Lobby
@@ -213,7 +222,7 @@ func New(cfg Config) *Server {
 		wsPing:    wsPingInterval,
 		wsWrite:   wsWriteTimeout,
 		phraseGap: phraseGap,
-		probe:     storeProbe{ttl: healthTTL},
+		probe:     ops.NewProbe(unavailable),
 		started:   time.Now(),
 	}
 	if s.store == nil {
@@ -239,7 +248,6 @@ func New(cfg Config) *Server {
 		s.cfg.ID = newID()
 	}
 	s.limits = limits.New(s.cfg.Limits.OrDefault(), s.store)
-	s.accounts = newAccountKeeper(s.cfg.Accounts, s.store)
 	if s.cfg.MaxSockets <= 0 {
 		s.cfg.MaxSockets = DefaultMaxSockets
 	}
@@ -251,6 +259,7 @@ func New(cfg Config) *Server {
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	s.lobby = lobby.New(lobby.Config{Store: s.store, Games: lobbyGames{s}, Limits: s.limits, Log: s.log, Context: s.ctx})
 	s.players = players.New(s.store, s.log, s.lobby.Changed)
+	s.accounts = s.newAccounts()
 	if embedded {
 		s.assets = embeddedAssets()
 	} else {

@@ -7,8 +7,6 @@ import (
 	"io"
 	"time"
 
-	"oanquan/internal/store"
-
 	"oanquan/internal/store/stores"
 )
 
@@ -41,11 +39,7 @@ func runReports(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usagef("%v", err)
 	}
 	defer st.Close()
-	rs, ok := st.(store.Reports)
-	if !ok {
-		return usagef("reports: this database keeps no reports")
-	}
-	list, err := rs.Reports(ctx, time.Now().AddDate(0, 0, -*days), *limit)
+	list, err := st.Reports(ctx, time.Now().AddDate(0, 0, -*days), *limit)
 	if err != nil {
 		return err
 	}

@@ -184,21 +184,33 @@ func (m *DB) Waiting(ctx context.Context, limit int) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	m.mu.RLock()
-	var ws []*store.Game
-	for _, g := range m.games {
-		if g.Waiting {
-			ws = append(ws, g)
-		}
-	}
-	slices.SortFunc(ws, func(a, b *store.Game) int { return cmp.Or(a.Updated.Compare(b.Updated), cmp.Compare(a.ID, b.ID)) })
+	ws := m.waitingGames()
+	slices.SortFunc(ws, func(a, b waiting) int { return cmp.Or(a.updated.Compare(b.updated), cmp.Compare(a.id, b.id)) })
 	n := max(0, min(limit, len(ws))) // a negative limit is 0, as in the other stores
 	ids := make([]string, 0, n)
-	for _, g := range ws[:n] {
-		ids = append(ids, g.ID)
+	for _, w := range ws[:n] {
+		ids = append(ids, w.id)
 	}
-	m.mu.RUnlock()
 	return ids, nil
+}
+
+// waiting is what Waiting reads of a game, copied under the lock.
+type waiting struct {
+	id      string
+	updated time.Time
+}
+
+// waitingGames returns the games waiting for the computer, in no order.
+func (m *DB) waitingGames() []waiting {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	var ws []waiting
+	for _, g := range m.games {
+		if g.Waiting {
+			ws = append(ws, waiting{g.ID, g.Updated})
+		}
+	}
+	return ws
 }
 
 // Lease gives owner the computer's moves in game id for ttl.

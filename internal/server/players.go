@@ -18,11 +18,7 @@ func (h host) playerID(ctx context.Context, name string) (string, error) {
 
 // Block has the caller block player name.
 func (h host) Block(ctx context.Context, name string) error {
-	acct, err := h.caller(ctx, true)
-	if err != nil {
-		return err
-	}
-	other, err := h.playerID(ctx, name)
+	acct, other, err := h.callerAnd(ctx, name)
 	if err != nil {
 		return err
 	}
@@ -31,15 +27,23 @@ func (h host) Block(ctx context.Context, name string) error {
 
 // Unblock has the caller stop blocking player name.
 func (h host) Unblock(ctx context.Context, name string) error {
-	acct, err := h.caller(ctx, true)
-	if err != nil {
-		return err
-	}
-	other, err := h.playerID(ctx, name)
+	acct, other, err := h.callerAnd(ctx, name)
 	if err != nil {
 		return err
 	}
 	return h.s.players.Unblock(ctx, acct, other)
+}
+
+// callerAnd returns the signed-in caller's account and player name's,
+// in that order of checks: a caller not signed in is refused first.
+func (h host) callerAnd(ctx context.Context, name string) (acct, other string, err error) {
+	if acct, err = h.caller(ctx, true); err != nil {
+		return "", "", err
+	}
+	if other, err = h.playerID(ctx, name); err != nil {
+		return "", "", err
+	}
+	return acct, other, nil
 }
 
 // Blocks returns the usernames the caller blocks.
